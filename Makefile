@@ -1,0 +1,70 @@
+# nicsched: a thin driver over CMake. Every target says what it does.
+BUILD_DIR ?= build
+JOBS      ?= $(shell nproc)
+SEEDS     ?= 200
+BOARD     ?=
+CMAKE_ARGS ?=
+
+.PHONY: all deps configure build run test regress formal bench synth bitstream program clean help
+
+all: build
+
+help:
+	@echo "make deps       install the Debian packages in tools/packages.txt that are missing"
+	@echo "make build      configure (CMake, Ninja, Release) and build everything into $(BUILD_DIR)/"
+	@echo "make run        deps + build, then run the default scenario and print the results table"
+	@echo "make test       deps + build, then run the whole test suite (CTest)"
+	@echo "make regress    constrained-random RTL regression against the reference model (SEEDS=$(SEEDS))"
+	@echo "make formal     Yosys formal proofs of the arbiter and crypto slot accounting"
+	@echo "make bench      benchmarks; results are written to docs/"
+	@echo "make synth      Yosys synth_xilinx of the core; resource table to docs/fpga.md"
+	@echo "make bitstream BOARD=u250|vcu118|u280   Vivado bitstream (needs Vivado on the PATH)"
+	@echo "make clean      remove $(BUILD_DIR)/"
+
+deps:
+	@echo "==> deps: checking Debian packages (tools/packages.txt)"
+	@bash tools/deps.sh
+
+configure: deps
+	@echo "==> configure: CMake (Ninja, Release) in $(BUILD_DIR)/"
+	@cmake -S . -B $(BUILD_DIR) -G Ninja $(CMAKE_ARGS) >/dev/null
+
+build: configure
+	@echo "==> build: compiling with $(JOBS) jobs (regenerates the register map first)"
+	@cmake --build $(BUILD_DIR) -j $(JOBS)
+
+run: build
+	@echo "==> run: default scenario (sim/scenarios/default.yaml)"
+	@bash tools/run.sh $(BUILD_DIR)
+
+test: build
+	@echo "==> test: CTest, whole suite"
+	@cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+regress: build
+	@echo "==> regress: $(SEEDS) constrained-random seeds, RTL vs reference model"
+	@$(BUILD_DIR)/tests/verif/nicsched_regress --seeds $(SEEDS)
+
+formal: deps
+	@echo "==> formal: Yosys SAT induction proofs"
+	@bash constraints/yosys/formal.sh
+
+bench: build
+	@echo "==> bench: benchmarks, results to docs/"
+	@bash tools/bench.sh $(BUILD_DIR)
+
+synth: deps
+	@echo "==> synth: Yosys synth_xilinx -family xcup, table to docs/fpga.md"
+	@bash constraints/yosys/synth_report.sh
+
+bitstream:
+	@echo "==> bitstream: Vivado non-project flow for BOARD=$(BOARD)"
+	@bash constraints/vivado/build.sh "$(BOARD)"
+
+program:
+	@echo "==> program: BOARD=$(BOARD)"
+	@bash constraints/vivado/program.sh "$(BOARD)"
+
+clean:
+	@echo "==> clean: removing $(BUILD_DIR)/"
+	@rm -rf $(BUILD_DIR)
