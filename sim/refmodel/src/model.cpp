@@ -1,0 +1,678 @@
+// RefModel: see model.hpp for the cycle order; docs/verification.md for the choices the
+// specification leaves open (which are the model's, not the RTL's).
+#include "nicsched/refmodel/model.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include "nicsched/refmodel/parser.hpp"
+
+namespace nicsched::refmodel {
+namespace {
+
+constexpr std::uint64_t kServable = std::numeric_limits<std::uint64_t>::max();
+constexpr std::int64_t kTokenScale = 1024;  // tokens kept in 1/1024 byte
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+
+std::string field(const char* name, std::size_t i, const char* member) {
+  return std::string(name) + "[" + std::to_string(i) + "]." + member;
+}
+
+void check_range(const std::string& what, std::uint64_t v, std::uint64_t max) {
+  if (v > max) {
+    throw ModelError("config: " + what + " = " + std::to_string(v) + ": must be <= " +
+                     std::to_string(max));
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- types.hpp helpers
+
+void Params::validate() const {
+  auto bad = [](const std::string& what) { throw ModelError("params: " + what); };
+  if (num_tenants < 1 || num_tenants > kMaxTenants) bad("num_tenants must be 1..64");
+  if (num_cls_entries < 1 || num_cls_entries > 64) bad("num_cls_entries must be 1..64");
+  if (data_bytes < 8 || data_bytes > 64 || (data_bytes & (data_bytes - 1)) != 0) {
+    bad("data_bytes must be a power of two, 8..64");
+  }
+  if (crypto_slots < 1 || crypto_slots > 255) bad("crypto_slots must be 1..255");
+  if (cell_bytes == 0) bad("cell_bytes must be > 0");
+  if (buffer_bytes < cell_bytes) bad("buffer_bytes must hold at least one cell");
+}
+
+Config Config::reset_values(const Params& p) {
+  Config c;
+  c.tenants.assign(static_cast<std::size_t>(p.num_tenants), TenantConfig{});
+  c.classifier.assign(static_cast<std::size_t>(p.num_cls_entries), ClsEntry{});
+  return c;
+}
+
+void Config::validate(const Params& p) const {
+  const auto nt = static_cast<std::uint64_t>(p.num_tenants);
+  if (tenants.size() != nt) {
+    throw ModelError("config: tenants has " + std::to_string(tenants.size()) +
+                     " entries, the instance has " + std::to_string(nt));
+  }
+  if (classifier.size() != static_cast<std::size_t>(p.num_cls_entries)) {
+    throw ModelError("config: classifier has " + std::to_string(classifier.size()) +
+                     " entries, the instance has " + std::to_string(p.num_cls_entries));
+  }
+  check_range("engine_bytes_per_cycle", engine_bytes_per_cycle, 0xFF);
+  check_range("engine_latency", engine_latency, 0xFFFF);
+  check_range("default_action.tenant", default_action.tenant, nt - 1);
+  check_range("default_action.cls", default_action.cls, 1);
+  for (std::size_t i = 0; i < tenants.size(); ++i) {
+    const TenantConfig& t = tenants[i];
+    check_range(field("tenants", i, "priority"), t.priority, kPrioLevels - 1);
+    check_range(field("tenants", i, "crypto_quota"), t.crypto_quota, 0xFF);
+    check_range(field("tenants", i, "quantum"), t.quantum, 0xFFFF);
+    check_range(field("tenants", i, "rate_bytes_per_kcycle"), t.rate_bytes_per_kcycle, 0xFFFFFF);
+    check_range(field("tenants", i, "burst_bytes"), t.burst_bytes, 0xFFFFFF);
+    check_range(field("tenants", i, "qlimit_ctrl"), t.qlimit_ctrl, 0xFFFFFF);
+    check_range(field("tenants", i, "qlimit_bulk"), t.qlimit_bulk, 0xFFFFFF);
+  }
+  for (std::size_t i = 0; i < classifier.size(); ++i) {
+    const ClsEntry& e = classifier[i];
+    if (!e.valid) continue;
+    check_range(field("classifier", i, "action.tenant"), e.action.tenant, nt - 1);
+    check_range(field("classifier", i, "action.cls"), e.action.cls, 1);
+  }
+}
+
+std::uint64_t crypto_hold_cycles(std::uint32_t len, std::uint32_t bytes_per_cycle,
+                                 std::uint32_t latency) {
+  return ceil_div(len, std::max<std::uint32_t>(bytes_per_cycle, 1)) + latency;
+}
+
+const char* to_string(Fate f) {
+  switch (f) {
+    case Fate::kPending: return "pending";
+    case Fate::kQueued: return "queued";
+    case Fate::kDelivered: return "delivered";
+    case Fate::kParseDrop: return "parse-drop";
+    case Fate::kTailDrop: return "tail-drop";
+    case Fate::kBufferDrop: return "buffer-drop";
+  }
+  return "?";
+}
+
+const char* to_string(ParseDrop d) {
+  switch (d) {
+    case ParseDrop::kNone: return "none";
+    case ParseDrop::kRunt: return "runt";
+    case ParseDrop::kTruncated: return "truncated";
+    case ParseDrop::kBadIhl: return "bad-ihl";
+    case ParseDrop::kUnknownEtype: return "unknown-etype";
+  }
+  return "?";
+}
+
+const char* to_string(ArbMode m) {
+  switch (m) {
+    case ArbMode::kFifo: return "FIFO";
+    case ArbMode::kSp: return "SP";
+    case ArbMode::kDwrr: return "DWRR";
+    case ArbMode::kSpDwrr: return "SP_DWRR";
+  }
+  return "?";
+}
+
+// ---------------------------------------------------------------- RefModel
+
+RefModel::RefModel(const Params& params) : params_(params) {
+  params_.validate();
+  cfg_ = Config::reset_values(params_);
+  const auto nt = static_cast<std::size_t>(params_.num_tenants);
+  txq_.resize(nt * kNumClasses);
+  qbytes_.assign(nt * kNumClasses, 0);
+  rxq_.resize(nt);
+  slots_.resize(static_cast<std::size_t>(params_.crypto_slots));
+  held_.assign(nt, 0);
+  tokens_.resize(nt);
+  for (std::size_t t = 0; t < nt; ++t) {
+    tokens_[t] = static_cast<std::int64_t>(cfg_.tenants[t].burst_bytes) * kTokenScale;
+  }
+  tx_deficit_.assign(nt, 0);
+  tx_fresh_.assign(nt, false);
+  rx_deficit_.assign(nt, 0);
+  rx_fresh_.assign(nt, false);
+  unservable_since_.assign(nt, kServable);
+  ctr_.queues.resize(nt * kNumClasses);
+  ctr_.crypto.resize(nt);
+}
+
+void RefModel::commit(const Config& cfg) {
+  cfg.validate(params_);
+  pending_cfg_ = cfg;
+  commit_pending_ = true;
+}
+
+void RefModel::clear_counters() {
+  for (QueueCounters& q : ctr_.queues) {
+    const QueueCounters keep = q;
+    q = QueueCounters{};
+    q.depth_bytes = keep.depth_bytes;
+    q.depth_pkts = keep.depth_pkts;
+    q.depth_hwm = keep.depth_bytes;
+  }
+  for (CryptoCounters& c : ctr_.crypto) {
+    const std::uint64_t held = c.slots_held;
+    c = CryptoCounters{};
+    c.slots_held = held;
+  }
+  for (ParserCounters& p : ctr_.parser) p = ParserCounters{};
+}
+
+std::uint64_t RefModel::push(Direction dir, std::span<const std::uint8_t> bytes,
+                             std::uint64_t arrival_cycle) {
+  if (arrival_cycle < cycle_) {
+    throw ModelError("push: frame arrives at cycle " + std::to_string(arrival_cycle) +
+                     ", the model is already at cycle " + std::to_string(cycle_));
+  }
+  if (bytes.empty()) throw ModelError("push: empty frame at cycle " + std::to_string(arrival_cycle));
+  const std::uint64_t id = next_id_++;
+  Live f;
+  f.rec.id = id;
+  f.rec.dir = dir;
+  f.rec.len = static_cast<std::uint32_t>(bytes.size());
+  f.rec.arrival = arrival_cycle;
+  const ParsedFrame pf = parse_frame(bytes);
+  f.rec.parse_drop = pf.drop;
+  // Classified with the configuration in force at arrival: done in admit_arrivals(). Keep
+  // the parse result in the record's action until then.
+  f.rec.action = ClsAction{};
+  live_.emplace(id, f);
+  parsed_.emplace(id, pf);
+  arrivals_.emplace(arrival_cycle, id);
+  return id;
+}
+
+void RefModel::set_output_ready(Direction dir, bool ready) {
+  out_[static_cast<int>(dir)].ready = ready;
+}
+
+void RefModel::step(std::uint64_t cycles) {
+  for (std::uint64_t i = 0; i < cycles; ++i) {
+    apply_commit();
+    release_slots();
+    admit_arrivals();
+    fill_buckets();
+    tx_decide();
+    rx_decide();
+    move_beats(Direction::kTx);
+    move_beats(Direction::kRx);
+    count_busy();
+    ++cycle_;
+    ++ctr_.cycle;
+  }
+}
+
+bool RefModel::run_until_idle(std::uint64_t max_cycles) {
+  for (std::uint64_t i = 0; i < max_cycles && !idle(); ++i) step();
+  return idle();
+}
+
+bool RefModel::idle() const { return live_.empty(); }
+
+std::vector<FrameRecord> RefModel::pop_records() {
+  std::vector<FrameRecord> out;
+  out.swap(done_);
+  return out;
+}
+
+Counters RefModel::counters() const {
+  Counters c = ctr_;
+  c.crypto_busy = static_cast<std::uint64_t>(busy_slots());
+  for (std::size_t t = 0; t < held_.size(); ++t) c.crypto[t].slots_held = held_[t];
+  return c;
+}
+
+int RefModel::busy_slots() const {
+  return static_cast<int>(
+      std::count_if(slots_.begin(), slots_.end(), [](const Slot& s) { return s.busy; }));
+}
+
+std::uint32_t RefModel::slots_held(std::uint32_t tenant) const { return held_.at(tenant); }
+
+std::uint64_t RefModel::unservable_for(std::uint32_t tenant) const {
+  const std::uint64_t since = unservable_since_.at(tenant);
+  return since == kServable ? 0 : cycle_ - since;
+}
+
+// ---------------------------------------------------------------- cycle phases
+
+void RefModel::apply_commit() {
+  if (!commit_pending_) return;
+  commit_pending_ = false;
+  cfg_ = pending_cfg_;
+  ++ctr_.config_gen;
+  for (std::size_t t = 0; t < tokens_.size(); ++t) {
+    const std::int64_t cap = static_cast<std::int64_t>(cfg_.tenants[t].burst_bytes) * kTokenScale;
+    tokens_[t] = std::min(tokens_[t], cap);
+  }
+}
+
+void RefModel::release_slots() {
+  for (Slot& s : slots_) {
+    if (!s.busy || s.release != cycle_) continue;
+    s.busy = false;
+    Live& f = live_.at(s.frame);
+    const std::uint32_t t = f.rec.action.tenant;
+    --held_[t];
+    f.rec.crypto_done = cycle_;
+    CryptoCounters& cc = ctr_.crypto[t];
+    if (f.rec.dir == Direction::kTx) {
+      cc.tx_bytes += f.rec.len;
+      ++cc.tx_pkts;
+    } else {
+      cc.rx_bytes += f.rec.len;
+      ++cc.rx_pkts;
+    }
+    f.visible = cycle_;
+    out_[static_cast<int>(f.rec.dir)].fifo.push_back(s.frame);
+  }
+}
+
+void RefModel::admit_arrivals() {
+  // Track how long each tenant's queues have been unservable (for admit_deterministic).
+  for (std::size_t t = 0; t < unservable_since_.size(); ++t) {
+    const bool servable = cfg_.enable && cfg_.tenants[t].enable;
+    if (servable) {
+      unservable_since_[t] = kServable;
+    } else if (unservable_since_[t] == kServable) {
+      unservable_since_[t] = cycle_;
+    }
+  }
+  while (!arrivals_.empty() && arrivals_.begin()->first == cycle_) {
+    const std::uint64_t id = arrivals_.begin()->second;
+    arrivals_.erase(arrivals_.begin());
+    Live& f = live_.at(id);
+    const ParsedFrame pf = parsed_.at(id);
+    parsed_.erase(id);
+    ParserCounters& pc = ctr_.parser[static_cast<int>(f.rec.dir)];
+    ++pc.frames;
+    switch (pf.drop) {
+      case ParseDrop::kNone: break;
+      case ParseDrop::kRunt: ++pc.runt; break;
+      case ParseDrop::kTruncated: ++pc.truncated; break;
+      case ParseDrop::kBadIhl: ++pc.bad_ihl; break;
+      case ParseDrop::kUnknownEtype: ++pc.unknown_etype; break;
+    }
+    const bool to_default = pf.drop == ParseDrop::kUnknownEtype && cfg_.bad_to_default;
+    if (pf.drop != ParseDrop::kNone && !to_default) {
+      finish(id, Fate::kParseDrop);
+      continue;
+    }
+    f.rec.action = classify(pf, cfg_);
+    f.cells = static_cast<std::uint32_t>(ceil_div(f.rec.len, params_.cell_bytes));
+    f.visible = cycle_ + params_.ingress_latency;
+    if (f.rec.dir == Direction::kTx) {
+      admit_tx(f);
+    } else {
+      admit_rx(f);
+    }
+  }
+}
+
+void RefModel::admit_tx(Live& f) {
+  const std::uint32_t t = f.rec.action.tenant;
+  const std::uint32_t q = t * kNumClasses + f.rec.action.cls;
+  const std::uint64_t cap = buffer_capacity_cells();
+  const std::int64_t buf_margin =
+      (static_cast<std::int64_t>(cap) - static_cast<std::int64_t>(cells_used_[0] + f.cells)) *
+      static_cast<std::int64_t>(params_.cell_bytes);
+  const std::int64_t q_margin = static_cast<std::int64_t>(limit(q)) -
+                                static_cast<std::int64_t>(qbytes_[q] + f.rec.len);
+  f.rec.admit_margin = std::min(buf_margin, q_margin);
+  f.rec.admit_deterministic = unservable_since_[t] != kServable;
+  if (buf_margin < 0) {
+    ++ctr_.parser[0].buf_drop;
+    ctr_.tx_buf_full = true;
+    finish(f.rec.id, Fate::kBufferDrop);
+    return;
+  }
+  QueueCounters& qc = ctr_.queues[q];
+  if (q_margin < 0) {
+    ++qc.drop_pkts;
+    qc.drop_bytes += f.rec.len;
+    finish(f.rec.id, Fate::kTailDrop);
+    return;
+  }
+  f.rec.fate = Fate::kQueued;
+  f.seq = next_seq_++;
+  cells_used_[0] += f.cells;
+  qbytes_[q] += f.rec.len;
+  txq_[q].push_back(f.rec.id);
+  ++qc.enq_pkts;
+  qc.enq_bytes += f.rec.len;
+  qc.depth_bytes = qbytes_[q];
+  ++qc.depth_pkts;
+  qc.depth_hwm = std::max(qc.depth_hwm, qc.depth_bytes);
+}
+
+void RefModel::admit_rx(Live& f) {
+  const std::uint64_t cap = buffer_capacity_cells();
+  const std::int64_t buf_margin =
+      (static_cast<std::int64_t>(cap) - static_cast<std::int64_t>(cells_used_[1] + f.cells)) *
+      static_cast<std::int64_t>(params_.cell_bytes);
+  f.rec.admit_margin = buf_margin;
+  f.rec.admit_deterministic = false;
+  if (buf_margin < 0) {
+    ++ctr_.parser[1].buf_drop;
+    ctr_.rx_buf_full = true;
+    finish(f.rec.id, Fate::kBufferDrop);
+    return;
+  }
+  f.rec.fate = Fate::kQueued;
+  f.seq = next_seq_++;
+  cells_used_[1] += f.cells;
+  if (f.rec.action.op == CryptoOp::kDecrypt) {
+    rxq_[f.rec.action.tenant].push_back(f.rec.id);
+  } else {
+    out_[1].fifo.push_back(f.rec.id);
+  }
+}
+
+void RefModel::fill_buckets() {
+  for (std::size_t t = 0; t < tokens_.size(); ++t) {
+    const TenantConfig& tc = cfg_.tenants[t];
+    const std::int64_t cap = static_cast<std::int64_t>(tc.burst_bytes) * kTokenScale;
+    tokens_[t] = std::min(tokens_[t] + static_cast<std::int64_t>(tc.rate_bytes_per_kcycle), cap);
+  }
+}
+
+bool RefModel::tenant_servable(std::uint32_t t) const {
+  if (!cfg_.enable || !cfg_.tenants[t].enable) return false;
+  return !cfg_.tenants[t].rate_en || tokens_[t] > 0;
+}
+
+bool RefModel::slot_available(std::uint32_t t) const {
+  return busy_slots() < params_.crypto_slots && held_[t] < cfg_.tenants[t].crypto_quota;
+}
+
+bool RefModel::tx_queue_eligible(std::uint32_t q, bool link_free) const {
+  if (txq_[q].empty()) return false;
+  const Live& f = live_.at(txq_[q].front());
+  if (f.visible > cycle_) return false;
+  const std::uint32_t t = q / kNumClasses;
+  if (!tenant_servable(t)) return false;
+  return f.rec.action.op == CryptoOp::kEncrypt ? slot_available(t) : link_free;
+}
+
+// Within a tenant the control queue goes before the bulk queue.
+int RefModel::tenant_queue(std::uint32_t t, bool link_free) const {
+  for (std::uint32_t c = 0; c < kNumClasses; ++c) {
+    const std::uint32_t q = t * kNumClasses + c;
+    if (tx_queue_eligible(q, link_free)) return static_cast<int>(q);
+  }
+  return -1;
+}
+
+int RefModel::pick_fifo(bool link_free) const {
+  int best = -1;
+  std::uint64_t best_seq = 0;
+  for (std::uint32_t q = 0; q < txq_.size(); ++q) {
+    if (!tx_queue_eligible(q, link_free)) continue;
+    const std::uint64_t seq = live_.at(txq_[q].front()).seq;
+    if (best < 0 || seq < best_seq) {
+      best = static_cast<int>(q);
+      best_seq = seq;
+    }
+  }
+  return best;
+}
+
+// Strict priority without DWRR: packet-by-packet round robin among a level's tenants.
+int RefModel::pick_rr(std::uint32_t level, bool link_free) {
+  const auto n = static_cast<std::uint32_t>(params_.num_tenants);
+  for (std::uint32_t k = 0; k < n; ++k) {
+    const std::uint32_t t = (rr_ptr_[level] + k) % n;
+    if (cfg_.tenants[t].priority != level) continue;
+    const int q = tenant_queue(t, link_free);
+    if (q >= 0) {
+      rr_ptr_[level] = (t + 1) % n;
+      return q;
+    }
+  }
+  return -1;
+}
+
+// Deficit round robin (Shreedhar & Varghese) over tenants with head_len[t] >= 0: a tenant
+// gets its quantum when its visit starts and is served while its head fits its deficit;
+// a visit ends when the head does not fit (the deficit is kept) or the tenant is skipped.
+// Rounds in which nobody could send are collapsed, so one call is one decision.
+int RefModel::pick_drr(std::vector<std::int64_t>& deficit, std::vector<bool>& fresh, Drr& st,
+                       const std::vector<std::int64_t>& head_len) {
+  const auto n = static_cast<std::uint32_t>(head_len.size());
+  bool any = false;
+  for (std::uint32_t t = 0; t < n; ++t) any = any || head_len[t] >= 0;
+  if (!any) return -1;
+  for (int pass = 0; pass < 3; ++pass) {
+    for (std::uint32_t k = 0; k < n; ++k) {
+      const std::uint32_t t = (st.ptr + k) % n;
+      if (head_len[t] < 0) {
+        fresh[t] = false;
+        continue;
+      }
+      if (!fresh[t]) {
+        deficit[t] += quantum(t);
+        fresh[t] = true;
+      }
+      if (head_len[t] <= deficit[t]) {
+        st.ptr = t;
+        deficit[t] -= head_len[t];
+        return static_cast<int>(t);
+      }
+      fresh[t] = false;
+    }
+    // A whole round and nobody fits: skip the rounds until the first one does.
+    std::int64_t rounds = std::numeric_limits<std::int64_t>::max();
+    for (std::uint32_t t = 0; t < n; ++t) {
+      if (head_len[t] < 0) continue;
+      const std::int64_t q = quantum(t);
+      rounds = std::min(rounds, (head_len[t] - deficit[t] + q - 1) / q);
+    }
+    for (std::uint32_t t = 0; t < n; ++t) {
+      if (head_len[t] >= 0) deficit[t] += (rounds - 1) * static_cast<std::int64_t>(quantum(t));
+    }
+  }
+  throw ModelError("pick_drr: no decision after skipping rounds (model bug)");
+}
+
+void RefModel::start_slot(std::uint64_t id) {
+  Live& f = live_.at(id);
+  for (Slot& s : slots_) {
+    if (s.busy) continue;
+    s.busy = true;
+    s.frame = id;
+    s.release = cycle_ + crypto_hold_cycles(f.rec.len, cfg_.engine_bytes_per_cycle,
+                                            cfg_.engine_latency);
+    ++held_[f.rec.action.tenant];
+    f.rec.crypto = true;
+    return;
+  }
+  throw ModelError("start_slot: no free slot (model bug)");
+}
+
+void RefModel::tx_decide() {
+  Output& out = out_[0];
+  // A frame whose encryption is done goes first: it was scheduled already.
+  if (!out.active && !out.fifo.empty() && live_.at(out.fifo.front()).visible <= cycle_) {
+    out.active = true;
+    out.frame = out.fifo.front();
+    out.fifo.pop_front();
+    Live& f = live_.at(out.frame);
+    f.rec.first_beat = cycle_;
+    out.beats_left = ceil_div(f.rec.len, static_cast<std::uint64_t>(params_.data_bytes));
+  }
+  const bool link_free = !out.active;
+  const auto nt = static_cast<std::uint32_t>(params_.num_tenants);
+
+  // Crypto wait: a visible encrypt head of a servable tenant that no slot can take.
+  for (std::uint32_t t = 0; t < nt; ++t) {
+    if (!cfg_.enable || !cfg_.tenants[t].enable || slot_available(t)) continue;
+    for (std::uint32_t c = 0; c < kNumClasses; ++c) {
+      const auto& dq = txq_[t * kNumClasses + c];
+      if (dq.empty()) continue;
+      const Live& f = live_.at(dq.front());
+      if (f.visible <= cycle_ && f.rec.action.op == CryptoOp::kEncrypt) {
+        ++ctr_.crypto[t].tx_wait;
+        break;
+      }
+    }
+  }
+
+  // Tenants with nothing queued start their next DWRR visit from zero.
+  for (std::uint32_t t = 0; t < nt; ++t) {
+    if (txq_[t * kNumClasses].empty() && txq_[t * kNumClasses + 1].empty()) {
+      tx_deficit_[t] = 0;
+      tx_fresh_[t] = false;
+    }
+  }
+
+  int q = -1;
+  if (cfg_.enable) {
+    switch (cfg_.mode) {
+      case ArbMode::kFifo:
+        q = pick_fifo(link_free);
+        break;
+      case ArbMode::kSp:
+        for (std::uint32_t lvl = 0; lvl < kPrioLevels && q < 0; ++lvl) q = pick_rr(lvl, link_free);
+        break;
+      case ArbMode::kDwrr:
+      case ArbMode::kSpDwrr: {
+        const std::uint32_t levels = cfg_.mode == ArbMode::kDwrr ? 1 : kPrioLevels;
+        for (std::uint32_t lvl = 0; lvl < levels && q < 0; ++lvl) {
+          std::vector<std::int64_t> head(nt, -1);
+          std::vector<int> tq(nt, -1);
+          for (std::uint32_t t = 0; t < nt; ++t) {
+            if (levels > 1 && cfg_.tenants[t].priority != lvl) continue;
+            tq[t] = tenant_queue(t, link_free);
+            if (tq[t] >= 0) head[t] = live_.at(txq_[static_cast<std::size_t>(tq[t])].front()).rec.len;
+          }
+          const int t = pick_drr(tx_deficit_, tx_fresh_, tx_drr_[lvl], head);
+          if (t >= 0) q = tq[static_cast<std::size_t>(t)];
+        }
+        break;
+      }
+    }
+  }
+  if (q < 0) return;
+
+  const auto uq = static_cast<std::size_t>(q);
+  const std::uint64_t id = txq_[uq].front();
+  txq_[uq].pop_front();
+  Live& f = live_.at(id);
+  const std::uint32_t t = f.rec.action.tenant;
+  f.rec.dispatch = cycle_;
+  qbytes_[uq] -= f.rec.len;
+  QueueCounters& qc = ctr_.queues[uq];
+  qc.depth_bytes = qbytes_[uq];
+  --qc.depth_pkts;
+  if (cfg_.tenants[t].rate_en) tokens_[t] -= static_cast<std::int64_t>(f.rec.len) * kTokenScale;
+  if (f.rec.action.op == CryptoOp::kEncrypt) {
+    start_slot(id);
+  } else {
+    out.active = true;
+    out.frame = id;
+    f.rec.first_beat = cycle_;
+    out.beats_left = ceil_div(f.rec.len, static_cast<std::uint64_t>(params_.data_bytes));
+  }
+}
+
+void RefModel::rx_decide() {
+  const auto nt = static_cast<std::uint32_t>(params_.num_tenants);
+  std::vector<std::int64_t> head(nt, -1);
+  for (std::uint32_t t = 0; t < nt; ++t) {
+    if (rxq_[t].empty()) {
+      rx_deficit_[t] = 0;
+      rx_fresh_[t] = false;
+      continue;
+    }
+    const Live& f = live_.at(rxq_[t].front());
+    if (f.visible <= cycle_ && slot_available(t)) head[t] = f.rec.len;
+  }
+  const int g = pick_drr(rx_deficit_, rx_fresh_, rx_drr_, head);
+  for (std::uint32_t t = 0; t < nt; ++t) {
+    if (rxq_[t].empty() || static_cast<int>(t) == g) continue;
+    if (live_.at(rxq_[t].front()).visible <= cycle_) ++ctr_.crypto[t].rx_wait;
+  }
+  if (g >= 0) {
+    const auto ut = static_cast<std::size_t>(g);
+    const std::uint64_t id = rxq_[ut].front();
+    rxq_[ut].pop_front();
+    live_.at(id).rec.dispatch = cycle_;
+    start_slot(id);
+  }
+  Output& out = out_[1];
+  if (!out.active && !out.fifo.empty()) {
+    Live& f = live_.at(out.fifo.front());
+    if (f.visible <= cycle_) {
+      out.fifo.pop_front();
+      out.active = true;
+      out.frame = f.rec.id;
+      if (!f.rec.crypto) f.rec.dispatch = cycle_;
+      f.rec.first_beat = cycle_;
+      out.beats_left = ceil_div(f.rec.len, static_cast<std::uint64_t>(params_.data_bytes));
+    }
+  }
+}
+
+void RefModel::move_beats(Direction d) {
+  Output& out = out_[static_cast<int>(d)];
+  if (!out.active || !out.ready) return;
+  if (--out.beats_left > 0) return;
+  out.active = false;
+  Live& f = live_.at(out.frame);
+  f.rec.last_beat = cycle_;
+  cells_used_[static_cast<int>(d)] -= f.cells;
+  if (d == Direction::kTx) {
+    const std::uint32_t q = f.rec.action.tenant * kNumClasses + f.rec.action.cls;
+    QueueCounters& qc = ctr_.queues[q];
+    ++qc.tx_pkts;
+    qc.tx_bytes += f.rec.len;
+    const std::uint64_t lat = f.rec.first_beat - f.rec.arrival;
+    qc.lat_sum += lat;
+    ++qc.lat_count;
+    qc.lat_max = std::max(qc.lat_max, lat);
+  }
+  finish(out.frame, Fate::kDelivered);
+}
+
+void RefModel::count_busy() {
+  for (const Slot& s : slots_) {
+    if (!s.busy) continue;
+    const FrameRecord& r = live_.at(s.frame).rec;
+    CryptoCounters& cc = ctr_.crypto[r.action.tenant];
+    if (r.dir == Direction::kTx) {
+      ++cc.tx_busy;
+    } else {
+      ++cc.rx_busy;
+    }
+  }
+}
+
+void RefModel::finish(std::uint64_t id, Fate fate) {
+  auto it = live_.find(id);
+  it->second.rec.fate = fate;
+  done_.push_back(it->second.rec);
+  live_.erase(it);
+}
+
+std::uint32_t RefModel::quantum(std::uint32_t t) const {
+  return std::max<std::uint32_t>(cfg_.tenants[t].quantum, 1);
+}
+
+std::uint32_t RefModel::limit(std::uint32_t q) const {
+  const TenantConfig& tc = cfg_.tenants[q / kNumClasses];
+  return q % kNumClasses == 0 ? tc.qlimit_ctrl : tc.qlimit_bulk;
+}
+
+std::uint64_t RefModel::buffer_capacity_cells() const {
+  return params_.buffer_bytes / params_.cell_bytes;
+}
+
+}  // namespace nicsched::refmodel
