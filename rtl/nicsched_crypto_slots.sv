@@ -1,0 +1,249 @@
+// nicsched_crypto_slots: pool of crypto engine slots shared by TX encrypt and RX decrypt.
+//
+// Behaviour
+// - CryptoSlots slots. A frame that needs crypto claims one (claim_*; direction 0 TX,
+//   1 RX) and holds it for ceil(len / BYTES_PER_CYCLE) + LATENCY clocks (BYTES_PER_CYCLE
+//   0 counts as 1; both latched at the claim): the engine model. The slot then offers
+//   the frame's tag back on done_*; the slot is free again in the clock after the tag is
+//   taken (done_ready_i), so a slot also covers the engine's output waiting for the link.
+// - A tenant holds at most quota_i[t] slots (TX and RX together); quota 0 keeps its
+//   crypto frames waiting. can_claim_o says, per direction and tenant, that a claim this
+//   clock is allowed. Both directions may claim in one clock: they take turns being the
+//   direction that may use the last free slot / the last unit of a quota, so neither
+//   direction's decision depends on the other's in the same clock and neither starves.
+// - busy_*_o: slots in their hold time per tenant and direction this clock (the
+//   slot-busy cycle counters add these); held_o: slots each tenant holds.
+// Timing: claim at edge t, hold clocks t+1 .. t+H, done_valid_o from clock t+H+1.
+`default_nettype none
+
+module nicsched_crypto_slots #(
+  parameter int NumTenants  = 8,   // tenants
+  parameter int CryptoSlots = 4,   // engine slots
+  parameter int LenW        = 16,  // frame length bits
+  parameter int TagW        = 32,  // bits carried with each frame (its descriptor)
+  // derived
+  parameter int TenantW     = (NumTenants > 1) ? $clog2(NumTenants) : 1,
+  parameter int SlotW       = (CryptoSlots > 1) ? $clog2(CryptoSlots) : 1,
+  parameter int BusyW       = $clog2(CryptoSlots + 1)
+) (
+  input  wire logic                        clk_i,
+  input  wire logic                        rst_ni,
+  input  wire logic [7:0]                  bpc_i,        // CRYPTO_ENGINE.BYTES_PER_CYCLE
+  input  wire logic [15:0]                 latency_i,    // CRYPTO_ENGINE.LATENCY
+  input  wire logic [NumTenants*8-1:0]     quota_i,      // T_CTRL.CRYPTO_QUOTA
+  output logic [2*NumTenants-1:0]          can_claim_o,  // [dir*NumTenants + t]
+  input  wire logic [1:0]                  claim_i,      // per direction
+  input  wire logic [2*TenantW-1:0]        claim_tenant_i,
+  input  wire logic [2*LenW-1:0]           claim_len_i,
+  input  wire logic [2*TagW-1:0]           claim_tag_i,
+  output logic [1:0]                       done_valid_o, // per direction
+  output logic [2*TagW-1:0]                done_tag_o,
+  input  wire logic [1:0]                  done_ready_i,
+  output logic [NumTenants*BusyW-1:0]      busy_tx_o,    // slots in hold, TX, per tenant
+  output logic [NumTenants*BusyW-1:0]      busy_rx_o,    // slots in hold, RX, per tenant
+  output logic [NumTenants*8-1:0]          held_o,       // slots held per tenant
+  output logic [7:0]                       held_total_o  // slots not free
+);
+  localparam logic [1:0] ST_FREE = 2'd0;
+  localparam logic [1:0] ST_HOLD = 2'd1;
+  localparam logic [1:0] ST_DONE = 2'd2;
+  localparam int RemW = LenW + 2;  // signed bytes still to process
+  localparam logic [31:0] SLOTS32 = CryptoSlots;
+  localparam logic [7:0]  SLOTS8  = SLOTS32[7:0];
+
+  if (CryptoSlots < 1 || CryptoSlots > 64) begin : gen_bad_slots
+    $error("nicsched_crypto_slots %m: CryptoSlots must be in 1..64");
+  end
+
+  logic [CryptoSlots*2-1:0]       st_q, st_d;
+  logic [CryptoSlots-1:0]         dir_q, dir_d;
+  logic [CryptoSlots*TenantW-1:0] ten_q, ten_d;
+  logic [CryptoSlots*RemW-1:0]    rem_q, rem_d;
+  logic [CryptoSlots*16-1:0]      lat_q, lat_d;
+  logic [CryptoSlots*8-1:0]       bpc_q, bpc_d;
+  logic [CryptoSlots*TagW-1:0]    tag_q, tag_d;
+  logic                           prio_q;  // direction that may take the last slot
+
+  logic [7:0]            free_cnt;
+  logic [SlotW-1:0]      slot_lo, slot_hi;   // lowest / highest free slot
+  logic [1:0]            done_found;
+  logic [2*SlotW-1:0]    done_slot;
+
+  // counts
+  always_comb begin
+    free_cnt     = '0;
+    held_total_o = '0;
+    held_o       = '0;
+    busy_tx_o    = '0;
+    busy_rx_o    = '0;
+    slot_lo      = '0;
+    slot_hi      = '0;
+    for (int s = CryptoSlots - 1; s >= 0; s--) begin
+      if (st_q[s*2 +: 2] == ST_FREE) begin
+        free_cnt = free_cnt + 8'd1;
+        slot_lo  = s[SlotW-1:0];
+      end
+    end
+    for (int s = 0; s < CryptoSlots; s++) begin
+      if (st_q[s*2 +: 2] == ST_FREE) begin
+        slot_hi = s[SlotW-1:0];
+      end
+    end
+    for (int t = 0; t < NumTenants; t++) begin
+      for (int s = 0; s < CryptoSlots; s++) begin
+        if (st_q[s*2 +: 2] != ST_FREE && ten_q[s*TenantW +: TenantW] == t[TenantW-1:0]) begin
+          held_o[t*8 +: 8] = held_o[t*8 +: 8] + 8'd1;
+          if (st_q[s*2 +: 2] == ST_HOLD) begin
+            if (dir_q[s]) begin
+              busy_rx_o[t*BusyW +: BusyW] = busy_rx_o[t*BusyW +: BusyW] + 1'b1;
+            end else begin
+              busy_tx_o[t*BusyW +: BusyW] = busy_tx_o[t*BusyW +: BusyW] + 1'b1;
+            end
+          end
+        end
+      end
+    end
+    held_total_o = SLOTS8 - free_cnt;
+  end
+
+  // claim permission
+  always_comb begin
+    for (int d = 0; d < 2; d++) begin
+      for (int t = 0; t < NumTenants; t++) begin
+        if (d[0] == prio_q) begin
+          can_claim_o[d*NumTenants + t] = (free_cnt >= 8'd1) &&
+              ({1'b0, held_o[t*8 +: 8]} + 9'd1 <= {1'b0, quota_i[t*8 +: 8]});
+        end else begin
+          can_claim_o[d*NumTenants + t] = (free_cnt >= 8'd2) &&
+              ({1'b0, held_o[t*8 +: 8]} + 9'd2 <= {1'b0, quota_i[t*8 +: 8]});
+        end
+      end
+    end
+  end
+
+  // completions: lowest slot in DONE per direction
+  always_comb begin
+    done_found = '0;
+    done_slot  = '0;
+    done_tag_o = '0;
+    for (int d = 0; d < 2; d++) begin
+      for (int s = CryptoSlots - 1; s >= 0; s--) begin
+        if (st_q[s*2 +: 2] == ST_DONE && dir_q[s] == d[0]) begin
+          done_found[d]                 = 1'b1;
+          done_slot[d*SlotW +: SlotW]   = s[SlotW-1:0];
+        end
+      end
+      for (int s = 0; s < CryptoSlots; s++) begin
+        if (done_slot[d*SlotW +: SlotW] == s[SlotW-1:0]) begin
+          done_tag_o[d*TagW +: TagW] = tag_q[s*TagW +: TagW];
+        end
+      end
+    end
+    done_valid_o = done_found;
+  end
+
+  // slot state
+  always_comb begin
+    logic [RemW-1:0] rem_n;
+    logic [15:0]     lat_n;
+    logic [7:0]      bpc;
+    logic [SlotW-1:0] cs;
+    cs    = '0;
+    st_d  = st_q;
+    dir_d = dir_q;
+    ten_d = ten_q;
+    rem_d = rem_q;
+    lat_d = lat_q;
+    bpc_d = bpc_q;
+    tag_d = tag_q;
+    rem_n = '0;
+    lat_n = '0;
+    for (int s = 0; s < CryptoSlots; s++) begin
+      if (st_q[s*2 +: 2] == ST_HOLD) begin
+        if ($signed(rem_q[s*RemW +: RemW]) > 0) begin
+          rem_n = rem_q[s*RemW +: RemW] - {{(RemW-8){1'b0}}, bpc_q[s*8 +: 8]};
+          lat_n = lat_q[s*16 +: 16];
+        end else begin
+          rem_n = rem_q[s*RemW +: RemW];
+          lat_n = lat_q[s*16 +: 16] - 16'd1;
+        end
+        rem_d[s*RemW +: RemW] = rem_n;
+        lat_d[s*16 +: 16]     = lat_n;
+        if ($signed(rem_n) <= 0 && lat_n == 16'd0) begin
+          st_d[s*2 +: 2] = ST_DONE;
+        end
+      end
+    end
+    bpc = (bpc_i == 8'd0) ? 8'd1 : bpc_i;
+    for (int s = 0; s < CryptoSlots; s++) begin
+      for (int d = 0; d < 2; d++) begin
+        if (done_found[d] && done_ready_i[d] && done_slot[d*SlotW +: SlotW] == s[SlotW-1:0]) begin
+          st_d[s*2 +: 2] = ST_FREE;
+        end
+        cs = (d == 0) ? slot_lo : slot_hi;
+        if (claim_i[d] && cs == s[SlotW-1:0]) begin
+          st_d[s*2 +: 2]              = ST_HOLD;
+          dir_d[s]                    = d[0];
+          ten_d[s*TenantW +: TenantW] = claim_tenant_i[d*TenantW +: TenantW];
+          rem_d[s*RemW +: RemW]       = {2'b0, claim_len_i[d*LenW +: LenW]};
+          lat_d[s*16 +: 16]           = latency_i;
+          bpc_d[s*8 +: 8]             = bpc;
+          tag_d[s*TagW +: TagW]       = claim_tag_i[d*TagW +: TagW];
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      st_q   <= '0;
+      dir_q  <= '0;
+      ten_q  <= '0;
+      rem_q  <= '0;
+      lat_q  <= '0;
+      bpc_q  <= '0;
+      tag_q  <= '0;
+      prio_q <= 1'b0;
+    end else begin
+      st_q   <= st_d;
+      dir_q  <= dir_d;
+      ten_q  <= ten_d;
+      rem_q  <= rem_d;
+      lat_q  <= lat_d;
+      bpc_q  <= bpc_d;
+      tag_q  <= tag_d;
+      prio_q <= !prio_q;
+    end
+  end
+
+`ifndef SYNTHESIS
+  logic [7:0] held_sum;
+  always_comb begin
+    held_sum = '0;
+    for (int t = 0; t < NumTenants; t++) begin
+      held_sum = held_sum + held_o[t*8 +: 8];
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+    end else begin
+      if (claim_i[0]) begin
+        assert (can_claim_o[{{(32-TenantW){1'b0}}, claim_tenant_i[TenantW-1:0]}]);        // claim allowed
+        assert (st_q[slot_lo*2 +: 2] == ST_FREE);                 // lands on a free slot
+      end
+      if (claim_i[1]) begin
+        assert (can_claim_o[NumTenants + {{(32-TenantW){1'b0}}, claim_tenant_i[2*TenantW-1:TenantW]}]);
+        assert (st_q[slot_hi*2 +: 2] == ST_FREE);
+      end
+      if (claim_i == 2'b11) begin
+        assert (slot_lo != slot_hi);                              // two claims, two slots
+      end
+      assert (held_sum == held_total_o);    // slots never created or lost
+      assert (held_total_o <= SLOTS8);
+    end
+  end
+`endif
+
+endmodule
+
+`default_nettype wire

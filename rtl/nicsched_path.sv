@@ -1,0 +1,291 @@
+// nicsched_path: one scheduled direction: queues -> arbiter -> (crypto slot) -> egress.
+//
+// The top has two: TX (host to MAC: SP/DWRR/FIFO arbiter as configured, shaper,
+// encryption) and RX (MAC to host: tenants weighted by DWRR, decryption).
+// - A queue's head is eligible when its tenant conforms to the rate limit (conform_i)
+//   and, if the frame needs this direction's crypto op (CryptoOp), the crypto pool lets
+//   its tenant claim a slot (can_claim_i); otherwise when the egress stage takes a frame
+//   this clock and no crypto completion is waiting for it.
+// - A granted crypto frame claims a slot and waits there, cells untouched, for its hold
+//   time; the slot then hands it to the egress stage, which takes completions before
+//   new plain frames. Frames whose crypto op belongs to the other direction pass plain
+//   (tuser then says CRYPTO_NONE).
+// Timing (idle, 512-bit data): tlast into the queues at edge t, grant in clock t+1,
+// first beat valid on m_axis in clock t+3; with crypto add the hold time and one clock.
+`default_nettype none
+
+module nicsched_path #(
+  parameter int NumTenants  = 8,        // tenants
+  parameter int DataWidth   = 512,      // stream data bits
+  parameter int BufferBytes = 262144,   // shared buffer, bytes
+  parameter logic [1:0] CryptoOp = 2'd1, // crypto_op_e this direction performs
+  // derived
+  parameter int NumQueues = NumTenants * 2,
+  parameter int QueueW    = $clog2(NumQueues),
+  parameter int TenantW   = (NumTenants > 1) ? $clog2(NumTenants) : 1,
+  parameter int DataBytes = DataWidth / 8,
+  parameter int CellW     = $clog2(BufferBytes / DataBytes),
+  parameter int LenW      = 16,
+  parameter int TsW       = 32,
+  parameter int TagW      = CellW + LenW + QueueW + TsW
+) (
+  input  wire logic                          clk_i,
+  input  wire logic                          rst_ni,
+  input  wire logic [TsW-1:0]                now_i,
+  // frames in (from the ingress), ingress_meta_t on tlast
+  input  wire logic [DataWidth-1:0]          s_axis_tdata,
+  input  wire logic [DataBytes-1:0]          s_axis_tkeep,
+  input  wire logic                          s_axis_tvalid,
+  output logic                               s_axis_tready,
+  input  wire logic                          s_axis_tlast,
+  input  wire nicsched_pkg::ingress_meta_t   s_axis_tuser,
+  // frames out
+  output logic [DataWidth-1:0]               m_axis_tdata,
+  output logic [DataBytes-1:0]               m_axis_tkeep,
+  output logic                               m_axis_tvalid,
+  input  wire logic                          m_axis_tready,
+  output logic                               m_axis_tlast,
+  output nicsched_pkg::egress_user_t         m_axis_tuser,
+  // configuration
+  input  wire logic                          enable_i,
+  input  wire logic [1:0]                    mode_i,
+  input  wire logic [NumTenants-1:0]         t_enable_i,
+  input  wire logic [NumTenants*2-1:0]       t_prio_i,
+  input  wire logic [NumTenants*16-1:0]      t_quantum_i,
+  input  wire logic [NumQueues*24-1:0]       qlimit_i,
+  input  wire logic [NumTenants-1:0]         conform_i,     // shaper
+  // shaper: a frame was scheduled
+  output logic                               sched_valid_o,
+  output logic [TenantW-1:0]                 sched_tenant_o,
+  output logic [LenW-1:0]                    sched_len_o,
+  // crypto slots
+  input  wire logic [NumTenants-1:0]         can_claim_i,
+  output logic                               claim_o,
+  output logic [TenantW-1:0]                 claim_tenant_o,
+  output logic [LenW-1:0]                    claim_len_o,
+  output logic [TagW-1:0]                    claim_tag_o,
+  input  wire logic                          done_valid_i,
+  input  wire logic [TagW-1:0]               done_tag_i,
+  output logic                               done_ready_o,
+  output logic [NumTenants-1:0]              crypto_wait_o,  // a head waits for a slot
+  // telemetry events
+  output logic                               ev_valid_o,
+  output nicsched_pkg::ingress_meta_t        ev_meta_o,
+  output logic [LenW-1:0]                    ev_len_o,
+  output logic                               ev_accept_o,
+  output logic                               ev_drop_limit_o,
+  output logic                               ev_drop_buf_o,
+  output logic                               lat_valid_o,
+  output logic [QueueW-1:0]                  lat_queue_o,
+  output logic [TsW-1:0]                     lat_cycles_o,
+  output logic                               sent_valid_o,
+  output logic [QueueW-1:0]                  sent_queue_o,
+  output logic [LenW-1:0]                    sent_len_o,
+  output logic [NumQueues*32-1:0]            q_bytes_o,
+  output logic [NumQueues*32-1:0]            q_pkts_o
+);
+  logic [NumQueues-1:0]       head_valid;
+  logic [NumQueues*CellW-1:0] head_cell;
+  logic [NumQueues*LenW-1:0]  head_len;
+  logic [NumQueues*TsW-1:0]   head_ts;
+  logic [NumQueues*2-1:0]     head_op;
+  logic [NumQueues-1:0]       q_elig, q_backlog, q_crypto;
+  logic                       deq_valid;
+  logic [QueueW-1:0]          deq_queue;
+  logic                       rd_en;
+  logic [CellW-1:0]           rd_cell, rd_next;
+  logic [DataWidth-1:0]       rd_data;
+  logic                       free_valid;
+  logic [CellW-1:0]           free_head, free_tail;
+  logic                       eg_valid, eg_ready;
+  logic [CellW-1:0]           eg_cell;
+  logic [LenW-1:0]            eg_len;
+  logic [QueueW-1:0]          eg_queue;
+  logic [1:0]                 eg_op;
+  logic [TsW-1:0]             eg_ts;
+  logic                       plain_ok;
+  logic [NumQueues-1:0]       grant_onehot;
+
+  nicsched_queues #(
+    .NumTenants (NumTenants),
+    .DataWidth  (DataWidth),
+    .BufferBytes(BufferBytes),
+    .LenW       (LenW),
+    .TsW        (TsW)
+  ) u_queues (
+    .clk_i,
+    .rst_ni,
+    .now_i,
+    .s_axis_tdata,
+    .s_axis_tkeep,
+    .s_axis_tvalid,
+    .s_axis_tready,
+    .s_axis_tlast,
+    .s_axis_tuser,
+    .qlimit_i,
+    .ev_valid_o,
+    .ev_meta_o,
+    .ev_len_o,
+    .ev_accept_o,
+    .ev_drop_limit_o,
+    .ev_drop_buf_o,
+    .head_valid_o (head_valid),
+    .head_cell_o  (head_cell),
+    .head_len_o   (head_len),
+    .head_ts_o    (head_ts),
+    .head_op_o    (head_op),
+    .q_bytes_o,
+    .q_pkts_o,
+    .deq_valid_i  (deq_valid),
+    .deq_queue_i  (deq_queue),
+    .rd_en_i      (rd_en),
+    .rd_cell_i    (rd_cell),
+    .rd_data_o    (rd_data),
+    .rd_next_o    (rd_next),
+    .free_valid_i (free_valid),
+    .free_head_i  (free_head),
+    .free_tail_i  (free_tail)
+  );
+
+  // eligibility
+  assign plain_ok = eg_ready && !done_valid_i;
+  always_comb begin
+    crypto_wait_o = '0;
+    for (int q = 0; q < NumQueues; q++) begin
+      q_crypto[q]  = (head_op[q*2 +: 2] == CryptoOp);
+      q_backlog[q] = (q_pkts_o[q*32 +: 32] != 32'd0);
+      q_elig[q]    = head_valid[q] && conform_i[q/2] &&
+                     (q_crypto[q] ? can_claim_i[q/2] : plain_ok);
+      if (head_valid[q] && q_crypto[q] && !can_claim_i[q/2]) begin
+        crypto_wait_o[q/2] = 1'b1;
+      end
+    end
+  end
+
+  nicsched_arbiter #(
+    .NumTenants(NumTenants),
+    .LenW      (LenW),
+    .TsW       (TsW)
+  ) u_arbiter (
+    .clk_i,
+    .rst_ni,
+    .enable_i,
+    .mode_i,
+    .t_enable_i,
+    .t_prio_i,
+    .t_quantum_i,
+    .now_i,
+    .q_elig_i      (q_elig),
+    .q_backlog_i   (q_backlog),
+    .q_len_i       (head_len),
+    .q_ts_i        (head_ts),
+    .grant_valid_o (deq_valid),
+    .grant_queue_o (deq_queue),
+    .grant_onehot_o(grant_onehot)
+  );
+
+  // the granted head
+  logic [CellW-1:0] g_cell;
+  logic [LenW-1:0]  g_len;
+  logic [TsW-1:0]   g_ts;
+  logic             g_crypto;
+  logic [1:0]       g_op;
+  always_comb begin
+    g_cell   = '0;
+    g_len    = '0;
+    g_ts     = '0;
+    g_crypto = 1'b0;
+    g_op     = '0;
+    for (int q = 0; q < NumQueues; q++) begin
+      if (grant_onehot[q]) begin
+        g_cell   = head_cell[q*CellW +: CellW];
+        g_len    = head_len[q*LenW +: LenW];
+        g_ts     = head_ts[q*TsW +: TsW];
+        g_crypto = q_crypto[q];
+        g_op     = head_op[q*2 +: 2];
+      end
+    end
+  end
+
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [QueueW:0] deq_queue_x;  // {queue, 0}: tenant = queue >> 1
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign deq_queue_x    = {deq_queue, 1'b0};
+  assign sched_valid_o  = deq_valid;
+  assign sched_tenant_o = deq_queue_x[TenantW+1:2];
+  assign sched_len_o    = g_len;
+
+  assign claim_o        = deq_valid && g_crypto;
+  assign claim_tenant_o = sched_tenant_o;
+  assign claim_len_o    = g_len;
+  assign claim_tag_o    = {g_cell, g_len, deq_queue, g_ts};
+
+  // egress descriptor: crypto completions first, else a plain grant
+  always_comb begin
+    if (done_valid_i) begin
+      eg_valid = 1'b1;
+      {eg_cell, eg_len, eg_queue, eg_ts} = done_tag_i;
+      eg_op    = CryptoOp;
+    end else begin
+      eg_valid = deq_valid && !g_crypto;
+      eg_cell  = g_cell;
+      eg_len   = g_len;
+      eg_queue = deq_queue;
+      eg_ts    = g_ts;
+      eg_op    = (g_op == CryptoOp) ? g_op : 2'd0;
+    end
+  end
+  assign done_ready_o = eg_ready;
+
+  nicsched_egress #(
+    .DataWidth(DataWidth),
+    .CellW    (CellW),
+    .QueueW   (QueueW),
+    .LenW     (LenW),
+    .TsW      (TsW)
+  ) u_egress (
+    .clk_i,
+    .rst_ni,
+    .now_i,
+    .desc_valid_i   (eg_valid),
+    .desc_ready_o   (eg_ready),
+    .desc_cell_i    (eg_cell),
+    .desc_len_i     (eg_len),
+    .desc_queue_i   (eg_queue),
+    .desc_op_i      (eg_op),
+    .desc_ts_i      (eg_ts),
+    .rd_en_o        (rd_en),
+    .rd_cell_o      (rd_cell),
+    .rd_data_i      (rd_data),
+    .rd_next_i      (rd_next),
+    .free_valid_o   (free_valid),
+    .free_head_o    (free_head),
+    .free_tail_o    (free_tail),
+    .m_axis_tdata,
+    .m_axis_tkeep,
+    .m_axis_tvalid,
+    .m_axis_tready,
+    .m_axis_tlast,
+    .m_axis_tuser,
+    .ev_lat_valid_o (lat_valid_o),
+    .ev_lat_queue_o (lat_queue_o),
+    .ev_lat_cycles_o(lat_cycles_o),
+    .ev_sent_valid_o(sent_valid_o),
+    .ev_sent_queue_o(sent_queue_o),
+    .ev_sent_len_o  (sent_len_o)
+  );
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+    end else begin
+      if (deq_valid && !g_crypto) begin
+        assert (eg_ready && !done_valid_i);   // a plain grant always has the egress stage
+      end
+    end
+  end
+`endif
+
+endmodule
+
+`default_nettype wire

@@ -1,0 +1,429 @@
+// nicsched_queues: shared cell buffer with one FIFO queue of frames per (tenant, class).
+//
+// Behaviour
+// - Store and forward. Every beat of s_axis is written into a free cell (DataWidth bits)
+//   as it arrives; s_axis_tready is 1 except during the NumCells-cycle initialisation
+//   after reset (the free list is built then). At the tlast beat the frame is either
+//   linked to the tail of queue q = tenant*2 + class (s_axis_tuser, ingress_meta_t), or
+//   dropped: a parser drop reason, a frame that would take the queue past its byte
+//   limit (qlimit_i, tail drop), or a frame that found no free cell (shared buffer
+//   full). A dropped frame gives its cells back at once; nothing else is disturbed,
+//   so a flood on one queue drops only that queue's frames.
+// - Free list: a linked list through next_mem. A frame's cells are the prefix of the
+//   free list it was written into, so writing a frame needs no link writes; dropping it
+//   rewinds the allocation pointer. Frames leave through the read port (rd_*) and come
+//   back as one splice (free_*): next[free_tail] = frame head. The last free cell is a
+//   sentinel, so NumCells-1 cells hold frames.
+// - Queues: a head descriptor per queue in registers (head_*_o; the arbiter sees every
+//   head at once) and the rest of the queue as a linked list of descriptors in
+//   desc_mem, indexed by each frame's first cell. After a dequeue the next head is valid
+//   one clock later (one read of desc_mem); a queue with one frame refills at once when
+//   a frame is enqueued in the same clock.
+// Timing: a frame whose tlast is accepted at edge t is a valid head from edge t+1.
+`default_nettype none
+
+module nicsched_queues #(
+  parameter int NumTenants  = 8,       // tenants; queues = NumTenants * 2
+  parameter int DataWidth   = 512,     // stream data bits, one cell per beat
+  parameter int BufferBytes = 262144,  // shared buffer size, bytes
+  // derived
+  parameter int NumQueues = NumTenants * nicsched_pkg::NUM_CLASSES,
+  parameter int QueueW    = $clog2(NumQueues),
+  parameter int DataBytes = DataWidth / 8,
+  parameter int NumCells  = BufferBytes / DataBytes,
+  parameter int CellW     = $clog2(NumCells),
+  parameter int LenW      = 16,        // frame length bits; longer frames are dropped
+  parameter int TsW       = 32         // enqueue timestamp bits
+) (
+  input  wire logic                         clk_i,
+  input  wire logic                         rst_ni,
+  input  wire logic [TsW-1:0]               now_i,          // cycle counter (timestamps)
+  // frames from the ingress (tuser valid on the tlast beat)
+  input  wire logic [DataWidth-1:0]         s_axis_tdata,
+  input  wire logic [DataBytes-1:0]         s_axis_tkeep,
+  input  wire logic                         s_axis_tvalid,
+  output logic                              s_axis_tready,
+  input  wire logic                         s_axis_tlast,
+  input  wire nicsched_pkg::ingress_meta_t  s_axis_tuser,
+  // per-queue byte limits (active configuration), 24 bits each
+  input  wire logic [NumQueues*24-1:0]      qlimit_i,
+  // frame outcome, one pulse per tlast beat
+  output logic                              ev_valid_o,     // a frame ended
+  output nicsched_pkg::ingress_meta_t       ev_meta_o,      // its classification
+  output logic [LenW-1:0]                   ev_len_o,       // its length, bytes
+  output logic                              ev_accept_o,    // linked to its queue
+  output logic                              ev_drop_limit_o,// dropped at the queue limit
+  output logic                              ev_drop_buf_o,  // dropped: no free cell
+  // head of every queue (registered)
+  output logic [NumQueues-1:0]              head_valid_o,
+  output logic [NumQueues*CellW-1:0]        head_cell_o,
+  output logic [NumQueues*LenW-1:0]         head_len_o,
+  output logic [NumQueues*TsW-1:0]          head_ts_o,
+  output logic [NumQueues*2-1:0]            head_op_o,      // crypto_op_e
+  output logic [NumQueues*32-1:0]           q_bytes_o,      // bytes queued
+  output logic [NumQueues*32-1:0]           q_pkts_o,       // frames queued
+  // dequeue the head of one queue (head_valid_o[deq_queue_i] must be 1)
+  input  wire logic                         deq_valid_i,
+  input  wire logic [QueueW-1:0]            deq_queue_i,
+  // cell read port (egress): data and next cell of rd_cell_i, one clock later
+  input  wire logic                         rd_en_i,
+  input  wire logic [CellW-1:0]             rd_cell_i,
+  output logic [DataWidth-1:0]              rd_data_o,
+  output logic [CellW-1:0]                  rd_next_o,
+  // give a frame's cells back (its first and last cell)
+  input  wire logic                         free_valid_i,
+  input  wire logic [CellW-1:0]             free_head_i,
+  input  wire logic [CellW-1:0]             free_tail_i
+);
+  localparam int DescW = CellW + LenW + TsW + 2;  // {cell, len, ts, op}
+  localparam int CntW  = CellW + 1;
+  localparam logic [31:0] LAST_CELL32 = NumCells - 1;
+  localparam logic [31:0] TENANTS32   = NumTenants;
+  localparam logic [CellW-1:0] LAST_CELL = LAST_CELL32[CellW-1:0];
+  localparam logic [CntW-1:0]  ONE_FRAME = 1;
+  localparam logic [7:0]       TENANTS8  = TENANTS32[7:0];
+
+  if (DataWidth < 64 || DataWidth > 512 || (DataWidth & (DataWidth - 1)) != 0) begin : gen_bad_dw
+    $error("nicsched_queues %m: DataWidth must be a power of two in 64..512");
+  end
+  if (NumCells < 16 || (NumCells & (NumCells - 1)) != 0) begin : gen_bad_cells
+    $error("nicsched_queues %m: BufferBytes / (DataWidth/8) must be a power of two >= 16");
+  end
+  if (NumTenants < 1 || NumTenants > 64) begin : gen_bad_tenants
+    $error("nicsched_queues %m: NumTenants must be in 1..64");
+  end
+
+  // ---------------------------------------------------------------- memories
+  logic [DataWidth-1:0] data_mem [NumCells];
+  logic [CellW-1:0]     next_alloc_mem [NumCells];  // copy read by the allocator
+  logic [CellW-1:0]     next_rd_mem [NumCells];     // copy read by the egress port
+  logic [DescW-1:0]     desc_mem [NumCells];        // descriptor of the frame after this one
+
+  // ---------------------------------------------------------------- state
+  logic             init_q, init_d;        // building the free list
+  logic [CellW-1:0] init_cnt_q, init_cnt_d;
+  logic [CellW-1:0] alloc_q, alloc_d;      // next cell to write
+  logic [CellW-1:0] free_tail_q, free_tail_d;
+  logic             in_frame_q, in_frame_d;
+  logic [CellW-1:0] start_q, start_d;      // first cell of the frame in progress
+  logic             ovf_q, ovf_d;          // frame in progress found no free cell
+  logic [LenW:0]    len_q, len_d;          // bytes so far (extra bit: too long)
+
+  logic [NumQueues-1:0]       hv_q, hv_d;
+  logic [NumQueues*DescW-1:0] hd_q, hd_d;
+  logic [NumQueues*CellW-1:0] tail_q, tail_d;
+  logic [NumQueues*CntW-1:0]  cnt_q, cnt_d;
+  logic [NumQueues*32-1:0]    bytes_q, bytes_d;
+  logic                       refill_q, refill_d;
+  logic [QueueW-1:0]          refill_qid_q, refill_qid_d;
+
+  // next_alloc_mem read (address alloc_d) with write bypass
+  logic [CellW-1:0] alloc_next_raw;
+  logic             byp_q, byp_d;
+  logic [CellW-1:0] byp_val_q;
+  logic [CellW-1:0] alloc_next;
+
+  // write ports
+  logic             nx_we;
+  logic [CellW-1:0] nx_waddr, nx_wdata;
+  logic             dw_we;
+  logic [CellW-1:0] dw_addr;
+  logic             ds_we;
+  logic [CellW-1:0] ds_waddr;
+  logic [DescW-1:0] ds_wdata;
+  logic             ds_re;
+  logic [CellW-1:0] ds_raddr;
+  logic [DescW-1:0] ds_rdata;
+
+  // ---------------------------------------------------------------- ingress
+  logic                 beat;
+  logic [7:0]           beat_bytes;
+  logic [LenW:0]        frame_len;
+  logic                 have_cell;
+  logic                 frame_ovf;
+  logic [CellW-1:0]     frame_start;
+  logic [QueueW-1:0]    eq_q;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [nicsched_pkg::TENANT_W:0] eq_full;  // {tenant, class}; low bits index the queue
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic [31:0]          eq_bytes_now;
+  logic [23:0]          eq_limit;
+  logic                 over_limit;
+  logic                 enq;
+  logic [DescW-1:0]     enq_desc;
+
+  assign s_axis_tready = !init_q;
+  assign beat          = s_axis_tvalid && !init_q;
+  assign alloc_next    = byp_q ? byp_val_q : alloc_next_raw;
+
+  always_comb begin
+    beat_bytes = '0;
+    for (int i = 0; i < DataBytes; i++) begin
+      beat_bytes = beat_bytes + {7'b0, s_axis_tkeep[i]};
+    end
+  end
+
+  always_comb begin
+    have_cell   = (alloc_q != free_tail_q);
+    frame_start = in_frame_q ? start_q : alloc_q;
+    frame_ovf   = (in_frame_q && ovf_q) || !have_cell;
+    frame_len   = (in_frame_q ? len_q : '0) + {{(LenW+1-8){1'b0}}, beat_bytes};
+    frame_len[LenW] = frame_len[LenW] | (in_frame_q & len_q[LenW]);  // sticky: too long
+    eq_full     = {s_axis_tuser.tenant, s_axis_tuser.cls};
+    eq_q        = eq_full[QueueW-1:0];
+    eq_bytes_now = '0;
+    eq_limit    = '0;
+    for (int q = 0; q < NumQueues; q++) begin
+      if (eq_q == q[QueueW-1:0]) begin
+        eq_bytes_now = bytes_q[q*32 +: 32];
+        eq_limit     = qlimit_i[q*24 +: 24];
+      end
+    end
+    over_limit  = frame_len[LenW] ||
+                  ({1'b0, eq_bytes_now} + {{(33-LenW-1){1'b0}}, frame_len} >
+                   {9'b0, eq_limit});
+    enq         = beat && s_axis_tlast && !frame_ovf && !over_limit &&
+                  (s_axis_tuser.drop == nicsched_pkg::DROP_NONE) &&
+                  ({2'b0, s_axis_tuser.tenant} < TENANTS8);
+    enq_desc    = {frame_start, frame_len[LenW-1:0], now_i, s_axis_tuser.crypto_op};
+  end
+
+  assign ev_valid_o      = beat && s_axis_tlast;
+  assign ev_meta_o       = s_axis_tuser;
+  assign ev_len_o        = frame_len[LenW] ? {LenW{1'b1}} : frame_len[LenW-1:0];
+  assign ev_accept_o     = enq;
+  assign ev_drop_buf_o   = beat && s_axis_tlast && frame_ovf &&
+                           (s_axis_tuser.drop == nicsched_pkg::DROP_NONE);
+  assign ev_drop_limit_o = beat && s_axis_tlast && !frame_ovf && !enq &&
+                           (s_axis_tuser.drop == nicsched_pkg::DROP_NONE);
+
+  always_comb begin
+    init_d      = init_q;
+    init_cnt_d  = init_cnt_q;
+    alloc_d     = alloc_q;
+    free_tail_d = free_tail_q;
+    in_frame_d  = in_frame_q;
+    start_d     = start_q;
+    ovf_d       = ovf_q;
+    len_d       = len_q;
+    nx_we       = 1'b0;
+    nx_waddr    = free_tail_q;
+    nx_wdata    = free_head_i;
+    dw_we       = 1'b0;
+    dw_addr     = alloc_q;
+
+    if (init_q) begin
+      nx_we      = 1'b1;
+      nx_waddr   = init_cnt_q;
+      nx_wdata   = init_cnt_q + 1'b1;
+      init_cnt_d = init_cnt_q + 1'b1;
+      if (init_cnt_q == LAST_CELL) begin
+        init_d      = 1'b0;
+        alloc_d     = '0;
+        free_tail_d = LAST_CELL;
+      end
+    end else begin
+      if (free_valid_i) begin
+        nx_we       = 1'b1;
+        free_tail_d = free_tail_i;
+      end
+      if (beat) begin
+        if (!frame_ovf) begin
+          dw_we   = 1'b1;
+          alloc_d = alloc_next;
+        end
+        start_d    = frame_start;
+        ovf_d      = frame_ovf;
+        len_d      = frame_len;
+        in_frame_d = !s_axis_tlast;
+        if (s_axis_tlast && !enq) begin
+          alloc_d = frame_start;  // rewind: the frame's cells are free again
+        end
+      end
+    end
+  end
+
+  // bypass: the allocator reads next[alloc_d]; a same-edge write to it wins
+  assign byp_d = nx_we && (nx_waddr == alloc_d);
+
+  // ---------------------------------------------------------------- queues
+  logic [QueueW-1:0] dq;
+  logic [CntW-1:0]   dq_cnt;
+  logic [CntW-1:0]   eq_cnt;
+  logic              enq_to_head;
+
+  // Every per-queue write is a loop over the queues with an index compare (not a
+  // variable part-select), which synthesises to small muxes.
+  always_comb begin
+    logic [CellW-1:0] dq_cell;
+    refill_d     = 1'b0;
+    refill_qid_d = refill_qid_q;
+    ds_we        = 1'b0;
+    ds_waddr     = '0;
+    ds_wdata     = enq_desc;
+    ds_re        = 1'b0;
+    ds_raddr     = '0;
+    dq           = deq_queue_i;
+    dq_cnt       = '0;
+    eq_cnt       = '0;
+    dq_cell      = '0;
+    for (int q = 0; q < NumQueues; q++) begin
+      if (dq == q[QueueW-1:0]) begin
+        dq_cnt  = cnt_q[q*CntW +: CntW];
+        dq_cell = hd_q[q*DescW + LenW + TsW + 2 +: CellW];
+      end
+      if (eq_q == q[QueueW-1:0]) begin
+        eq_cnt   = cnt_q[q*CntW +: CntW];
+        ds_waddr = tail_q[q*CellW +: CellW];
+      end
+    end
+
+    enq_to_head = enq && ((eq_cnt == '0) ||
+                  (deq_valid_i && dq == eq_q && eq_cnt == ONE_FRAME));
+    if (deq_valid_i && dq_cnt > ONE_FRAME) begin
+      ds_re        = 1'b1;
+      ds_raddr     = dq_cell;
+      refill_d     = 1'b1;
+      refill_qid_d = dq;
+    end
+    ds_we = enq && !enq_to_head;
+
+    for (int q = 0; q < NumQueues; q++) begin
+      logic is_deq, is_enq;
+      is_deq = deq_valid_i && (dq == q[QueueW-1:0]);
+      is_enq = enq && (eq_q == q[QueueW-1:0]);
+      hv_d[q]                 = hv_q[q];
+      hd_d[q*DescW +: DescW]  = hd_q[q*DescW +: DescW];
+      tail_d[q*CellW +: CellW] = tail_q[q*CellW +: CellW];
+      cnt_d[q*CntW +: CntW]   = cnt_q[q*CntW +: CntW] + {{(CntW-1){1'b0}}, is_enq}
+                                                      - {{(CntW-1){1'b0}}, is_deq};
+      bytes_d[q*32 +: 32]     = bytes_q[q*32 +: 32]
+          + (is_enq ? {{(32-LenW){1'b0}}, frame_len[LenW-1:0]} : 32'd0)
+          - (is_deq ? {{(32-LenW){1'b0}}, hd_q[q*DescW + TsW + 2 +: LenW]} : 32'd0);
+      // a refill read issued last clock lands now
+      if (refill_q && refill_qid_q == q[QueueW-1:0]) begin
+        hv_d[q]                = 1'b1;
+        hd_d[q*DescW +: DescW] = ds_rdata;
+      end
+      if (is_deq) begin
+        hv_d[q] = 1'b0;
+      end
+      if (is_enq) begin
+        tail_d[q*CellW +: CellW] = frame_start;
+        if (enq_to_head) begin
+          hv_d[q]                = 1'b1;
+          hd_d[q*DescW +: DescW] = enq_desc;
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------- outputs
+  always_comb begin
+    for (int q = 0; q < NumQueues; q++) begin
+      head_cell_o[q*CellW +: CellW] = hd_q[q*DescW + LenW + TsW + 2 +: CellW];
+      head_len_o[q*LenW +: LenW]    = hd_q[q*DescW + TsW + 2 +: LenW];
+      head_ts_o[q*TsW +: TsW]       = hd_q[q*DescW + 2 +: TsW];
+      head_op_o[q*2 +: 2]           = hd_q[q*DescW +: 2];
+      q_pkts_o[q*32 +: 32]          = {{(32-CntW){1'b0}}, cnt_q[q*CntW +: CntW]};
+    end
+  end
+  assign head_valid_o = hv_q;
+  assign q_bytes_o    = bytes_q;
+
+  // ---------------------------------------------------------------- registers
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      init_q       <= 1'b1;
+      init_cnt_q   <= '0;
+      alloc_q      <= '0;
+      free_tail_q  <= '0;
+      in_frame_q   <= 1'b0;
+      start_q      <= '0;
+      ovf_q        <= 1'b0;
+      len_q        <= '0;
+      byp_q        <= 1'b0;
+      byp_val_q    <= '0;
+      hv_q         <= '0;
+      hd_q         <= '0;
+      tail_q       <= '0;
+      cnt_q        <= '0;
+      bytes_q      <= '0;
+      refill_q     <= 1'b0;
+      refill_qid_q <= '0;
+    end else begin
+      init_q       <= init_d;
+      init_cnt_q   <= init_cnt_d;
+      alloc_q      <= alloc_d;
+      free_tail_q  <= free_tail_d;
+      in_frame_q   <= in_frame_d;
+      start_q      <= start_d;
+      ovf_q        <= ovf_d;
+      len_q        <= len_d;
+      byp_q        <= byp_d;
+      byp_val_q    <= nx_wdata;
+      hv_q         <= hv_d;
+      hd_q         <= hd_d;
+      tail_q       <= tail_d;
+      cnt_q        <= cnt_d;
+      bytes_q      <= bytes_d;
+      refill_q     <= refill_d;
+      refill_qid_q <= refill_qid_d;
+    end
+  end
+
+  // memories: one write port and one registered read port each (block RAM)
+  always_ff @(posedge clk_i) begin
+    if (dw_we) begin
+      data_mem[dw_addr] <= s_axis_tdata;
+    end
+    if (rd_en_i) begin
+      rd_data_o <= data_mem[rd_cell_i];
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (nx_we) begin
+      next_alloc_mem[nx_waddr] <= nx_wdata;
+    end
+    alloc_next_raw <= next_alloc_mem[alloc_d];
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (nx_we) begin
+      next_rd_mem[nx_waddr] <= nx_wdata;
+    end
+    if (rd_en_i) begin
+      rd_next_o <= next_rd_mem[rd_cell_i];
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (ds_we) begin
+      desc_mem[ds_waddr] <= ds_wdata;
+    end
+    if (ds_re) begin
+      ds_rdata <= desc_mem[ds_raddr];
+    end
+  end
+
+`ifndef SYNTHESIS
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+    end else begin
+      if (deq_valid_i) begin
+        assert (hv_q[deq_queue_i]);               // dequeue only a valid head
+      end
+      if (ds_we && ds_re) begin
+        assert (ds_waddr != ds_raddr);            // link and refill never collide
+      end
+      if (free_valid_i) begin
+        assert (!init_q);
+      end
+    end
+  end
+`endif
+
+endmodule
+
+`default_nettype wire
