@@ -1,0 +1,68 @@
+// Metrics of a run: per tenant and overall, with the statistics they are built from.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace nicsched::sim {
+
+// Nearest-rank percentile: the value at 1-based rank ceil(p/100 * n) of the sorted
+// samples (p in (0, 100]). nullopt for no samples.
+[[nodiscard]] std::optional<double> percentile(std::vector<double> samples, double p);
+[[nodiscard]] std::optional<double> mean(const std::vector<double>& samples);
+// Jain's fairness index (sum x)^2 / (n * sum x^2): 1 when all equal, 1/n when one tenant
+// gets everything. nullopt for no values or all zero.
+[[nodiscard]] std::optional<double> jain_index(const std::vector<double>& x);
+
+struct TenantMetrics {
+  std::string name;
+  std::string kind;                       // ddp, fl, background, pcap
+  std::uint32_t tenant = 0;               // NIC tenant index
+  std::uint64_t completed = 0;            // iterations / rounds
+  std::optional<double> iter_mean_us;     // iteration (round) time
+  std::optional<double> iter_p99_us;
+  std::optional<double> solo_iter_mean_us;  // the same tenant alone on the NIC
+  std::optional<double> slowdown;         // iter_mean / solo_iter_mean
+  double progress_units = 0;              // completed + fraction of current communication
+  std::optional<double> normalised_progress;  // progress rate / solo progress rate
+  std::uint64_t control_sent = 0;
+  std::uint64_t control_delivered = 0;
+  std::optional<double> control_p50_us;   // creation -> left the NIC
+  std::optional<double> control_p99_us;
+  std::uint64_t deadline_misses = 0;      // delivered late, or never delivered by the end
+  std::uint64_t nic_drops = 0;            // tail drops counted by the NIC (both classes)
+  std::uint64_t retransmits = 0;          // frames the sender declared lost (RTO)
+  std::uint64_t host_drops = 0;           // open-loop frames the host could not queue
+  std::uint64_t crypto_wait_cycles = 0;   // TX + RX, from CRYPTO_STATS
+  std::uint64_t crypto_busy_cycles = 0;
+  std::uint64_t offered_bytes = 0;        // payload
+  std::uint64_t delivered_bytes = 0;
+  double throughput_gbps = 0;             // delivered payload over the tenant's active time
+};
+
+struct RunMetrics {
+  std::string scenario;
+  std::string policy;                     // baseline name or policy file
+  std::uint64_t cycles = 0;
+  double clock_mhz = 0;
+  double simulated_ms = 0;
+  double wall_seconds = 0;
+  double cycles_per_second = 0;
+  double link_utilisation_tx = 0;         // wire bytes (with preamble, IFG, FCS) / capacity
+  double link_utilisation_rx = 0;
+  double crypto_utilisation = 0;          // slot-busy cycles / (slots * cycles)
+  std::optional<double> jain;             // over tenants' normalised progress
+  std::uint64_t frames_checked = 0;       // tagged frames compared byte for byte
+  std::uint64_t foreign_frames = 0;       // untagged (pcap) frames out
+  std::vector<TenantMetrics> tenants;
+};
+
+[[nodiscard]] std::string to_json(const RunMetrics& m);  // one object, documented in docs/simulation.md
+void write_table(std::ostream& os, const RunMetrics& m);
+// Several runs of the same scenario side by side (one row per tenant and run).
+void write_comparison(std::ostream& os, const std::vector<RunMetrics>& runs);
+
+}  // namespace nicsched::sim

@@ -1,0 +1,49 @@
+// Metric math against hand-computed values.
+#include <catch2/catch.hpp>
+
+#include "nicsched/sim/metrics.hpp"
+
+using namespace nicsched::sim;
+
+TEST_CASE("nearest-rank percentiles", "[metrics]") {
+  std::vector<double> v;
+  for (int i = 100; i >= 1; --i) v.push_back(i);  // 1..100, unsorted
+  CHECK(*percentile(v, 50) == 50.0);
+  CHECK(*percentile(v, 99) == 99.0);
+  CHECK(*percentile(v, 100) == 100.0);
+  // 10 samples: p99 is rank ceil(9.9) = 10 -> the largest; p50 rank 5.
+  const std::vector<double> w{7, 1, 3, 9, 5, 2, 8, 4, 6, 10};
+  CHECK(*percentile(w, 99) == 10.0);
+  CHECK(*percentile(w, 50) == 5.0);
+  CHECK(*percentile({42.0}, 99) == 42.0);
+  CHECK_FALSE(percentile({}, 50).has_value());
+}
+
+TEST_CASE("mean", "[metrics]") {
+  CHECK(*mean({1.0, 2.0, 6.0}) == Approx(3.0));
+  CHECK_FALSE(mean({}).has_value());
+}
+
+TEST_CASE("Jain's index", "[metrics]") {
+  CHECK(*jain_index({1, 1, 1, 1}) == Approx(1.0));
+  CHECK(*jain_index({1, 0, 0, 0}) == Approx(0.25));
+  // (1+2+3)^2 / (3 * (1+4+9)) = 36/42
+  CHECK(*jain_index({1, 2, 3}) == Approx(36.0 / 42.0));
+  CHECK_FALSE(jain_index({0, 0}).has_value());
+  CHECK_FALSE(jain_index({}).has_value());
+}
+
+TEST_CASE("JSON output carries every tenant and nulls for missing statistics", "[metrics]") {
+  RunMetrics m;
+  m.scenario = "s";
+  m.policy = "fifo";
+  TenantMetrics t;
+  t.name = "a";
+  t.kind = "ddp";
+  t.iter_mean_us = 12.5;
+  m.tenants.push_back(t);
+  const std::string j = to_json(m);
+  CHECK(j.find("\"iter_mean_us\":12.5") != std::string::npos);
+  CHECK(j.find("\"slowdown\":null") != std::string::npos);
+  CHECK(j.find("\"policy\":\"fifo\"") != std::string::npos);
+}

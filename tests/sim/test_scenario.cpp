@@ -1,0 +1,133 @@
+// Scenario files: the shipped set loads; each kind of error names file, line and key.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+
+#include "nicsched/sim/error.hpp"
+#include "nicsched/sim/scenario.hpp"
+
+using namespace nicsched::sim;
+
+namespace {
+
+const std::string kBase =
+    "name: t\n"              // 1
+    "duration_s: 1\n"        // 2
+    "tenants:\n"             // 3
+    "  - name: a\n"          // 4
+    "    type: ddp\n"        // 5
+    "    model: resnet50\n"; // 6
+
+// Parses text expected to fail; returns the error.
+ScenarioError fails(const std::string& text) {
+  try {
+    (void)parse_scenario(text, "bad.yaml");
+  } catch (const ScenarioError& e) {
+    return e;
+  }
+  FAIL("scenario was accepted:\n" << text);
+  throw std::logic_error("unreachable");
+}
+
+}  // namespace
+
+TEST_CASE("every shipped scenario loads and fits its NIC", "[scenario]") {
+  const std::filesystem::path dir = std::filesystem::path(NICSCHED_SOURCE_DIR) / "sim" / "scenarios";
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) {
+    if (e.path().extension() != ".yaml") continue;
+    INFO(e.path());
+    const Scenario s = load_scenario(e.path());
+    CHECK(!s.tenants.empty());
+    CHECK(s.tenants.size() <= s.nic_tenants);
+    CHECK(s.duration_cycles > 0);
+    ++n;
+  }
+  CHECK(n >= 7);
+}
+
+TEST_CASE("time scaling divides job sizes and times by the scale factor", "[scenario]") {
+  const Scenario s = parse_scenario(kBase, "t.yaml");
+  REQUIRE(s.tenants.size() == 1);
+  const TenantSpec& t = s.tenants[0];
+  // resnet50 preset: 100 MB, 120 ms; 8 workers: burst 2*7/8*100 MB = 175 MB, / 1000.
+  CHECK(t.burst_bytes == 175000);
+  CHECK(t.compute_cycles == 120 * 250);  // 120 ms / 1000 at 250 MHz = 120 us = 30000 cycles
+  CHECK(s.duration_cycles == 250000);    // 1 s / 1000 = 1 ms
+  CHECK(s.link_bytes_per_cycle() == Approx(50.0));
+}
+
+TEST_CASE("an unknown key is named with its line", "[scenario]") {
+  const auto e = fails(kBase + "    colour: red\n");
+  CHECK(e.line() == 7);
+  CHECK(e.key() == "tenants[0].colour");
+  CHECK(std::string(e.what()).find("unknown key") != std::string::npos);
+  CHECK(std::string(e.what()).rfind("bad.yaml:7:", 0) == 0);
+}
+
+TEST_CASE("a wrong type is named with its line and the expected type", "[scenario]") {
+  const auto e = fails(kBase + "    workers: many\n");
+  CHECK(e.line() == 7);
+  CHECK(e.key() == "tenants[0].workers");
+  CHECK(std::string(e.what()).find("integer") != std::string::npos);
+  const auto e2 = fails("name: t\nduration_s: [1]\ntenants: []\n");
+  CHECK(e2.line() == 2);
+  CHECK(e2.key() == "duration_s");
+}
+
+TEST_CASE("impossible values are rejected with the allowed range", "[scenario]") {
+  SECTION("negative rate") {
+    const auto e = fails("name: t\nduration_s: 1\ntenants:\n  - {name: b, type: background, rate_gbps: -5}\n");
+    CHECK(e.line() == 4);
+    CHECK(e.key() == "tenants[0].rate_gbps");
+  }
+  SECTION("link faster than the datapath") {
+    const auto e = fails("name: t\nduration_s: 1\nlink_gbps: 400\ntenants:\n  - {name: a, type: ddp, model: bert}\n");
+    CHECK(e.key() == "link_gbps");
+    CHECK(e.line() == 3);
+  }
+  SECTION("stop before start") {
+    const auto e = fails(kBase + "    start_ms: 10\n    stop_ms: 5\n");
+    CHECK(e.key() == "tenants[0].stop_ms");
+    CHECK(e.line() == 8);
+  }
+  SECTION("more tenants than the NIC has") {
+    const auto e = fails("name: t\nduration_s: 1\nnic: {tenants: 1}\ntenants:\n  - {name: a, type: ddp, model: bert}\n"
+                         "  - {name: b, type: ddp, model: bert}\n");
+    CHECK(e.key() == "tenants");
+  }
+  SECTION("unknown enum value") {
+    const auto e = fails("name: t\nduration_s: 1\ntenants:\n  - {name: a, type: torrent}\n");
+    CHECK(e.key() == "tenants[0].type");
+    CHECK(std::string(e.what()).find("ddp, fl, background, pcap") != std::string::npos);
+  }
+  SECTION("two tenants on one VLAN") {
+    const auto e = fails("name: t\nduration_s: 1\ntenants:\n  - {name: a, type: ddp, model: bert, vlan: 7}\n"
+                         "  - {name: b, type: ddp, model: bert, vlan: 7}\n");
+    CHECK(e.key() == "tenants[1].vlan");
+    CHECK(e.line() == 5);
+  }
+}
+
+TEST_CASE("a missing required key names the mapping that lacks it", "[scenario]") {
+  const auto e = fails("name: t\nduration_s: 1\ntenants:\n  - {name: a, type: fl, update_mb: 10}\n");
+  CHECK(e.key() == "tenants[0].train_ms");
+  CHECK(e.line() == 4);
+  const auto e2 = fails("name: t\ntenants:\n  - {name: a, type: ddp, model: bert}\n");
+  CHECK(e2.key() == "duration_s");
+}
+
+TEST_CASE("a YAML syntax error carries its line", "[scenario]") {
+  const auto e = fails("name: t\nduration_s: 1\ntenants: [\n  {name: a\n");
+  CHECK(e.line() >= 3);
+}
+
+TEST_CASE("solo scenario keeps the tenant's index and identity", "[scenario]") {
+  const Scenario s = load_scenario(std::filesystem::path(NICSCHED_SOURCE_DIR) / "sim/scenarios/default.yaml");
+  const Scenario solo = solo_scenario(s, 2);
+  REQUIRE(solo.tenants.size() == 1);
+  CHECK(solo.tenants[0].index == 2);
+  CHECK(solo.tenants[0].vlan == s.tenants[2].vlan);
+  CHECK(solo.nic_tenants == s.nic_tenants);
+}
