@@ -31,6 +31,18 @@ class BusResponseError : public BusError {
   Resp resp_;
 };
 
+// A run of consecutive 32-bit words: `count` words starting at byte address `addr`.
+struct BlockRange {
+  std::uint32_t addr = 0;
+  std::uint32_t count = 0;
+};
+
+// One register write of a batch.
+struct RegWrite {
+  std::uint32_t addr = 0;
+  std::uint32_t value = 0;
+};
+
 // Byte-addressed, 32-bit-word register access. Addresses must be 4-byte aligned.
 class RegisterBus {
  public:
@@ -48,6 +60,31 @@ class RegisterBus {
     for (std::size_t i = 0; i < out.size(); ++i) {
       out[i] = read32(addr + static_cast<std::uint32_t>(4 * i));
     }
+  }
+
+  // Writes `trigger_value` to `trigger_addr` (e.g. SNAPSHOT.GO), then reads every range,
+  // in order, into `out` (concatenated; out.size() must equal the sum of the counts).
+  // Transports that can do this in one exchange (the nicsim protocol) override it.
+  virtual void write_then_read(std::uint32_t trigger_addr, std::uint32_t trigger_value,
+                               std::span<const BlockRange> ranges, std::span<std::uint32_t> out) {
+    std::size_t total = 0;
+    for (const BlockRange& r : ranges) total += r.count;
+    if (total != out.size()) {
+      throw BusError(describe() + ": write_then_read: output holds " + std::to_string(out.size()) +
+                     " words, ranges ask for " + std::to_string(total));
+    }
+    write32(trigger_addr, trigger_value);
+    std::size_t at = 0;
+    for (const BlockRange& r : ranges) {
+      read_block(r.addr, out.subspan(at, r.count));
+      at += r.count;
+    }
+  }
+
+  // Writes every register of the batch in order; stops at the first failure (which
+  // throws). Transports that can send a batch in one exchange override it.
+  virtual void write_batch(std::span<const RegWrite> writes) {
+    for (const RegWrite& w : writes) write32(w.addr, w.value);
   }
 
   // Reads a 64-bit register as LO (addr) then HI (addr + 4).
