@@ -1,0 +1,35 @@
+// The four files regmapgen writes from a RegisterMap, and writing them to a tree.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "nicsched/regmapgen/map.hpp"
+
+namespace nicsched::regmapgen {
+
+// One generated file: where it goes (relative to the output root) and what it holds.
+struct GeneratedFile {
+  std::filesystem::path relative_path;
+  std::string content;
+};
+
+[[nodiscard]] std::string emit_sv_package(const RegisterMap& map);  // rtl/generated/nicsched_regs_pkg.sv
+[[nodiscard]] std::string emit_sv_csr(const RegisterMap& map);      // rtl/generated/nicsched_csr.sv
+[[nodiscard]] std::string emit_cpp_header(const RegisterMap& map);  // include/nicsched/regmap.hpp
+[[nodiscard]] std::string emit_docs(const RegisterMap& map);        // docs/registers.md
+
+// All four, with their paths relative to the repository root.
+[[nodiscard]] std::vector<GeneratedFile> generate(const RegisterMap& map);
+
+// Writes every file under `root`, creating directories; a file whose content is already
+// the same is left untouched (so its timestamp does not trigger rebuilds). Returns the
+// files that were (re)written. Throws OutputError.
+std::vector<std::filesystem::path> write_files(const std::vector<GeneratedFile>& files,
+                                               const std::filesystem::path& root);
+
+// The first line of every generated file, without the comment leader.
+[[nodiscard]] std::string generated_banner(const RegisterMap& map);
+
+}  // namespace nicsched::regmapgen

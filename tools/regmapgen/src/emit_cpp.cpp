@@ -1,0 +1,261 @@
+// C++ header include/nicsched/regmap.hpp: constexpr addresses, typed fields, enum classes
+// and the kRegisters table (names fixed by docs/architecture.md).
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "nicsched/regmapgen/generate.hpp"
+
+namespace nicsched::regmapgen {
+
+namespace {
+
+std::string quote(std::string_view s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string access_enum(Access a) {
+  switch (a) {
+    case Access::kRw: return "Access::kRw";
+    case Access::kRo: return "Access::kRo";
+    case Access::kWo: return "Access::kWo";
+    case Access::kW1c: return "Access::kW1c";
+  }
+  return "";
+}
+
+const char* kPrelude = R"(#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+namespace nicsched::regmap {
+
+// AXI4-Lite responses of the CSR block.
+enum class Resp : std::uint8_t { kOkay = 0, kSlvErr = 2, kDecErr = 3 };
+
+// Field access kinds (rtl/regmap/nicsched.yaml): rw, ro (hardware value), wo (write
+// pulse, reads 0), w1c (sticky, write 1 to clear).
+enum class Access : std::uint8_t { kRw, kRo, kWo, kW1c };
+
+// A field of a register whose word type is Word (uint32_t for 32-bit registers,
+// uint64_t for 64-bit ones, whose LO word is at the offset and HI word at offset + 4).
+template <typename Word>
+struct BasicField {
+  std::uint32_t lsb;
+  std::uint32_t width;
+  // Largest value the field holds.
+  [[nodiscard]] constexpr Word max() const {
+    return width >= sizeof(Word) * 8 ? static_cast<Word>(~Word{0}) : static_cast<Word>((Word{1} << width) - 1U);
+  }
+  // The field's bits in the register word.
+  [[nodiscard]] constexpr Word mask() const { return static_cast<Word>(max() << lsb); }
+  // The field's value in `word`.
+  [[nodiscard]] constexpr Word get(Word word) const { return static_cast<Word>((word >> lsb) & max()); }
+  // `word` with the field replaced by `value` (truncated to the field's width).
+  [[nodiscard]] constexpr Word set(Word word, Word value) const {
+    return static_cast<Word>((word & static_cast<Word>(~mask())) | (static_cast<Word>(value << lsb) & mask()));
+  }
+  // Whether `value` fits the field without truncation.
+  [[nodiscard]] constexpr bool fits(Word value) const { return value <= max(); }
+};
+using Field = BasicField<std::uint32_t>;
+using Field64 = BasicField<std::uint64_t>;
+
+// A field whose values are an enum class: get()/set() on raw values as BasicField, plus
+// decode() and set() with the enum.
+template <typename Word, typename E>
+struct BasicEnumField : BasicField<Word> {
+  using BasicField<Word>::set;
+  [[nodiscard]] constexpr E decode(Word word) const { return static_cast<E>(this->get(word)); }
+  [[nodiscard]] constexpr Word set(Word word, E value) const { return this->set(word, static_cast<Word>(value)); }
+};
+
+// One field, for tables and register walks.
+struct FieldInfo {
+  std::string_view name;
+  std::uint32_t lsb;
+  std::uint32_t width;
+  Access access;
+  std::uint64_t reset;  // value after reset (ro: the snapshot copy's; const: the value read)
+  bool is_const;        // ro field that always reads `reset`
+  std::string_view desc;
+};
+
+// One register (an array register once, with its element 0 address and stride).
+struct RegisterInfo {
+  std::string_view name;
+  std::uint32_t offset;          // byte address (array: element 0)
+  std::uint32_t stride;          // bytes between elements; 0 for a single register
+  std::uint32_t max_count;       // elements in the map (1 for a single register)
+  std::string_view count_param;  // parameter giving the instance's count ("" when fixed)
+  std::uint32_t width;           // 32 or 64 (LO word at offset, HI at offset + 4)
+  std::string_view access;       // access kinds of its fields, e.g. "rw", "ro", "rw/ro"
+  bool shadowed;                 // written to a shadow copy, applied by COMMIT
+  bool snapshot;                 // reads return the copy latched by SNAPSHOT
+  std::string_view block;
+  std::string_view desc;
+  std::span<const FieldInfo> fields;
+
+  [[nodiscard]] constexpr bool is_array() const { return stride != 0; }
+  // Byte address of element i (i < the instance's count; single registers: i = 0).
+  [[nodiscard]] constexpr std::uint32_t address(std::uint32_t i = 0) const { return offset + i * stride; }
+  // Some field reads back (rw, ro, w1c); a read of a register without one answers SLVERR.
+  [[nodiscard]] constexpr bool readable() const {
+    for (const FieldInfo& f : fields) {
+      if (f.access != Access::kWo) return true;
+    }
+    return false;
+  }
+  // Some field takes writes (rw, wo, w1c); a write to a register without one answers SLVERR.
+  [[nodiscard]] constexpr bool writable() const {
+    for (const FieldInfo& f : fields) {
+      if (f.access != Access::kRo) return true;
+    }
+    return false;
+  }
+  // Value read after reset (wo fields read 0).
+  [[nodiscard]] constexpr std::uint64_t reset() const {
+    std::uint64_t v = 0;
+    for (const FieldInfo& f : fields) {
+      if (f.access != Access::kWo) v |= f.reset << f.lsb;
+    }
+    return v;
+  }
+};
+
+// One elaboration parameter.
+struct ParamInfo {
+  std::string_view name;
+  std::uint32_t default_value;
+  std::uint32_t max;
+  std::string_view expr;  // non-empty: derived from other parameters
+  std::string_view desc;
+};
+)";
+
+}  // namespace
+
+std::string emit_cpp_header(const RegisterMap& map) {
+  std::string o;
+  auto line = [&o](const std::string& s = {}) { o += s + "\n"; };
+  line("// " + generated_banner(map));
+  line("// nicsched::regmap: every register address, field and reset value of the " + map.name +
+       " register map, for drivers, host and agent. Header-only, no dependencies.");
+  o += kPrelude;
+  line();
+  line(fmt::format("inline constexpr std::uint32_t kAddrWidth = {};  // AXI4-Lite address bits", map.addr_width));
+  line(fmt::format("inline constexpr std::string_view kCommitField = {};    // write 1: apply every shadow",
+                   quote(map.commit.reg + "." + map.commit.field)));
+  line(fmt::format("inline constexpr std::string_view kSnapshotField = {};  // write 1: latch every snapshot",
+                   quote(map.snapshot.reg + "." + map.snapshot.field)));
+  line();
+  line("// Parameters: the map's maxima fix the address space; the instance's values come from CAPS.");
+  for (const Param& p : map.params) {
+    line(fmt::format("inline constexpr std::uint32_t k{}Max = {};  // {}", p.name, p.max, p.desc));
+    line(fmt::format("inline constexpr std::uint32_t k{}Default = {};", p.name, p.default_value));
+  }
+  line(fmt::format("inline constexpr std::array<ParamInfo, {}> kParams{{{{", map.params.size()));
+  for (const Param& p : map.params) {
+    line(fmt::format("    {{{}, {}, {}, {}, {}}},", quote(p.name), p.default_value, p.max, quote(p.expr), quote(p.desc)));
+  }
+  line("}};");
+  line();
+
+  // Enum classes, one per field name (fields of the same name share it; checked by the loader).
+  std::set<std::string> enums;
+  line("// Enumerated field values.");
+  for (const Block& b : map.blocks) {
+    for (const Register& r : b.registers) {
+      for (const Field& f : r.fields) {
+        if (f.enum_values.empty() || !enums.insert(to_camel(f.name)).second) continue;
+        const std::string ut = r.width == 64 ? "std::uint64_t" : "std::uint32_t";
+        line(fmt::format("enum class {} : {} {{  // {}.{}: {}", to_camel(f.name), ut, r.name, f.name, f.desc));
+        for (const EnumValue& e : f.enum_values) line(fmt::format("  k{} = {},", to_camel(e.name), e.value));
+        line("};");
+      }
+    }
+  }
+  line();
+
+  std::size_t count = 0;
+  for (const Block& b : map.blocks) {
+    line(fmt::format("// ============================================================ block {}", b.name));
+    line("// " + b.desc);
+    for (const Register& r : b.registers) {
+      ++count;
+      const std::string word = r.width == 64 ? "std::uint64_t" : "std::uint32_t";
+      const std::string field_t = r.width == 64 ? "Field64" : "Field";
+      std::string flags;
+      if (r.shadowed) flags += " Shadowed: written to a shadow copy, applied by COMMIT.";
+      if (r.snapshot) flags += " Snapshot: reads return the copy latched by SNAPSHOT.";
+      line(fmt::format("// {}: {}{}", r.name, r.desc, flags));
+      line(fmt::format("namespace {} {{", r.name));
+      if (b.array) {
+        line(fmt::format("inline constexpr std::uint32_t kBase = 0x{:04X};    // element 0", b.base + r.offset));
+        line("inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))");
+        line(fmt::format("inline constexpr std::uint32_t kStride = 0x{:X};", b.array->stride));
+        line(fmt::format("inline constexpr std::uint32_t kMaxCount = {};", b.array->max_count));
+        line(fmt::format("inline constexpr std::string_view kCountParam = {};  // the instance's count: {}",
+                         quote(b.array->count_param),
+                         b.array->count_param.empty() ? "fixed" : "from CAPS0 (" + b.array->count_param + ")"));
+        line("[[nodiscard]] constexpr std::uint32_t offset(std::uint32_t i) { return kBase + i * kStride; }");
+      } else {
+        line(fmt::format("inline constexpr std::uint32_t kOffset = 0x{:04X};", b.base + r.offset));
+      }
+      line(fmt::format("inline constexpr std::uint32_t kWidth = {};", r.width));
+      line(fmt::format("inline constexpr {} kReset = 0x{:X};", word, r.reset_value()));
+      for (const Field& f : r.fields) {
+        const std::string comment = fmt::format("  // [{}:{}] {}: {}", f.msb(), f.lsb, to_string(f.access), f.desc);
+        if (f.enum_values.empty()) {
+          line(fmt::format("inline constexpr {} {}{{{}, {}}};{}", field_t, f.name, f.lsb, f.width, comment));
+        } else {
+          line(fmt::format("inline constexpr BasicEnumField<{}, {}> {}{{{{{}, {}}}}};{}", word, to_camel(f.name), f.name,
+                           f.lsb, f.width, comment));
+        }
+      }
+      line(fmt::format("inline constexpr std::array<FieldInfo, {}> kFields{{{{", r.fields.size()));
+      for (const Field& f : r.fields) {
+        line(fmt::format("    {{{}, {}, {}, {}, 0x{:X}, {}, {}}},", quote(f.name), f.lsb, f.width, access_enum(f.access),
+                         f.reset, f.is_const ? "true" : "false", quote(f.desc)));
+      }
+      line("}};");
+      line(fmt::format("}}  // namespace {}", r.name));
+      line();
+    }
+  }
+
+  line("// Every register, in map order (array registers once, with stride and count).");
+  line(fmt::format("inline constexpr std::array<RegisterInfo, {}> kRegisters{{{{", count));
+  for (const Block& b : map.blocks) {
+    for (const Register& r : b.registers) {
+      line(fmt::format("    {{{}, 0x{:04X}, 0x{:X}, {}, {}, {}, {}, {}, {}, {}, {}, {}::kFields}},", quote(r.name),
+                       b.base + r.offset, b.array ? b.array->stride : 0, b.array ? b.array->max_count : 1,
+                       quote(b.array ? b.array->count_param : ""), r.width, quote(r.access_summary()),
+                       r.shadowed ? "true" : "false", r.snapshot ? "true" : "false", quote(b.name), quote(r.desc),
+                       r.name));
+    }
+  }
+  line("}};");
+  line();
+  line("// The register named `name`, or nullptr.");
+  line("[[nodiscard]] constexpr const RegisterInfo* find_register(std::string_view name) {");
+  line("  for (const RegisterInfo& r : kRegisters) {");
+  line("    if (r.name == name) return &r;");
+  line("  }");
+  line("  return nullptr;");
+  line("}");
+  line();
+  line("}  // namespace nicsched::regmap");
+  return o;
+}
+
+}  // namespace nicsched::regmapgen

@@ -1,0 +1,606 @@
+// SystemVerilog CSR block nicsched_csr: an AXI4-Lite slave holding every register of the
+// map, with ports named as docs/architecture.md ("Register map conventions") fixes.
+#include <algorithm>
+#include <bit>
+
+#include <fmt/format.h>
+
+#include "nicsched/regmapgen/generate.hpp"
+
+namespace nicsched::regmapgen {
+
+namespace {
+
+std::string sized(std::uint32_t width, std::uint64_t v) { return fmt::format("{}'h{:X}", width, v); }
+std::uint64_t mask_of(std::uint32_t width) { return width >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << width) - 1; }
+std::string range(std::uint32_t width) { return fmt::format("[{}:0]", width - 1); }
+
+class CsrWriter {
+ public:
+  explicit CsrWriter(const RegisterMap& map) : map_(map), aw_(map.addr_width) {
+    for (const Block& b : map.blocks) {
+      for (const Register& r : b.registers) {
+        if (r.width == 64 && r.writable()) wide_writes_ = true;
+        if (r.width == 64) wide_regs_ = true;
+      }
+    }
+  }
+
+  std::string run() {
+    header();
+    ports();
+    checks();
+    axi();
+    for (const Block& b : map_.blocks) block(b);
+    triggers();
+    read_mux();
+    unused();
+    o_ += "\nendmodule\n\n`default_nettype wire\n";
+    return o_;
+  }
+
+ private:
+  // ---------------------------------------------------------------- naming
+  static std::string stem(const Register& r, const Field& f) { return to_lower(r.name + "_" + f.name); }
+  static std::string blk(const Block& b) { return to_lower(b.name); }
+  static std::string reg(const Register& r) { return to_lower(r.name); }
+
+  // Element count as used in the port list (expr params spelled out) and in the body.
+  std::string count_port(const Block& b) const {
+    if (b.array->count_param.empty()) return std::to_string(b.array->max_count);
+    const Param* p = map_.find_param(b.array->count_param);
+    return p->expr.empty() ? p->name : "(" + p->expr + ")";
+  }
+  static std::string count_body(const Block& b) {
+    return b.array->count_param.empty() ? std::to_string(b.array->max_count) : b.array->count_param;
+  }
+  std::string port_range(const Block& b, std::uint32_t width) const {
+    if (!b.array) return width == 1 ? "" : range(width);
+    return fmt::format("[{}*{}-1:0]", count_port(b), width);
+  }
+  std::string flat_range(const Block& b, std::uint32_t width) const {
+    if (!b.array) return range(width);
+    return fmt::format("[{}*{}-1:0]", count_body(b), width);
+  }
+  // Word-offset bits of a block-relative address: [stride_bits-1:2] (whole rel for single blocks).
+  std::uint32_t offset_bits(const Block& b) const {
+    return b.array ? static_cast<std::uint32_t>(std::countr_zero(b.array->stride)) : aw_;
+  }
+
+  // `vec` holds one W-bit field per element; select bits [a, a+n) of the element at `idx`
+  // (or of the single copy when the block is not an array).
+  static std::string select(const Block& b, const std::string& vec, std::uint32_t w, const std::string& idx,
+                            std::uint32_t a, std::uint32_t n, bool scalar_ok) {
+    if (!b.array) {
+      if (a == 0 && n == w && scalar_ok) return vec;
+      return fmt::format("{}[{}:{}]", vec, a + n - 1, a);
+    }
+    if (a == 0) return fmt::format("{}[{}*{} +: {}]", vec, idx, w, n);
+    return fmt::format("{}[{}*{} + {} +: {}]", vec, idx, w, a, n);
+  }
+
+  void line(const std::string& s = {}) { o_ += s + "\n"; }
+
+  // ---------------------------------------------------------------- sections
+  void header() {
+    line("// " + generated_banner(map_));
+    line("// nicsched_csr: AXI4-Lite register block of the " + map_.name + " register map (" + map_.desc + ").");
+    line("//");
+    line("// Bus: AXI4-Lite slave, " + std::to_string(aw_) + "-bit byte address (bits [1:0] ignored), 32-bit data.");
+    line("//   AW and W are accepted independently into one-entry holding registers; a write is");
+    line("//   performed in the cycle both are present and the B channel is free, and BVALID rises");
+    line("//   in the next cycle. A read is performed in the cycle its address is present and the R");
+    line("//   channel is free; RVALID rises in the next cycle. With BREADY/RREADY high, one write");
+    line("//   and one read complete every clock. Every VALID and READY output comes from a flop:");
+    line("//   no combinational path from any input to any output.");
+    line("//   Responses: DECERR where no register is mapped (or an array element >= its count),");
+    line("//   SLVERR for a write to a register with no writable field or a read of a register with");
+    line("//   only wo fields, OKAY otherwise. Byte strobes apply to rw and w1c fields; wo fields");
+    line("//   take the whole word.");
+    line("// Registers:");
+    line("//   rw        <reg>_<field>_o: the value; in a shadowed register software writes (and reads");
+    line("//             back) a shadow copy, and " + map_.commit.reg + "." + map_.commit.field +
+         " = 1 copies every shadow to its active copy");
+    line("//             (the port) at one clock edge.");
+    line("//   ro        <reg>_<field>_i: read live, or, in a snapshot register, as latched by the last");
+    line("//             " + map_.snapshot.reg + "." + map_.snapshot.field +
+         " = 1 (every snapshot register at one clock edge). const fields have no port.");
+    line("//   wo        <reg>_<field>_o holds the last written value, <reg>_<field>_we_o pulses for one");
+    line("//             cycle after each write of the register (whatever the value); reads return 0.");
+    line("//   w1c       <reg>_<field>_set_i sets bits (a set wins over a clear in the same cycle);");
+    line("//             writing 1 clears them; <reg>_<field>_o is the sticky value.");
+    line("//   Array blocks: one port carries every element, element i at [i*W +: W].");
+    line("//   Ports and registers change one cycle after the write's address and data are accepted.");
+    line("`default_nettype none");
+    line();
+  }
+
+  void ports() {
+    line("module nicsched_csr #(");
+    std::vector<const Param*> ps;
+    for (const Param& p : map_.params) {
+      if (p.expr.empty()) ps.push_back(&p);
+    }
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+      line(fmt::format("  parameter int {} = {}{}  // {}; 1..{}", ps[i]->name, ps[i]->default_value,
+                       i + 1 < ps.size() ? "," : "", ps[i]->desc, ps[i]->max));
+    }
+    line(") (");
+    std::vector<std::string> pl;
+    const std::string a = range(aw_);
+    pl.push_back("  input  logic        clk_i,");
+    pl.push_back("  input  logic        rst_ni,");
+    pl.push_back("  // AXI4-Lite slave");
+    pl.push_back(fmt::format("  input  logic {:<7}s_axil_awaddr,", a));
+    pl.push_back("  input  logic [2:0]  s_axil_awprot,");
+    pl.push_back("  input  logic        s_axil_awvalid,");
+    pl.push_back("  output logic        s_axil_awready,");
+    pl.push_back("  input  logic [31:0] s_axil_wdata,");
+    pl.push_back("  input  logic [3:0]  s_axil_wstrb,");
+    pl.push_back("  input  logic        s_axil_wvalid,");
+    pl.push_back("  output logic        s_axil_wready,");
+    pl.push_back("  output logic [1:0]  s_axil_bresp,");
+    pl.push_back("  output logic        s_axil_bvalid,");
+    pl.push_back("  input  logic        s_axil_bready,");
+    pl.push_back(fmt::format("  input  logic {:<7}s_axil_araddr,", a));
+    pl.push_back("  input  logic [2:0]  s_axil_arprot,");
+    pl.push_back("  input  logic        s_axil_arvalid,");
+    pl.push_back("  output logic        s_axil_arready,");
+    pl.push_back("  output logic [31:0] s_axil_rdata,");
+    pl.push_back("  output logic [1:0]  s_axil_rresp,");
+    pl.push_back("  output logic        s_axil_rvalid,");
+    pl.push_back("  input  logic        s_axil_rready,");
+    for (const Block& b : map_.blocks) {
+      const std::string where =
+          b.array ? fmt::format("{}[{}]", b.name, count_port(b)) : b.name;
+      for (const Register& r : b.registers) {
+        pl.push_back(fmt::format("  // {}.{}{}{}: {}", where, r.name, r.shadowed ? " (shadowed)" : "",
+                                 r.snapshot ? " (snapshot)" : "", r.desc));
+        for (const Field& f : r.fields) {
+          const std::string s = stem(r, f);
+          const std::string pr = port_range(b, f.width);
+          const std::string pad = fmt::format("{:<6}", pr);
+          switch (f.access) {
+            case Access::kRw:
+              pl.push_back(fmt::format("  output logic {} {}_o,  // {}", pad, s, f.desc));
+              break;
+            case Access::kRo:
+              if (f.is_const) {
+                pl.push_back(fmt::format("  // {}: const {} (no port)", f.name, sized(f.width, f.reset)));
+              } else {
+                pl.push_back(fmt::format("  input  logic {} {}_i,  // {}", pad, s, f.desc));
+              }
+              break;
+            case Access::kWo:
+              pl.push_back(fmt::format("  output logic {} {}_o,  // {}", pad, s, f.desc));
+              pl.push_back(fmt::format("  output logic {} {}_we_o,", fmt::format("{:<6}", port_range(b, 1)), s));
+              break;
+            case Access::kW1c:
+              pl.push_back(fmt::format("  input  logic {} {}_set_i,  // {}", pad, s, f.desc));
+              pl.push_back(fmt::format("  output logic {} {}_o,", pad, s));
+              break;
+          }
+        }
+      }
+    }
+    // The last real port must not end with a comma.
+    for (auto it = pl.rbegin(); it != pl.rend(); ++it) {
+      const auto comma = it->find(',');
+      if (it->rfind("  //", 0) == 0 || comma == std::string::npos) continue;
+      it->erase(comma, 1);
+      break;
+    }
+    for (const auto& s : pl) line(s);
+    line(");");
+    line();
+  }
+
+  void checks() {
+    line("  localparam logic [1:0] RESP_OKAY   = 2'b00;");
+    line("  localparam logic [1:0] RESP_SLVERR = 2'b10;");
+    line("  localparam logic [1:0] RESP_DECERR = 2'b11;");
+    for (const Param& p : map_.params) {
+      if (!p.expr.empty()) line(fmt::format("  localparam int {} = {};  // {}", p.name, p.expr, p.desc));
+    }
+    line();
+    for (const Param& p : map_.params) {
+      if (!p.expr.empty()) continue;
+      line(fmt::format("  if ({0} < 1 || {0} > {1}) begin : g_bad_{2}", p.name, p.max, to_lower(to_upper_snake(p.name))));
+      line(fmt::format("    $error(\"nicsched_csr: {} must be 1..{} (the register map's maximum)\");", p.name, p.max));
+      line("  end");
+    }
+    line();
+  }
+
+  void axi() {
+    const std::string a = range(aw_);
+    line("  // ---------------------------------------------------------------- AXI4-Lite channels");
+    line("  logic        aw_full_q, w_full_q, ar_full_q;  // holding register in use");
+    line(fmt::format("  logic {:<7}aw_addr_q, ar_addr_q;", a));
+    line("  logic [31:0] w_data_q;");
+    line("  logic [3:0]  w_strb_q;");
+    line("  logic        bvalid_q, rvalid_q;");
+    line("  logic [1:0]  bresp_q, rresp_q;");
+    line("  logic [31:0] rdata_q;");
+    line("  logic        wr_fire, rd_fire;  // the write / read is performed this cycle");
+    line(fmt::format("  logic {:<7}wr_addr, rd_addr;", a));
+    line("  logic [31:0] wr_data, wr_mask;  // wr_mask: wstrb as a bit mask");
+    line("  logic [3:0]  wr_strb;");
+    line("  logic [1:0]  wr_resp, rd_resp;");
+    line("  logic [31:0] rd_data;");
+    line("  logic        commit_fire, snapshot_fire;  // every shadow -> active / every snapshot latched");
+    line();
+    line("  assign s_axil_awready = ~aw_full_q;");
+    line("  assign s_axil_wready  = ~w_full_q;");
+    line("  assign s_axil_arready = ~ar_full_q;");
+    line("  assign s_axil_bvalid  = bvalid_q;");
+    line("  assign s_axil_bresp   = bresp_q;");
+    line("  assign s_axil_rvalid  = rvalid_q;");
+    line("  assign s_axil_rresp   = rresp_q;");
+    line("  assign s_axil_rdata   = rdata_q;");
+    line();
+    line("  assign wr_addr = aw_full_q ? aw_addr_q : s_axil_awaddr;");
+    line("  assign wr_data = w_full_q ? w_data_q : s_axil_wdata;");
+    line("  assign wr_strb = w_full_q ? w_strb_q : s_axil_wstrb;");
+    line("  assign wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};");
+    line("  assign wr_fire = (aw_full_q | s_axil_awvalid) & (w_full_q | s_axil_wvalid) & (~bvalid_q | s_axil_bready);");
+    line("  assign rd_addr = ar_full_q ? ar_addr_q : s_axil_araddr;");
+    line("  assign rd_fire = (ar_full_q | s_axil_arvalid) & (~rvalid_q | s_axil_rready);");
+    if (wide_writes_) {
+      line();
+      line("  // Writes to 64-bit registers: the addressed word's data, strobe mask and word mask.");
+      line("  logic [63:0] wr_data64, wr_mask64, wr_word64;");
+      line("  assign wr_data64 = wr_addr[2] ? {wr_data, 32'h0} : {32'h0, wr_data};");
+      line("  assign wr_mask64 = wr_addr[2] ? {wr_mask, 32'h0} : {32'h0, wr_mask};");
+      line("  assign wr_word64 = wr_addr[2] ? {32'hFFFFFFFF, 32'h0} : {32'h0, 32'hFFFFFFFF};");
+    }
+    line();
+    line("  always_ff @(posedge clk_i or negedge rst_ni) begin");
+    line("    if (!rst_ni) begin");
+    line("      aw_full_q <= 1'b0;");
+    line("      w_full_q  <= 1'b0;");
+    line("      ar_full_q <= 1'b0;");
+    line(fmt::format("      aw_addr_q <= {};", sized(aw_, 0)));
+    line(fmt::format("      ar_addr_q <= {};", sized(aw_, 0)));
+    line("      w_data_q  <= 32'h0;");
+    line("      w_strb_q  <= 4'h0;");
+    line("      bvalid_q  <= 1'b0;");
+    line("      bresp_q   <= RESP_OKAY;");
+    line("      rvalid_q  <= 1'b0;");
+    line("      rresp_q   <= RESP_OKAY;");
+    line("      rdata_q   <= 32'h0;");
+    line("    end else begin");
+    line("      // A channel's beat is held when it arrives and the operation cannot complete yet.");
+    line("      aw_full_q <= (aw_full_q | s_axil_awvalid) & ~wr_fire;");
+    line("      w_full_q  <= (w_full_q | s_axil_wvalid) & ~wr_fire;");
+    line("      ar_full_q <= (ar_full_q | s_axil_arvalid) & ~rd_fire;");
+    line("      if (!aw_full_q) aw_addr_q <= s_axil_awaddr;");
+    line("      if (!w_full_q) begin");
+    line("        w_data_q <= s_axil_wdata;");
+    line("        w_strb_q <= s_axil_wstrb;");
+    line("      end");
+    line("      if (!ar_full_q) ar_addr_q <= s_axil_araddr;");
+    line("      if (wr_fire) begin");
+    line("        bvalid_q <= 1'b1;");
+    line("        bresp_q  <= wr_resp;");
+    line("      end else if (s_axil_bready) begin");
+    line("        bvalid_q <= 1'b0;");
+    line("      end");
+    line("      if (rd_fire) begin");
+    line("        rvalid_q <= 1'b1;");
+    line("        rresp_q  <= rd_resp;");
+    line("        rdata_q  <= rd_data;");
+    line("      end else if (s_axil_rready) begin");
+    line("        rvalid_q <= 1'b0;");
+    line("      end");
+    line("    end");
+    line("  end");
+    line();
+  }
+
+  // Address decode of one block for one channel ("wr" or "rd").
+  void decode(const Block& b, const std::string& ch) {
+    const std::string n = blk(b);
+    const std::string addr = ch + "_addr";
+    line(fmt::format("  assign {}_blk_{}_rel = {} - {};", ch, n, addr, sized(aw_, b.base)));
+    std::string in_range;
+    if (b.base != 0) in_range = fmt::format("({} >= {}) & ", addr, sized(aw_, b.base));
+    const std::string rel = aw_ < 32 ? fmt::format("{{{}'h0, {}_blk_{}_rel}}", 32 - aw_, ch, n) : ch + "_blk_" + n + "_rel";
+    line(fmt::format("  assign {}_blk_{}_in = {}({} < {}_SPAN);", ch, n, in_range, rel, b.name));
+    const std::uint32_t ob = offset_bits(b);
+    for (const Register& r : b.registers) {
+      const std::uint32_t lo = r.width == 64 ? 3 : 2;
+      std::string match;
+      if (ob > lo) {
+        match = fmt::format(" & ({}_blk_{}_rel[{}:{}] == {})", ch, n, ob - 1, lo, sized(ob - lo, r.offset >> lo));
+      }
+      line(fmt::format("  assign {}_hit_{} = {}_blk_{}_in{};", ch, reg(r), ch, n, match));
+    }
+  }
+
+  void block(const Block& b) {
+    const std::string n = blk(b);
+    const std::uint32_t ob = offset_bits(b);
+    line(fmt::format("  // ---------------------------------------------------------------- block {}", b.name));
+    if (b.array) {
+      line(fmt::format("  // {} elements of {} bytes from {}; element i at base + i * stride.", count_body(b),
+                       sized(32, b.array->stride), sized(aw_, b.base)));
+      line(fmt::format("  localparam logic [31:0] {}_SPAN = {} * 'h{:X};", b.name, count_body(b), b.array->stride));
+    } else {
+      line(fmt::format("  localparam logic [31:0] {}_SPAN = 'h{:X};", b.name, b.span()));
+    }
+    line(fmt::format("  logic {:<7}wr_blk_{}_rel, rd_blk_{}_rel;  // address relative to the block base", range(aw_), n, n));
+    line(fmt::format("  logic        wr_blk_{0}_in, rd_blk_{0}_in;  // address inside the block's existing elements", n));
+    for (const Register& r : b.registers) {
+      line(fmt::format("  logic        wr_hit_{0}, rd_hit_{0};  // address is {1}", reg(r), r.name));
+    }
+    decode(b, "wr");
+    decode(b, "rd");
+    for (const Register& r : b.registers) {
+      if (r.writable()) {
+        line(fmt::format("  logic        we_{0};  // {1} is written this cycle", reg(r), r.name));
+        line(fmt::format("  assign we_{0} = wr_fire & wr_hit_{0};", reg(r)));
+      }
+    }
+    bool storage = false;
+    for (const Register& r : b.registers) storage = storage || r.writable() || r.snapshot;
+    if (b.array) {
+      line(fmt::format("  logic {:<7}rd_blk_{}_idx;  // element addressed by the read", range(aw_ - ob), n));
+      line(fmt::format("  assign rd_blk_{0}_idx = rd_blk_{0}_rel[{1}:{2}];", n, aw_ - 1, ob));
+    }
+    // Flattened copies that the read mux indexes (arrays: driven by the element loop below).
+    for (const Register& r : b.registers) {
+      for (const Field& f : r.fields) {
+        const std::string s = stem(r, f);
+        const std::string fr = flat_range(b, f.width);
+        if (f.access == Access::kRw && r.shadowed) line(fmt::format("  logic {:<6} {}_sh_q;  // shadow copy", fr, s));
+        if ((f.access == Access::kRw && !r.shadowed) || f.access == Access::kW1c || f.access == Access::kWo) {
+          line(fmt::format("  logic {:<6} {}_q;", fr, s));
+        }
+        if (f.access == Access::kRo && r.snapshot && !f.is_const) {
+          line(fmt::format("  logic {:<6} {}_snap_q;  // latched at snapshot", fr, s));
+        }
+      }
+    }
+    if (!storage) {
+      line();
+      return;
+    }
+    if (!b.array) {
+      for (const Register& r : b.registers) storage_of(b, r, "", "we_" + reg(r));
+      line();
+      return;
+    }
+    const std::string cb = count_body(b);
+    bool any_write = false;
+    for (const Register& r : b.registers) any_write = any_write || r.writable();
+    if (any_write) {
+      line(fmt::format("  logic {:<7}wr_blk_{}_idx;  // element addressed by the write", range(aw_ - ob), n));
+      line(fmt::format("  assign wr_blk_{0}_idx = wr_blk_{0}_rel[{1}:{2}];", n, aw_ - 1, ob));
+      line(fmt::format("  logic [{}-1:0] wr_blk_{}_sel;  // one-hot: element addressed by the write", cb, n));
+    }
+    line(fmt::format("  for (genvar i = 0; i < {}; i++) begin : g_{}", cb, n));
+    if (any_write) {
+      const std::uint32_t iw = aw_ - ob;
+      line("    localparam logic [31:0] IDX = i;");
+      const std::string idx = iw < 32 ? fmt::format("{{{}'h0, wr_blk_{}_idx}}", 32 - iw, n) : "wr_blk_" + n + "_idx";
+      line(fmt::format("    assign wr_blk_{0}_sel[i] = wr_blk_{0}_in & ({1} == IDX);", n, idx));
+    }
+    for (const Register& r : b.registers) storage_of(b, r, "    ", fmt::format("we_{} & wr_blk_{}_sel[i]", reg(r), n));
+    line("  end");
+    line();
+  }
+
+  // Flops of one register (one element of an array: indented inside the element loop).
+  void storage_of(const Block& b, const Register& r, const std::string& ind, const std::string& we) {
+    const bool arr = b.array.has_value();
+    const std::string data = r.width == 64 ? "wr_data64" : "wr_data";
+    const std::string mask = r.width == 64 ? "wr_mask64" : "wr_mask";
+    for (const Field& f : r.fields) {
+      const std::string s = stem(r, f);
+      const std::string l = arr ? "el_" + s : s;  // local name of this element's flops
+      const std::string w = std::to_string(f.width);
+      const std::string bits = fmt::format("[{}:{}]", f.msb(), f.lsb);
+      const std::string slice = arr ? fmt::format("[i*{} +: {}]", f.width, f.width) : "";
+      const std::string rst = sized(f.width, f.reset);
+      auto decl = [&](const std::string& name) {
+        if (arr) line(fmt::format("{}logic {:<6} {};", ind, range(f.width), name));
+      };
+      auto ff_begin = [&]() {
+        line(ind + "always_ff @(posedge clk_i or negedge rst_ni) begin");
+        line(ind + "  if (!rst_ni) begin");
+      };
+      switch (f.access) {
+        case Access::kRw: {
+          const std::string q = r.shadowed ? l + "_sh_q" : l + "_q";
+          decl(q);
+          ff_begin();
+          line(fmt::format("{}    {} <= {};", ind, q, rst));
+          line(fmt::format("{}  end else if ({}) begin", ind, we));
+          line(fmt::format("{}    {} <= ({} & ~{}{}) | ({}{} & {}{});", ind, q, q, mask, bits, data, bits, mask, bits));
+          line(ind + "  end");
+          line(ind + "end");
+          if (r.shadowed) {
+            const std::string act = l + "_act_q";
+            line(fmt::format("{}logic {:<6} {};  // active copy, loaded at commit", ind, range(f.width), act));
+            ff_begin();
+            line(fmt::format("{}    {} <= {};", ind, act, rst));
+            line(fmt::format("{}  end else if (commit_fire) begin", ind));
+            line(fmt::format("{}    {} <= {};", ind, act, q));
+            line(ind + "  end");
+            line(ind + "end");
+            if (arr) line(fmt::format("{}assign {}_sh_q{} = {};", ind, s, slice, q));
+            line(fmt::format("{}assign {}_o{} = {};", ind, s, slice, act));
+          } else {
+            if (arr) line(fmt::format("{}assign {}_q{} = {};", ind, s, slice, q));
+            line(fmt::format("{}assign {}_o{} = {};", ind, s, slice, q));
+          }
+          break;
+        }
+        case Access::kWo: {
+          const std::string q = l + "_q";
+          decl(q);
+          const std::string we_q = l + "_we_q";
+          line(fmt::format("{}logic        {};", ind, we_q));
+          ff_begin();
+          line(fmt::format("{}    {} <= {};", ind, q, rst));
+          line(fmt::format("{}    {} <= 1'b0;", ind, we_q));
+          line(ind + "  end else begin");
+          line(fmt::format("{}    {} <= {};", ind, we_q, we));
+          if (r.width == 64) {
+            line(fmt::format("{}    if ({}) {} <= ({} & ~wr_word64{}) | (wr_data64{} & wr_word64{});", ind, we, q, q, bits,
+                             bits, bits));
+          } else {
+            line(fmt::format("{}    if ({}) {} <= wr_data{};", ind, we, q, bits));
+          }
+          line(ind + "  end");
+          line(ind + "end");
+          if (arr) line(fmt::format("{}assign {}_q{} = {};", ind, s, slice, q));
+          line(fmt::format("{}assign {}_o{} = {};", ind, s, slice, q));
+          line(fmt::format("{}assign {}_we_o{} = {};", ind, s, arr ? "[i]" : "", we_q));
+          break;
+        }
+        case Access::kW1c: {
+          const std::string q = l + "_q";
+          decl(q);
+          ff_begin();
+          line(fmt::format("{}    {} <= {};", ind, q, rst));
+          line(ind + "  end else begin");
+          line(fmt::format("{}    {} <= ({} & ~({{{}{{{}}}}} & {}{} & {}{})) | {}_set_i{};", ind, q, q, w, we, data, bits,
+                           mask, bits, s, slice));
+          line(ind + "  end");
+          line(ind + "end");
+          if (arr) line(fmt::format("{}assign {}_q{} = {};", ind, s, slice, q));
+          line(fmt::format("{}assign {}_o{} = {};", ind, s, slice, q));
+          break;
+        }
+        case Access::kRo: {
+          if (!r.snapshot || f.is_const) break;
+          const std::string q = l + "_snap_q";
+          decl(q);
+          ff_begin();
+          line(fmt::format("{}    {} <= {};", ind, q, rst));
+          line(fmt::format("{}  end else if (snapshot_fire) begin", ind));
+          line(fmt::format("{}    {} <= {}_i{};", ind, q, s, slice));
+          line(ind + "  end");
+          line(ind + "end");
+          if (arr) line(fmt::format("{}assign {}_snap_q{} = {};", ind, s, slice, q));
+          break;
+        }
+      }
+    }
+  }
+
+  void triggers() {
+    line("  // ---------------------------------------------------------------- commit and snapshot");
+    auto trig = [&](const FieldRef& ref, const std::string& name) {
+      for (const Block& b : map_.blocks) {
+        for (const Register& r : b.registers) {
+          if (r.name != ref.reg) continue;
+          for (const Field& f : r.fields) {
+            if (f.name != ref.field) continue;
+            line(fmt::format("  assign {} = we_{} & {}[{}];  // {}.{} written 1", name, reg(r),
+                             r.width == 64 ? "wr_data64" : "wr_data", f.lsb, r.name, f.name));
+          }
+        }
+      }
+    };
+    // Declared ahead of use in the register blocks above.
+    trig(map_.commit, "commit_fire");
+    trig(map_.snapshot, "snapshot_fire");
+    line();
+  }
+
+  // The 32-bit read word of register `r` for word `k` (0: LO, 1: HI).
+  std::string read_word(const Block& b, const Register& r, std::uint32_t k) const {
+    std::vector<std::string> parts;
+    const std::uint32_t w0 = 32 * k;
+    std::uint32_t next = w0 + 32;  // next bit (exclusive, from the top) still to fill
+    const std::string idx = b.array ? "rd_blk_" + blk(b) + "_idx" : "";
+    for (auto it = r.fields.rbegin(); it != r.fields.rend(); ++it) {
+      const Field& f = *it;
+      if (!f.readable()) continue;
+      const std::uint32_t lo = std::max(f.lsb, w0);
+      const std::uint32_t hi = std::min(f.msb(), w0 + 31);
+      if (lo > hi) continue;
+      if (hi + 1 < next) parts.push_back(sized(next - hi - 1, 0));
+      const std::uint32_t a = lo - f.lsb;
+      const std::uint32_t n = hi - lo + 1;
+      const std::string s = stem(r, f);
+      std::string src;
+      if (f.access == Access::kRo && f.is_const) {
+        src = sized(n, (f.reset >> a) & mask_of(n));
+      } else if (f.access == Access::kRo) {
+        src = select(b, s + (r.snapshot ? "_snap_q" : "_i"), f.width, idx, a, n, true);
+      } else if (f.access == Access::kRw && r.shadowed) {
+        src = select(b, s + "_sh_q", f.width, idx, a, n, true);
+      } else {
+        src = select(b, s + "_q", f.width, idx, a, n, true);
+      }
+      parts.push_back(src);
+      next = lo;
+    }
+    if (next > w0) parts.push_back(sized(next - w0, 0));
+    std::string out = "{";
+    for (std::size_t i = 0; i < parts.size(); ++i) out += (i ? ", " : "") + parts[i];
+    return out + "}";
+  }
+
+  void read_mux() {
+    line("  // ---------------------------------------------------------------- responses and read data");
+    std::vector<std::string> wr_ok, wr_err, rd_ok, rd_err;
+    for (const Block& b : map_.blocks) {
+      for (const Register& r : b.registers) {
+        (r.writable() ? wr_ok : wr_err).push_back("wr_hit_" + reg(r));
+        (r.readable() ? rd_ok : rd_err).push_back("rd_hit_" + reg(r));
+      }
+    }
+    auto any = [](const std::vector<std::string>& v) {
+      if (v.empty()) return std::string("1'b0");
+      std::string s = "|{";
+      for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + v[i];
+      return s + "}";
+    };
+    line(fmt::format("  assign wr_resp = {} ? RESP_OKAY :\n                   {} ? RESP_SLVERR : RESP_DECERR;", any(wr_ok),
+                     any(wr_err)));
+    line(fmt::format("  assign rd_resp = {} ? RESP_OKAY :\n                   {} ? RESP_SLVERR : RESP_DECERR;", any(rd_ok),
+                     any(rd_err)));
+    line();
+    line("  always_comb begin");
+    line("    rd_data = 32'h0;");
+    for (const Block& b : map_.blocks) {
+      for (const Register& r : b.registers) {
+        if (!r.readable()) continue;
+        if (r.width == 64) {
+          line(fmt::format("    if (rd_hit_{}) rd_data = rd_addr[2] ? {} : {};", reg(r), read_word(b, r, 1),
+                           read_word(b, r, 0)));
+        } else {
+          line(fmt::format("    if (rd_hit_{}) rd_data = {};", reg(r), read_word(b, r, 0)));
+        }
+      }
+    }
+    line("  end");
+    line();
+  }
+
+  void unused() {
+    std::string s = "s_axil_awprot, s_axil_arprot, wr_addr, rd_addr, wr_data, wr_mask";
+    if (wide_writes_) s += ", wr_data64, wr_mask64, wr_word64";
+    for (const Block& b : map_.blocks) s += fmt::format(", wr_blk_{0}_rel, rd_blk_{0}_rel", blk(b));
+    line("  // Address bits [1:0] and unmapped data bits carry nothing.");
+    line("  logic unused_bits;");
+    line(fmt::format("  assign unused_bits = ^{{{}}};", s));
+  }
+
+  const RegisterMap& map_;
+  std::uint32_t aw_;
+  bool wide_writes_ = false;
+  bool wide_regs_ = false;
+  std::string o_;
+};
+
+}  // namespace
+
+std::string emit_sv_csr(const RegisterMap& map) { return CsrWriter(map).run(); }
+
+}  // namespace nicsched::regmapgen
