@@ -190,7 +190,7 @@ TEST_CASE("tail drop past the queue byte limit while egress is disabled", "[queu
   CHECK(recs[0].id == 2);
   CHECK(recs[0].fate == Fate::kTailDrop);
   CHECK(recs[0].admit_margin == 2500 - 3000);
-  CHECK(recs[0].admit_deterministic);
+  CHECK(recs[0].queue_frozen_for == 50);  // egress off since cycle 0, arrives at 50
   Counters k = m.counters();
   CHECK(k.queues[1].enq_pkts == 2);
   CHECK(k.queues[1].enq_bytes == 2000);

@@ -40,7 +40,7 @@ void Params::validate() const {
   }
   if (crypto_slots < 1 || crypto_slots > 255) bad("crypto_slots must be 1..255");
   if (cell_bytes == 0) bad("cell_bytes must be > 0");
-  if (buffer_bytes < cell_bytes) bad("buffer_bytes must hold at least one cell");
+  if (buffer_bytes / cell_bytes <= reserved_cells) bad("buffer_bytes must hold a cell beyond reserved_cells");
 }
 
 Config Config::reset_values(const Params& p) {
@@ -126,19 +126,21 @@ RefModel::RefModel(const Params& params) : params_(params) {
   params_.validate();
   cfg_ = Config::reset_values(params_);
   const auto nt = static_cast<std::size_t>(params_.num_tenants);
-  txq_.resize(nt * kNumClasses);
-  qbytes_.assign(nt * kNumClasses, 0);
-  rxq_.resize(nt);
+  for (int d = 0; d < 2; ++d) {
+    Path& p = paths_[static_cast<std::size_t>(d)];
+    p.dir = static_cast<Direction>(d);
+    p.op = d == 0 ? CryptoOp::kEncrypt : CryptoOp::kDecrypt;
+    p.q.resize(nt * kNumClasses);
+    p.qbytes.assign(nt * kNumClasses, 0);
+    p.deficit.assign(nt, 0);
+    p.fresh.assign(nt, false);
+  }
   slots_.resize(static_cast<std::size_t>(params_.crypto_slots));
   held_.assign(nt, 0);
   tokens_.resize(nt);
   for (std::size_t t = 0; t < nt; ++t) {
     tokens_[t] = static_cast<std::int64_t>(cfg_.tenants[t].burst_bytes) * kTokenScale;
   }
-  tx_deficit_.assign(nt, 0);
-  tx_fresh_.assign(nt, false);
-  rx_deficit_.assign(nt, 0);
-  rx_fresh_.assign(nt, false);
   unservable_since_.assign(nt, kServable);
   ctr_.queues.resize(nt * kNumClasses);
   ctr_.crypto.resize(nt);
@@ -173,37 +175,34 @@ std::uint64_t RefModel::push(Direction dir, std::span<const std::uint8_t> bytes,
                      ", the model is already at cycle " + std::to_string(cycle_));
   }
   if (bytes.empty()) throw ModelError("push: empty frame at cycle " + std::to_string(arrival_cycle));
+  if (bytes.size() > 0xFFFF) {
+    throw ModelError("push: frame of " + std::to_string(bytes.size()) +
+                     " bytes at cycle " + std::to_string(arrival_cycle) + ": at most 65535");
+  }
   const std::uint64_t id = next_id_++;
   Live f;
   f.rec.id = id;
   f.rec.dir = dir;
   f.rec.len = static_cast<std::uint32_t>(bytes.size());
   f.rec.arrival = arrival_cycle;
-  const ParsedFrame pf = parse_frame(bytes);
-  f.rec.parse_drop = pf.drop;
-  // Classified with the configuration in force at arrival: done in admit_arrivals(). Keep
-  // the parse result in the record's action until then.
-  f.rec.action = ClsAction{};
   live_.emplace(id, f);
-  parsed_.emplace(id, pf);
+  parsed_.emplace(id, parse_frame(bytes));  // classified at arrival, with the config then
   arrivals_.emplace(arrival_cycle, id);
   return id;
 }
 
-void RefModel::set_output_ready(Direction dir, bool ready) {
-  out_[static_cast<int>(dir)].ready = ready;
-}
+void RefModel::set_output_ready(Direction dir, bool ready) { path(dir).ready = ready; }
 
 void RefModel::step(std::uint64_t cycles) {
   for (std::uint64_t i = 0; i < cycles; ++i) {
     apply_commit();
-    release_slots();
+    expire_holds();
     admit_arrivals();
     fill_buckets();
-    tx_decide();
-    rx_decide();
-    move_beats(Direction::kTx);
-    move_beats(Direction::kRx);
+    decide(paths_[0]);
+    decide(paths_[1]);
+    move_beats(paths_[0]);
+    move_beats(paths_[1]);
     count_busy();
     ++cycle_;
     ++ctr_.cycle;
@@ -231,8 +230,9 @@ Counters RefModel::counters() const {
 }
 
 int RefModel::busy_slots() const {
-  return static_cast<int>(
-      std::count_if(slots_.begin(), slots_.end(), [](const Slot& s) { return s.busy; }));
+  return static_cast<int>(std::count_if(slots_.begin(), slots_.end(), [](const Slot& s) {
+    return s.state != SlotState::kFree;
+  }));
 }
 
 std::uint32_t RefModel::slots_held(std::uint32_t tenant) const { return held_.at(tenant); }
@@ -255,29 +255,17 @@ void RefModel::apply_commit() {
   }
 }
 
-void RefModel::release_slots() {
+void RefModel::expire_holds() {
   for (Slot& s : slots_) {
-    if (!s.busy || s.release != cycle_) continue;
-    s.busy = false;
+    if (s.state != SlotState::kHold || s.release != cycle_) continue;
+    s.state = SlotState::kDone;
     Live& f = live_.at(s.frame);
-    const std::uint32_t t = f.rec.action.tenant;
-    --held_[t];
     f.rec.crypto_done = cycle_;
-    CryptoCounters& cc = ctr_.crypto[t];
-    if (f.rec.dir == Direction::kTx) {
-      cc.tx_bytes += f.rec.len;
-      ++cc.tx_pkts;
-    } else {
-      cc.rx_bytes += f.rec.len;
-      ++cc.rx_pkts;
-    }
-    f.visible = cycle_;
-    out_[static_cast<int>(f.rec.dir)].fifo.push_back(s.frame);
+    path(f.rec.dir).done.push_back(s.frame);
   }
 }
 
 void RefModel::admit_arrivals() {
-  // Track how long each tenant's queues have been unservable (for admit_deterministic).
   for (std::size_t t = 0; t < unservable_since_.size(); ++t) {
     const bool servable = cfg_.enable && cfg_.tenants[t].enable;
     if (servable) {
@@ -292,7 +280,7 @@ void RefModel::admit_arrivals() {
     Live& f = live_.at(id);
     const ParsedFrame pf = parsed_.at(id);
     parsed_.erase(id);
-    ParserCounters& pc = ctr_.parser[static_cast<int>(f.rec.dir)];
+    ParserCounters& pc = ctr_.parser[static_cast<std::size_t>(f.rec.dir)];
     ++pc.frames;
     switch (pf.drop) {
       case ParseDrop::kNone: break;
@@ -301,36 +289,37 @@ void RefModel::admit_arrivals() {
       case ParseDrop::kBadIhl: ++pc.bad_ihl; break;
       case ParseDrop::kUnknownEtype: ++pc.unknown_etype; break;
     }
+    f.rec.parse_drop = pf.drop;
     const bool to_default = pf.drop == ParseDrop::kUnknownEtype && cfg_.bad_to_default;
     if (pf.drop != ParseDrop::kNone && !to_default) {
       finish(id, Fate::kParseDrop);
       continue;
     }
     f.rec.action = classify(pf, cfg_);
+    f.rec.egress_op = f.rec.action.op == path(f.rec.dir).op ? f.rec.action.op : CryptoOp::kNone;
     f.cells = static_cast<std::uint32_t>(ceil_div(f.rec.len, params_.cell_bytes));
     f.visible = cycle_ + params_.ingress_latency;
-    if (f.rec.dir == Direction::kTx) {
-      admit_tx(f);
-    } else {
-      admit_rx(f);
-    }
+    admit(f);
   }
 }
 
-void RefModel::admit_tx(Live& f) {
+void RefModel::admit(Live& f) {
+  Path& p = path(f.rec.dir);
   const std::uint32_t t = f.rec.action.tenant;
   const std::uint32_t q = t * kNumClasses + f.rec.action.cls;
-  const std::uint64_t cap = buffer_capacity_cells();
   const std::int64_t buf_margin =
-      (static_cast<std::int64_t>(cap) - static_cast<std::int64_t>(cells_used_[0] + f.cells)) *
+      (static_cast<std::int64_t>(buffer_capacity_cells()) -
+       static_cast<std::int64_t>(p.cells_used + f.cells)) *
       static_cast<std::int64_t>(params_.cell_bytes);
   const std::int64_t q_margin = static_cast<std::int64_t>(limit(q)) -
-                                static_cast<std::int64_t>(qbytes_[q] + f.rec.len);
+                                static_cast<std::int64_t>(p.qbytes[q] + f.rec.len);
   f.rec.admit_margin = std::min(buf_margin, q_margin);
-  f.rec.admit_deterministic = unservable_since_[t] != kServable;
+  f.rec.queue_margin = q_margin;
+  f.rec.buffer_margin = buf_margin;
+  f.rec.queue_frozen_for = p.dir == Direction::kTx ? unservable_for(t) : 0;
   if (buf_margin < 0) {
-    ++ctr_.parser[0].buf_drop;
-    ctr_.tx_buf_full = true;
+    ++ctr_.parser[static_cast<std::size_t>(p.dir)].buf_drop;
+    (p.dir == Direction::kTx ? ctr_.tx_buf_full : ctr_.rx_buf_full) = true;
     finish(f.rec.id, Fate::kBufferDrop);
     return;
   }
@@ -343,37 +332,19 @@ void RefModel::admit_tx(Live& f) {
   }
   f.rec.fate = Fate::kQueued;
   f.seq = next_seq_++;
-  cells_used_[0] += f.cells;
-  qbytes_[q] += f.rec.len;
-  txq_[q].push_back(f.rec.id);
+  p.cells_used += f.cells;
+  p.qbytes[q] += f.rec.len;
+  p.q[q].push_back(f.rec.id);
   ++qc.enq_pkts;
   qc.enq_bytes += f.rec.len;
-  qc.depth_bytes = qbytes_[q];
-  ++qc.depth_pkts;
-  qc.depth_hwm = std::max(qc.depth_hwm, qc.depth_bytes);
+  update_depth(q);
 }
 
-void RefModel::admit_rx(Live& f) {
-  const std::uint64_t cap = buffer_capacity_cells();
-  const std::int64_t buf_margin =
-      (static_cast<std::int64_t>(cap) - static_cast<std::int64_t>(cells_used_[1] + f.cells)) *
-      static_cast<std::int64_t>(params_.cell_bytes);
-  f.rec.admit_margin = buf_margin;
-  f.rec.admit_deterministic = false;
-  if (buf_margin < 0) {
-    ++ctr_.parser[1].buf_drop;
-    ctr_.rx_buf_full = true;
-    finish(f.rec.id, Fate::kBufferDrop);
-    return;
-  }
-  f.rec.fate = Fate::kQueued;
-  f.seq = next_seq_++;
-  cells_used_[1] += f.cells;
-  if (f.rec.action.op == CryptoOp::kDecrypt) {
-    rxq_[f.rec.action.tenant].push_back(f.rec.id);
-  } else {
-    out_[1].fifo.push_back(f.rec.id);
-  }
+void RefModel::update_depth(std::uint32_t q) {
+  QueueCounters& qc = ctr_.queues[q];
+  qc.depth_bytes = paths_[0].qbytes[q] + paths_[1].qbytes[q];
+  qc.depth_pkts = paths_[0].q[q].size() + paths_[1].q[q].size();
+  qc.depth_hwm = std::max(qc.depth_hwm, qc.depth_bytes);
 }
 
 void RefModel::fill_buckets() {
@@ -384,8 +355,14 @@ void RefModel::fill_buckets() {
   }
 }
 
-bool RefModel::tenant_servable(std::uint32_t t) const {
+ArbMode RefModel::mode(const Path& p) const {
+  return p.dir == Direction::kTx ? cfg_.mode : ArbMode::kDwrr;
+}
+
+bool RefModel::tenant_servable(const Path& p, std::uint32_t t) const {
+  if (p.dir == Direction::kRx && !params_.rx_obeys_enables) return true;
   if (!cfg_.enable || !cfg_.tenants[t].enable) return false;
+  if (p.dir == Direction::kRx) return true;
   return !cfg_.tenants[t].rate_en || tokens_[t] > 0;
 }
 
@@ -393,30 +370,34 @@ bool RefModel::slot_available(std::uint32_t t) const {
   return busy_slots() < params_.crypto_slots && held_[t] < cfg_.tenants[t].crypto_quota;
 }
 
-bool RefModel::tx_queue_eligible(std::uint32_t q, bool link_free) const {
-  if (txq_[q].empty()) return false;
-  const Live& f = live_.at(txq_[q].front());
+bool RefModel::needs_crypto(const Path& p, const Live& f) const {
+  return f.rec.action.op == p.op;
+}
+
+bool RefModel::queue_eligible(const Path& p, std::uint32_t q, bool plain_ok) const {
+  if (p.q[q].empty()) return false;
+  const Live& f = live_.at(p.q[q].front());
   if (f.visible > cycle_) return false;
   const std::uint32_t t = q / kNumClasses;
-  if (!tenant_servable(t)) return false;
-  return f.rec.action.op == CryptoOp::kEncrypt ? slot_available(t) : link_free;
+  if (!tenant_servable(p, t)) return false;
+  return needs_crypto(p, f) ? slot_available(t) : plain_ok;
 }
 
 // Within a tenant the control queue goes before the bulk queue.
-int RefModel::tenant_queue(std::uint32_t t, bool link_free) const {
+int RefModel::tenant_queue(const Path& p, std::uint32_t t, bool plain_ok) const {
   for (std::uint32_t c = 0; c < kNumClasses; ++c) {
     const std::uint32_t q = t * kNumClasses + c;
-    if (tx_queue_eligible(q, link_free)) return static_cast<int>(q);
+    if (queue_eligible(p, q, plain_ok)) return static_cast<int>(q);
   }
   return -1;
 }
 
-int RefModel::pick_fifo(bool link_free) const {
+int RefModel::pick_fifo(const Path& p, bool plain_ok) const {
   int best = -1;
   std::uint64_t best_seq = 0;
-  for (std::uint32_t q = 0; q < txq_.size(); ++q) {
-    if (!tx_queue_eligible(q, link_free)) continue;
-    const std::uint64_t seq = live_.at(txq_[q].front()).seq;
+  for (std::uint32_t q = 0; q < p.q.size(); ++q) {
+    if (!queue_eligible(p, q, plain_ok)) continue;
+    const std::uint64_t seq = live_.at(p.q[q].front()).seq;
     if (best < 0 || seq < best_seq) {
       best = static_cast<int>(q);
       best_seq = seq;
@@ -426,14 +407,14 @@ int RefModel::pick_fifo(bool link_free) const {
 }
 
 // Strict priority without DWRR: packet-by-packet round robin among a level's tenants.
-int RefModel::pick_rr(std::uint32_t level, bool link_free) {
+int RefModel::pick_rr(Path& p, std::uint32_t level, bool plain_ok) {
   const auto n = static_cast<std::uint32_t>(params_.num_tenants);
   for (std::uint32_t k = 0; k < n; ++k) {
-    const std::uint32_t t = (rr_ptr_[level] + k) % n;
+    const std::uint32_t t = (p.rr_ptr[level] + k) % n;
     if (cfg_.tenants[t].priority != level) continue;
-    const int q = tenant_queue(t, link_free);
+    const int q = tenant_queue(p, t, plain_ok);
     if (q >= 0) {
-      rr_ptr_[level] = (t + 1) % n;
+      p.rr_ptr[level] = (t + 1) % n;
       return q;
     }
   }
@@ -444,82 +425,99 @@ int RefModel::pick_rr(std::uint32_t level, bool link_free) {
 // gets its quantum when its visit starts and is served while its head fits its deficit;
 // a visit ends when the head does not fit (the deficit is kept) or the tenant is skipped.
 // Rounds in which nobody could send are collapsed, so one call is one decision.
-int RefModel::pick_drr(std::vector<std::int64_t>& deficit, std::vector<bool>& fresh, Drr& st,
-                       const std::vector<std::int64_t>& head_len) {
+int RefModel::pick_drr(Path& p, std::uint32_t level, const std::vector<std::int64_t>& head_len) {
   const auto n = static_cast<std::uint32_t>(head_len.size());
   bool any = false;
   for (std::uint32_t t = 0; t < n; ++t) any = any || head_len[t] >= 0;
   if (!any) return -1;
+  std::uint32_t& ptr = p.drr_ptr[level];
   for (int pass = 0; pass < 3; ++pass) {
     for (std::uint32_t k = 0; k < n; ++k) {
-      const std::uint32_t t = (st.ptr + k) % n;
+      const std::uint32_t t = (ptr + k) % n;
       if (head_len[t] < 0) {
-        fresh[t] = false;
+        p.fresh[t] = false;
         continue;
       }
-      if (!fresh[t]) {
-        deficit[t] += quantum(t);
-        fresh[t] = true;
+      if (!p.fresh[t]) {
+        p.deficit[t] += quantum(t);
+        p.fresh[t] = true;
       }
-      if (head_len[t] <= deficit[t]) {
-        st.ptr = t;
-        deficit[t] -= head_len[t];
+      if (head_len[t] <= p.deficit[t]) {
+        ptr = t;
+        p.deficit[t] -= head_len[t];
         return static_cast<int>(t);
       }
-      fresh[t] = false;
+      p.fresh[t] = false;
     }
     // A whole round and nobody fits: skip the rounds until the first one does.
     std::int64_t rounds = std::numeric_limits<std::int64_t>::max();
     for (std::uint32_t t = 0; t < n; ++t) {
       if (head_len[t] < 0) continue;
       const std::int64_t q = quantum(t);
-      rounds = std::min(rounds, (head_len[t] - deficit[t] + q - 1) / q);
+      rounds = std::min(rounds, (head_len[t] - p.deficit[t] + q - 1) / q);
     }
     for (std::uint32_t t = 0; t < n; ++t) {
-      if (head_len[t] >= 0) deficit[t] += (rounds - 1) * static_cast<std::int64_t>(quantum(t));
+      if (head_len[t] >= 0) p.deficit[t] += (rounds - 1) * static_cast<std::int64_t>(quantum(t));
     }
   }
   throw ModelError("pick_drr: no decision after skipping rounds (model bug)");
 }
 
-void RefModel::start_slot(std::uint64_t id) {
+void RefModel::claim_slot(std::uint64_t id) {
   Live& f = live_.at(id);
   for (Slot& s : slots_) {
-    if (s.busy) continue;
-    s.busy = true;
+    if (s.state != SlotState::kFree) continue;
+    s.state = SlotState::kHold;
     s.frame = id;
     s.release = cycle_ + crypto_hold_cycles(f.rec.len, cfg_.engine_bytes_per_cycle,
                                             cfg_.engine_latency);
     ++held_[f.rec.action.tenant];
     f.rec.crypto = true;
+    CryptoCounters& cc = ctr_.crypto[f.rec.action.tenant];
+    if (f.rec.dir == Direction::kTx) {
+      cc.tx_bytes += f.rec.len;
+      ++cc.tx_pkts;
+    } else {
+      cc.rx_bytes += f.rec.len;
+      ++cc.rx_pkts;
+    }
     return;
   }
-  throw ModelError("start_slot: no free slot (model bug)");
+  throw ModelError("claim_slot: no free slot (model bug)");
 }
 
-void RefModel::tx_decide() {
-  Output& out = out_[0];
-  // A frame whose encryption is done goes first: it was scheduled already.
-  if (!out.active && !out.fifo.empty() && live_.at(out.fifo.front()).visible <= cycle_) {
-    out.active = true;
-    out.frame = out.fifo.front();
-    out.fifo.pop_front();
-    Live& f = live_.at(out.frame);
-    f.rec.first_beat = cycle_;
-    out.beats_left = ceil_div(f.rec.len, static_cast<std::uint64_t>(params_.data_bytes));
+void RefModel::start_output(Path& p, std::uint64_t id) {
+  Live& f = live_.at(id);
+  p.active = true;
+  p.frame = id;
+  f.rec.first_beat = cycle_;
+  p.beats_left = ceil_div(f.rec.len, static_cast<std::uint64_t>(params_.data_bytes));
+}
+
+void RefModel::decide(Path& p) {
+  // A frame whose crypto is done goes first: it was scheduled already. Its slot is free
+  // once the output has taken it.
+  if (!p.active && !p.done.empty()) {
+    const std::uint64_t id = p.done.front();
+    p.done.pop_front();
+    for (Slot& s : slots_) {
+      if (s.state == SlotState::kDone && s.frame == id) s.state = SlotState::kFree;
+    }
+    --held_[live_.at(id).rec.action.tenant];
+    start_output(p, id);
   }
-  const bool link_free = !out.active;
+  const bool plain_ok = !p.active && p.done.empty();
   const auto nt = static_cast<std::uint32_t>(params_.num_tenants);
 
-  // Crypto wait: a visible encrypt head of a servable tenant that no slot can take.
+  // Crypto wait: a visible head that needs a slot its tenant cannot claim now.
   for (std::uint32_t t = 0; t < nt; ++t) {
-    if (!cfg_.enable || !cfg_.tenants[t].enable || slot_available(t)) continue;
+    if (slot_available(t)) continue;
     for (std::uint32_t c = 0; c < kNumClasses; ++c) {
-      const auto& dq = txq_[t * kNumClasses + c];
+      const auto& dq = p.q[t * kNumClasses + c];
       if (dq.empty()) continue;
       const Live& f = live_.at(dq.front());
-      if (f.visible <= cycle_ && f.rec.action.op == CryptoOp::kEncrypt) {
-        ++ctr_.crypto[t].tx_wait;
+      if (f.visible <= cycle_ && needs_crypto(p, f)) {
+        ++(p.dir == Direction::kTx ? ctr_.crypto[t].tx_wait : ctr_.crypto[t].rx_wait);
         break;
       }
     }
@@ -527,131 +525,81 @@ void RefModel::tx_decide() {
 
   // Tenants with nothing queued start their next DWRR visit from zero.
   for (std::uint32_t t = 0; t < nt; ++t) {
-    if (txq_[t * kNumClasses].empty() && txq_[t * kNumClasses + 1].empty()) {
-      tx_deficit_[t] = 0;
-      tx_fresh_[t] = false;
+    if (p.q[t * kNumClasses].empty() && p.q[t * kNumClasses + 1].empty()) {
+      p.deficit[t] = 0;
+      p.fresh[t] = false;
     }
   }
 
   int q = -1;
-  if (cfg_.enable) {
-    switch (cfg_.mode) {
-      case ArbMode::kFifo:
-        q = pick_fifo(link_free);
-        break;
-      case ArbMode::kSp:
-        for (std::uint32_t lvl = 0; lvl < kPrioLevels && q < 0; ++lvl) q = pick_rr(lvl, link_free);
-        break;
-      case ArbMode::kDwrr:
-      case ArbMode::kSpDwrr: {
-        const std::uint32_t levels = cfg_.mode == ArbMode::kDwrr ? 1 : kPrioLevels;
-        for (std::uint32_t lvl = 0; lvl < levels && q < 0; ++lvl) {
-          std::vector<std::int64_t> head(nt, -1);
-          std::vector<int> tq(nt, -1);
-          for (std::uint32_t t = 0; t < nt; ++t) {
-            if (levels > 1 && cfg_.tenants[t].priority != lvl) continue;
-            tq[t] = tenant_queue(t, link_free);
-            if (tq[t] >= 0) head[t] = live_.at(txq_[static_cast<std::size_t>(tq[t])].front()).rec.len;
-          }
-          const int t = pick_drr(tx_deficit_, tx_fresh_, tx_drr_[lvl], head);
-          if (t >= 0) q = tq[static_cast<std::size_t>(t)];
+  switch (mode(p)) {
+    case ArbMode::kFifo:
+      q = pick_fifo(p, plain_ok);
+      break;
+    case ArbMode::kSp:
+      for (std::uint32_t lvl = 0; lvl < kPrioLevels && q < 0; ++lvl) q = pick_rr(p, lvl, plain_ok);
+      break;
+    case ArbMode::kDwrr:
+    case ArbMode::kSpDwrr: {
+      const bool levels = mode(p) == ArbMode::kSpDwrr;
+      for (std::uint32_t lvl = 0; lvl < (levels ? kPrioLevels : 1) && q < 0; ++lvl) {
+        std::vector<std::int64_t> head(nt, -1);
+        std::vector<int> tq(nt, -1);
+        for (std::uint32_t t = 0; t < nt; ++t) {
+          if (levels && cfg_.tenants[t].priority != lvl) continue;
+          tq[t] = tenant_queue(p, t, plain_ok);
+          if (tq[t] >= 0) head[t] = live_.at(p.q[static_cast<std::size_t>(tq[t])].front()).rec.len;
         }
-        break;
+        const int t = pick_drr(p, lvl, head);
+        if (t >= 0) q = tq[static_cast<std::size_t>(t)];
       }
+      break;
     }
   }
   if (q < 0) return;
 
-  const auto uq = static_cast<std::size_t>(q);
-  const std::uint64_t id = txq_[uq].front();
-  txq_[uq].pop_front();
+  const auto uq = static_cast<std::uint32_t>(q);
+  const std::uint64_t id = p.q[uq].front();
+  p.q[uq].pop_front();
   Live& f = live_.at(id);
   const std::uint32_t t = f.rec.action.tenant;
   f.rec.dispatch = cycle_;
-  qbytes_[uq] -= f.rec.len;
-  QueueCounters& qc = ctr_.queues[uq];
-  qc.depth_bytes = qbytes_[uq];
-  --qc.depth_pkts;
-  if (cfg_.tenants[t].rate_en) tokens_[t] -= static_cast<std::int64_t>(f.rec.len) * kTokenScale;
-  if (f.rec.action.op == CryptoOp::kEncrypt) {
-    start_slot(id);
+  p.qbytes[uq] -= f.rec.len;
+  update_depth(uq);
+  if (p.dir == Direction::kTx && cfg_.tenants[t].rate_en) {
+    tokens_[t] -= static_cast<std::int64_t>(f.rec.len) * kTokenScale;
+  }
+  if (needs_crypto(p, f)) {
+    claim_slot(id);
   } else {
-    out.active = true;
-    out.frame = id;
-    f.rec.first_beat = cycle_;
-    out.beats_left = ceil_div(f.rec.len, static_cast<std::uint64_t>(params_.data_bytes));
+    start_output(p, id);
   }
 }
 
-void RefModel::rx_decide() {
-  const auto nt = static_cast<std::uint32_t>(params_.num_tenants);
-  std::vector<std::int64_t> head(nt, -1);
-  for (std::uint32_t t = 0; t < nt; ++t) {
-    if (rxq_[t].empty()) {
-      rx_deficit_[t] = 0;
-      rx_fresh_[t] = false;
-      continue;
-    }
-    const Live& f = live_.at(rxq_[t].front());
-    if (f.visible <= cycle_ && slot_available(t)) head[t] = f.rec.len;
-  }
-  const int g = pick_drr(rx_deficit_, rx_fresh_, rx_drr_, head);
-  for (std::uint32_t t = 0; t < nt; ++t) {
-    if (rxq_[t].empty() || static_cast<int>(t) == g) continue;
-    if (live_.at(rxq_[t].front()).visible <= cycle_) ++ctr_.crypto[t].rx_wait;
-  }
-  if (g >= 0) {
-    const auto ut = static_cast<std::size_t>(g);
-    const std::uint64_t id = rxq_[ut].front();
-    rxq_[ut].pop_front();
-    live_.at(id).rec.dispatch = cycle_;
-    start_slot(id);
-  }
-  Output& out = out_[1];
-  if (!out.active && !out.fifo.empty()) {
-    Live& f = live_.at(out.fifo.front());
-    if (f.visible <= cycle_) {
-      out.fifo.pop_front();
-      out.active = true;
-      out.frame = f.rec.id;
-      if (!f.rec.crypto) f.rec.dispatch = cycle_;
-      f.rec.first_beat = cycle_;
-      out.beats_left = ceil_div(f.rec.len, static_cast<std::uint64_t>(params_.data_bytes));
-    }
-  }
-}
-
-void RefModel::move_beats(Direction d) {
-  Output& out = out_[static_cast<int>(d)];
-  if (!out.active || !out.ready) return;
-  if (--out.beats_left > 0) return;
-  out.active = false;
-  Live& f = live_.at(out.frame);
+void RefModel::move_beats(Path& p) {
+  if (!p.active || !p.ready) return;
+  if (--p.beats_left > 0) return;
+  p.active = false;
+  Live& f = live_.at(p.frame);
   f.rec.last_beat = cycle_;
-  cells_used_[static_cast<int>(d)] -= f.cells;
-  if (d == Direction::kTx) {
-    const std::uint32_t q = f.rec.action.tenant * kNumClasses + f.rec.action.cls;
-    QueueCounters& qc = ctr_.queues[q];
-    ++qc.tx_pkts;
-    qc.tx_bytes += f.rec.len;
-    const std::uint64_t lat = f.rec.first_beat - f.rec.arrival;
-    qc.lat_sum += lat;
-    ++qc.lat_count;
-    qc.lat_max = std::max(qc.lat_max, lat);
-  }
-  finish(out.frame, Fate::kDelivered);
+  p.cells_used -= f.cells;
+  const std::uint32_t q = f.rec.action.tenant * kNumClasses + f.rec.action.cls;
+  QueueCounters& qc = ctr_.queues[q];
+  ++qc.tx_pkts;
+  qc.tx_bytes += f.rec.len;
+  const std::uint64_t lat = f.rec.first_beat - f.rec.arrival;
+  qc.lat_sum += lat;
+  ++qc.lat_count;
+  qc.lat_max = std::max(qc.lat_max, lat);
+  finish(p.frame, Fate::kDelivered);
 }
 
 void RefModel::count_busy() {
   for (const Slot& s : slots_) {
-    if (!s.busy) continue;
+    if (s.state != SlotState::kHold) continue;
     const FrameRecord& r = live_.at(s.frame).rec;
     CryptoCounters& cc = ctr_.crypto[r.action.tenant];
-    if (r.dir == Direction::kTx) {
-      ++cc.tx_busy;
-    } else {
-      ++cc.rx_busy;
-    }
+    ++(r.dir == Direction::kTx ? cc.tx_busy : cc.rx_busy);
   }
 }
 
@@ -672,7 +620,7 @@ std::uint32_t RefModel::limit(std::uint32_t q) const {
 }
 
 std::uint64_t RefModel::buffer_capacity_cells() const {
-  return params_.buffer_bytes / params_.cell_bytes;
+  return params_.buffer_bytes / params_.cell_bytes - params_.reserved_cells;
 }
 
 }  // namespace nicsched::refmodel

@@ -8,13 +8,21 @@
 // configurations, set_output_ready() for MAC/host backpressure, step() the clock, then
 // pop_records() for frames that were delivered or dropped, and counters().
 //
-// Timing (model cycle c, one decision per clock, see docs/verification.md):
-//   1. a committed configuration takes effect; 2. crypto slots whose hold ends at c are
-//   freed; 3. frames arriving at c are parsed, classified, admitted or dropped;
-//   4. token buckets fill; 5. TX: a frame whose crypto is done takes a free output
-//   link, then the arbiter makes one decision (a non-crypto head needs the free link, an
-//   encrypt head needs a slot); 6. RX: the slot arbiter grants one decrypt head, a free
-//   RX output link takes the oldest ready frame; 7. each output moves one beat if ready.
+// Structure (from the specification): two directions, each with one queue per (tenant,
+// class) in its own shared buffer (byte limits T_QLIMIT_*, tail drop), an arbiter making
+// one decision per clock, the crypto op it performs (TX encrypt, RX decrypt; a frame
+// classified for the other direction's op passes plain), and an output stream. TX
+// arbitrates as CTRL.ARB_MODE says with tenant enables and token buckets; RX weights
+// tenants by DWRR (T_WEIGHT). Both share one pool of crypto slots with per-tenant quotas.
+//
+// Timing (model cycle c, see docs/verification.md):
+//   1. a committed configuration takes effect; 2. crypto holds that end at c finish
+//   (the frame waits in its slot for the output); 3. frames whose tlast arrives at c are
+//   parsed, classified, admitted or dropped; 4. token buckets fill; 5. per direction (TX
+//   first): a free output takes the oldest crypto-done frame (freeing its slot), then
+//   the arbiter makes one decision: a crypto head claims a slot (its tenant below quota,
+//   a slot free), a plain head needs the output free; 6. each output moves one beat if
+//   its tready is high.
 #pragma once
 
 #include <cstdint>
@@ -63,12 +71,13 @@ class RefModel {
   [[nodiscard]] Counters counters() const;
   [[nodiscard]] int busy_slots() const;
   [[nodiscard]] int free_slots() const { return params_.crypto_slots - busy_slots(); }
+  // Slots a tenant holds (in hold, or done and waiting for the output).
   [[nodiscard]] std::uint32_t slots_held(std::uint32_t tenant) const;
-  // Bytes queued now in TX queue q (= Q_DEPTH) and buffer cells in use per direction.
-  [[nodiscard]] std::uint64_t queue_bytes(std::uint32_t q) const { return qbytes_.at(q); }
-  [[nodiscard]] std::uint64_t buffer_cells_used(Direction d) const {
-    return cells_used_[static_cast<int>(d)];
+  // Bytes queued now in queue q of a direction, and buffer cells in use per direction.
+  [[nodiscard]] std::uint64_t queue_bytes(Direction d, std::uint32_t q) const {
+    return path(d).qbytes.at(q);
   }
+  [[nodiscard]] std::uint64_t buffer_cells_used(Direction d) const { return path(d).cells_used; }
   // Cycles for which tenant t's TX queues have been unservable (tenant or egress
   // disabled) as of now; 0 when servable.
   [[nodiscard]] std::uint64_t unservable_for(std::uint32_t tenant) const;
@@ -80,48 +89,58 @@ class RefModel {
     std::uint64_t visible = 0;  // first cycle it may be scheduled
     std::uint64_t seq = 0;      // admission order (FIFO mode)
   };
+  enum class SlotState : std::uint8_t { kFree, kHold, kDone };
   struct Slot {
-    bool busy = false;
+    SlotState state = SlotState::kFree;
     std::uint64_t frame = 0;
-    std::uint64_t release = 0;
+    std::uint64_t release = 0;  // first cycle of kDone
   };
-  struct Output {
-    bool ready = true;
-    bool active = false;
+  // One direction: per-(tenant, class) queues in a shared buffer, an arbiter, the
+  // crypto op it performs, and an output stream.
+  struct Path {
+    Direction dir = Direction::kTx;
+    CryptoOp op = CryptoOp::kEncrypt;
+    std::vector<std::deque<std::uint64_t>> q;
+    std::vector<std::uint64_t> qbytes;
+    std::uint64_t cells_used = 0;
+    bool ready = true;            // tready of the output
+    bool active = false;          // a frame is on the output
     std::uint64_t frame = 0;
     std::uint64_t beats_left = 0;
-    std::deque<std::uint64_t> fifo;  // frames waiting for this output (crypto done, RX bypass)
-  };
-  // Deficit round robin over tenants: one instance per priority level (TX) and one for
-  // the RX slot arbiter.
-  struct Drr {
-    std::uint32_t ptr = 0;
+    std::deque<std::uint64_t> done;  // crypto done, waiting in their slots for the output
+    std::vector<std::int64_t> deficit;
+    std::vector<bool> fresh;
+    std::array<std::uint32_t, kPrioLevels> drr_ptr{};
+    std::array<std::uint32_t, kPrioLevels> rr_ptr{};
   };
 
   void apply_commit();
-  void release_slots();
+  void expire_holds();
   void admit_arrivals();
-  void admit_tx(Live& f);
-  void admit_rx(Live& f);
+  void admit(Live& f);
   void fill_buckets();
-  void tx_decide();
-  void rx_decide();
-  void move_beats(Direction d);
+  void decide(Path& p);
+  void move_beats(Path& p);
   void count_busy();
   void finish(std::uint64_t id, Fate fate);
+  void start_output(Path& p, std::uint64_t id);
 
-  [[nodiscard]] bool tenant_servable(std::uint32_t t) const;
+  [[nodiscard]] Path& path(Direction d) { return paths_[static_cast<int>(d)]; }
+  [[nodiscard]] const Path& path(Direction d) const { return paths_[static_cast<int>(d)]; }
+  [[nodiscard]] ArbMode mode(const Path& p) const;
+  [[nodiscard]] bool tenant_servable(const Path& p, std::uint32_t t) const;
   [[nodiscard]] bool slot_available(std::uint32_t t) const;
-  [[nodiscard]] bool tx_queue_eligible(std::uint32_t q, bool link_free) const;
-  [[nodiscard]] int tenant_queue(std::uint32_t t, bool link_free) const;
-  int pick_fifo(bool link_free) const;
-  int pick_rr(std::uint32_t level, bool link_free);
-  int pick_drr(std::vector<std::int64_t>& deficit, std::vector<bool>& fresh, Drr& st,
-               const std::vector<std::int64_t>& head_len);
-  void start_slot(std::uint64_t id);
+  [[nodiscard]] bool needs_crypto(const Path& p, const Live& f) const;
+  [[nodiscard]] bool queue_eligible(const Path& p, std::uint32_t q, bool plain_ok) const;
+  [[nodiscard]] int tenant_queue(const Path& p, std::uint32_t t, bool plain_ok) const;
+  [[nodiscard]] int pick_fifo(const Path& p, bool plain_ok) const;
+  int pick_rr(Path& p, std::uint32_t level, bool plain_ok);
+  int pick_drr(Path& p, std::uint32_t level, const std::vector<std::int64_t>& head_len);
+  void claim_slot(std::uint64_t id);
   [[nodiscard]] std::uint32_t quantum(std::uint32_t t) const;
   [[nodiscard]] std::uint32_t limit(std::uint32_t q) const;
   [[nodiscard]] std::uint64_t buffer_capacity_cells() const;
+  void update_depth(std::uint32_t q);
 
   Params params_;
   Config cfg_;
@@ -136,21 +155,10 @@ class RefModel {
   std::unordered_map<std::uint64_t, ParsedFrame> parsed_;  // until arrival
   std::vector<FrameRecord> done_;
 
-  std::vector<std::deque<std::uint64_t>> txq_;  // per queue
-  std::vector<std::uint64_t> qbytes_;
-  std::vector<std::deque<std::uint64_t>> rxq_;  // per tenant: decrypt wait queues
-  std::array<std::uint64_t, 2> cells_used_{};
-  std::array<Output, 2> out_{};
+  std::array<Path, 2> paths_{};
   std::vector<Slot> slots_;
-  std::vector<std::uint32_t> held_;             // slots per tenant
-  std::vector<std::int64_t> tokens_;            // per tenant, 1/1024 byte units
-  std::vector<std::int64_t> tx_deficit_;
-  std::vector<bool> tx_fresh_;
-  std::array<Drr, kPrioLevels> tx_drr_{};
-  std::array<std::uint32_t, kPrioLevels> rr_ptr_{};
-  std::vector<std::int64_t> rx_deficit_;
-  std::vector<bool> rx_fresh_;
-  Drr rx_drr_{};
+  std::vector<std::uint32_t> held_;              // slots per tenant (hold or done)
+  std::vector<std::int64_t> tokens_;             // per tenant, 1/1024 byte units
   std::vector<std::uint64_t> unservable_since_;  // per tenant; kServable when servable
 
   Counters ctr_;

@@ -49,7 +49,9 @@ struct Params {
   int crypto_slots = 4;                // CryptoSlots
   std::uint32_t buffer_bytes = 262144; // BufferBytes, shared buffer per direction
   std::uint32_t cell_bytes = 64;       // buffer allocation unit (frames use ceil(len/cell) cells)
+  std::uint32_t reserved_cells = 0;    // cells of the buffer that never hold frames
   std::uint32_t ingress_latency = 0;   // cycles from a frame's tlast to being eligible
+  bool rx_obeys_enables = false;       // RX arbiter honours CTRL.ENABLE and T_CTRL.ENABLE
   void validate() const;               // throws ModelError naming the bad parameter
 };
 
@@ -146,17 +148,21 @@ struct FrameRecord {
   Fate fate = Fate::kPending;
   ParseDrop parse_drop = ParseDrop::kNone;
   ClsAction action;              // classification (valid unless parse-dropped)
+  CryptoOp egress_op = CryptoOp::kNone;  // tuser on the output: the op done, or none
   bool crypto = false;           // went through a crypto slot
   std::uint64_t arrival = 0;     // cycle of its tlast at the input
   std::uint64_t dispatch = 0;    // cycle the arbiter (TX) or slot arbiter (RX) released it
   std::uint64_t crypto_done = 0; // cycle its slot was freed (crypto frames)
   std::uint64_t first_beat = 0;  // cycle its first beat was presented at the output
   std::uint64_t last_beat = 0;   // cycle its last beat was accepted (departure)
-  // Bytes by which the frame's admission decision cleared (>0) or missed (<=0) the
-  // tighter of its queue limit and the free buffer; decisions within a timing margin of
-  // 0 depend on pipeline latency (docs/verification.md, "timing-sensitive drops").
+  // Bytes by which the admission cleared (>= 0) or missed (< 0) the queue limit and the
+  // free buffer, and the tighter of the two. A decision within a timing margin of 0
+  // depends on pipeline latency (docs/verification.md, "timing-sensitive drops") unless
+  // the queue could not be served for long before (queue_frozen_for cycles; TX only).
   std::int64_t admit_margin = 0;
-  bool admit_deterministic = false;  // no dequeue from its queue could have been in flight
+  std::int64_t queue_margin = 0;
+  std::int64_t buffer_margin = 0;
+  std::uint64_t queue_frozen_for = 0;
 };
 
 const char* to_string(Fate f);
