@@ -1,0 +1,67 @@
+// PpoConfig: every knob of the PPO learner, one place, each with its default and the
+// reason it exists. Loaded from YAML by load_ppo_config (unknown keys are errors).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace nicsched::ppo {
+
+// A config file or value that is not acceptable; the message names file, line and key.
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct PpoConfig {
+  // --- run ---
+  std::uint64_t seed = 1;               // seeds torch, action sampling and env episodes
+  std::uint64_t total_steps = 500000;   // environment steps over all envs
+  std::uint32_t num_envs = 8;           // parallel environments (vectorised rollout)
+  std::uint32_t num_steps = 128;        // rollout length per env per update
+  std::uint32_t torch_threads = 1;      // torch::set_num_threads for the learner
+  std::uint32_t env_threads = 0;        // threads stepping envs; 0 = one per env
+  // --- optimisation ---
+  double learning_rate = 2.5e-4;        // Adam step size at the start
+  bool anneal_lr = true;                // linear decay of the step size to 0 over the run
+  double adam_eps = 1e-5;               // Adam epsilon (1e-5, not torch's 1e-8, as in baselines)
+  std::uint32_t update_epochs = 4;      // passes over each rollout
+  std::uint32_t num_minibatches = 4;    // minibatches per pass
+  double max_grad_norm = 0.5;           // global gradient-norm clip; <= 0 disables
+  // --- returns ---
+  double gamma = 0.99;                  // discount
+  double gae_lambda = 0.95;             // GAE(lambda) bias/variance trade-off
+  // --- losses ---
+  bool norm_adv = true;                 // normalise advantages per minibatch
+  double clip_coef = 0.2;               // PPO ratio clip
+  bool clip_vloss = true;               // clip the value update around the old value
+  double ent_coef = 0.01;               // entropy bonus weight
+  double vf_coef = 0.5;                 // value loss weight
+  bool use_target_kl = false;           // stop the epochs early when approx-KL > target_kl
+  double target_kl = 0.015;             // the approx-KL threshold when use_target_kl
+  // --- network and observations ---
+  std::vector<std::uint32_t> hidden_sizes{64, 64};  // tanh MLP, separate actor and critic
+  bool norm_obs = true;                 // running mean/var observation normalisation
+  double obs_clip = 10.0;               // clip normalised observations to +-obs_clip
+  // --- checkpoints ---
+  std::uint32_t checkpoint_every = 10;  // updates between checkpoints (0: only at the end)
+
+  // Derived values, computed once by validate().
+  std::uint64_t batch_size = 0;         // num_envs * num_steps
+  std::uint64_t minibatch_size = 0;     // batch_size / num_minibatches
+  std::uint64_t num_updates = 0;        // total_steps / batch_size
+
+  // Checks ranges and fills the derived values; throws ConfigError naming the key.
+  void validate();
+};
+
+// Reads a YAML mapping of the fields above. Unknown keys, wrong types and bad values
+// are ConfigErrors naming the file, the line and the key.
+[[nodiscard]] PpoConfig load_ppo_config(const std::filesystem::path& file);
+// Writes every field (not the derived ones) as YAML, loadable by load_ppo_config.
+[[nodiscard]] std::string ppo_config_yaml(const PpoConfig& cfg);
+
+}  // namespace nicsched::ppo

@@ -1,0 +1,80 @@
+// Trainer: PPO (clipped surrogate, GAE, CleanRL's implementation details) over a
+// vectorised set of control::Env. Torch stays behind this header (pimpl), so users of
+// the learner compile without the torch headers.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nicsched/control/env.hpp"
+#include "nicsched/control/vec_env.hpp"
+#include "nicsched/ppo/config.hpp"
+
+namespace nicsched::ppo {
+
+// A checkpoint or exported policy that cannot be written or read back.
+class CheckpointError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What one update (one rollout + its epochs of minibatches) did.
+struct UpdateStats {
+  std::uint64_t update = 0;             // 1-based index of this update
+  std::uint64_t num_updates = 0;        // updates in the whole run
+  std::uint64_t global_step = 0;        // env steps so far, over all envs
+  double learning_rate = 0.0;           // step size used in this update
+  double policy_loss = 0.0;             // mean over the minibatches run
+  double value_loss = 0.0;
+  double entropy = 0.0;
+  double approx_kl = 0.0;               // of the last minibatch (the early-stop signal)
+  double old_approx_kl = 0.0;
+  double clip_fraction = 0.0;           // mean over the minibatches run
+  double explained_variance = 0.0;      // of the value function on this rollout
+  std::uint32_t epochs_run = 0;         // < update_epochs when target-KL stopped early
+  double mean_step_reward = 0.0;        // mean reward per env step in the rollout
+  std::vector<control::EpisodeRecord> episodes;  // episodes that ended in the rollout
+  double rollout_seconds = 0.0;
+  double update_seconds = 0.0;
+  double steps_per_second = 0.0;        // env steps / (rollout + update) wall time
+};
+
+class Trainer {
+ public:
+  // cfg is validated here. envs: cfg.num_envs environments of one shape.
+  Trainer(PpoConfig cfg, std::vector<std::unique_ptr<control::Env>> envs);
+  ~Trainer();
+  Trainer(const Trainer&) = delete;
+  Trainer& operator=(const Trainer&) = delete;
+
+  [[nodiscard]] const PpoConfig& config() const;
+  [[nodiscard]] bool finished() const;                // all cfg.num_updates done
+  [[nodiscard]] std::uint64_t global_step() const;
+  [[nodiscard]] std::uint64_t updates_done() const;
+  [[nodiscard]] control::VecEnv& envs();
+
+  // One rollout of num_steps per env, GAE, then update_epochs of minibatches.
+  UpdateStats update();
+
+  // Model, optimiser, observation statistics, counters and RNG state in one file,
+  // written to a temporary name and renamed into place.
+  void save_checkpoint(const std::filesystem::path& file) const;
+  // Restores what save_checkpoint wrote; the sizes must match this trainer's.
+  void load_checkpoint(const std::filesystem::path& file);
+  // Writes dir/policy.pt (TorchScript: forward(obs, mask) -> (logits, value) and
+  // act(obs, mask) -> greedy actions, observation normalisation included) and
+  // dir/policy.yaml (sizes, plus env_yaml under the key `env`), atomically each.
+  void export_policy(const std::filesystem::path& dir, const std::string& env_yaml) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Writes `text` to `file` through a temporary file in the same folder and a rename.
+void write_file_atomically(const std::filesystem::path& file, const std::string& text);
+
+}  // namespace nicsched::ppo

@@ -1,0 +1,81 @@
+// Loading and running an exported policy (TorchScript), for eval and serve.
+#include "nicsched/ppo/policy.hpp"
+
+#include <torch/script.h>
+#include <yaml-cpp/yaml.h>
+
+#include "nicsched/ppo/trainer.hpp"
+
+namespace nicsched::ppo {
+
+struct TrainedPolicy::Impl {
+  torch::jit::Module module;
+  std::size_t obs_size = 0;
+  std::vector<int> heads;
+  std::size_t n_logits = 0;
+  std::string env_yaml;
+};
+
+TrainedPolicy::TrainedPolicy(const std::filesystem::path& dir) : impl_(std::make_unique<Impl>()) {
+  const auto meta_file = dir / "policy.yaml";
+  const auto model_file = dir / "policy.pt";
+  YAML::Node meta;
+  try {
+    meta = YAML::LoadFile(meta_file.string());
+  } catch (const YAML::Exception& e) {
+    throw CheckpointError(meta_file.string() + ": cannot read the policy description: " + e.msg);
+  }
+  if (!meta["format"] || meta["format"].as<std::string>() != "nicsched-ppo-policy-1") {
+    throw CheckpointError(meta_file.string() + ": key 'format': expected nicsched-ppo-policy-1");
+  }
+  try {
+    impl_->obs_size = meta["observation_size"].as<std::size_t>();
+    impl_->heads = meta["head_sizes"].as<std::vector<int>>();
+  } catch (const YAML::Exception& e) {
+    throw CheckpointError(meta_file.string() + ":" + std::to_string(e.mark.line + 1) +
+                          ": observation_size / head_sizes missing or malformed");
+  }
+  for (int h : impl_->heads) impl_->n_logits += static_cast<std::size_t>(h);
+  if (meta["env"]) {
+    YAML::Emitter e;
+    e << meta["env"];
+    impl_->env_yaml = e.c_str();
+  }
+  try {
+    impl_->module = torch::jit::load(model_file.string());
+  } catch (const c10::Error& e) {
+    throw CheckpointError(model_file.string() + ": cannot load the TorchScript policy");
+  }
+  impl_->module.eval();
+}
+
+TrainedPolicy::~TrainedPolicy() = default;
+TrainedPolicy::TrainedPolicy(TrainedPolicy&&) noexcept = default;
+TrainedPolicy& TrainedPolicy::operator=(TrainedPolicy&&) noexcept = default;
+
+std::size_t TrainedPolicy::observation_size() const { return impl_->obs_size; }
+const std::vector<int>& TrainedPolicy::head_sizes() const { return impl_->heads; }
+const std::string& TrainedPolicy::env_yaml() const { return impl_->env_yaml; }
+
+std::vector<int> TrainedPolicy::act(std::span<const float> obs,
+                                    std::span<const std::uint8_t> mask) const {
+  if (obs.size() != impl_->obs_size || mask.size() != impl_->n_logits) {
+    throw std::invalid_argument("TrainedPolicy::act: expected " + std::to_string(impl_->obs_size) +
+                                " observations and " + std::to_string(impl_->n_logits) +
+                                " mask bytes, got " + std::to_string(obs.size()) + " and " +
+                                std::to_string(mask.size()));
+  }
+  const c10::InferenceMode guard;
+  const auto o = torch::from_blob(const_cast<float*>(obs.data()),
+                                  {1, static_cast<std::int64_t>(obs.size())}, torch::kFloat32);
+  const auto m = torch::from_blob(const_cast<std::uint8_t*>(mask.data()),
+                                  {1, static_cast<std::int64_t>(mask.size())}, torch::kUInt8);
+  const auto a = impl_->module.get_method("act")({o, m}).toTensor().contiguous();
+  std::vector<int> out(impl_->heads.size());
+  for (std::size_t h = 0; h < out.size(); ++h) {
+    out[h] = static_cast<int>(a[0][static_cast<std::int64_t>(h)].item<std::int64_t>());
+  }
+  return out;
+}
+
+}  // namespace nicsched::ppo

@@ -1,0 +1,82 @@
+// PpoConfig YAML loading: overrides apply, derived values follow, bad input is named.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "nicsched/ppo/config.hpp"
+
+using nicsched::ppo::ConfigError;
+using nicsched::ppo::load_ppo_config;
+using nicsched::ppo::ppo_config_yaml;
+using nicsched::ppo::PpoConfig;
+
+namespace {
+
+std::filesystem::path write_temp(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / ("nicsched_agent_" + name);
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string error_of(const std::filesystem::path& p) {
+  try {
+    (void)load_ppo_config(p);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("config: YAML values override defaults and derived sizes follow", "[config]") {
+  const auto p = write_temp("ok.yaml",
+                            "num_envs: 4\nnum_steps: 64\nnum_minibatches: 8\ntotal_steps: 2560\n"
+                            "clip_vloss: false\nhidden_sizes: [32, 16]\n");
+  const auto cfg = load_ppo_config(p);
+  CHECK(cfg.num_envs == 4);
+  CHECK_FALSE(cfg.clip_vloss);
+  CHECK(cfg.hidden_sizes == std::vector<std::uint32_t>{32, 16});
+  CHECK(cfg.batch_size == 256);
+  CHECK(cfg.minibatch_size == 32);
+  CHECK(cfg.num_updates == 10);
+  CHECK(cfg.gamma == PpoConfig{}.gamma);  // untouched keys keep their defaults
+}
+
+TEST_CASE("config: an unknown key is an error naming file, line and key", "[config]") {
+  const auto p = write_temp("unknown.yaml", "num_envs: 4\nlearning_rat: 0.001\n");
+  const auto msg = error_of(p);
+  CHECK_THAT(msg, Catch::Contains("nicsched_agent_unknown.yaml:2"));
+  CHECK_THAT(msg, Catch::Contains("learning_rat"));
+}
+
+TEST_CASE("config: a value of the wrong type names the key and what was expected", "[config]") {
+  const auto p = write_temp("type.yaml", "gamma: high\n");
+  const auto msg = error_of(p);
+  CHECK_THAT(msg, Catch::Contains(":1"));
+  CHECK_THAT(msg, Catch::Contains("gamma"));
+  CHECK_THAT(msg, Catch::Contains("a number"));
+}
+
+TEST_CASE("config: inconsistent sizes are rejected", "[config]") {
+  const auto p = write_temp("sizes.yaml", "num_envs: 3\nnum_steps: 5\nnum_minibatches: 4\n");
+  CHECK_THAT(error_of(p), Catch::Contains("num_minibatches"));
+  PpoConfig cfg;
+  cfg.gamma = 1.5;
+  CHECK_THROWS_AS(cfg.validate(), ConfigError);
+}
+
+TEST_CASE("config: what ppo_config_yaml writes loads back unchanged", "[config]") {
+  PpoConfig cfg;
+  cfg.seed = 7;
+  cfg.learning_rate = 3e-4;
+  cfg.use_target_kl = true;
+  cfg.hidden_sizes = {128, 64};
+  const auto p = write_temp("round.yaml", ppo_config_yaml(cfg));
+  const auto back = load_ppo_config(p);
+  CHECK(back.seed == 7);
+  CHECK(back.learning_rate == Approx(3e-4));
+  CHECK(back.use_target_kl);
+  CHECK(back.hidden_sizes == cfg.hidden_sizes);
+}
