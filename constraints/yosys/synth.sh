@@ -76,7 +76,7 @@ for p in "${params[@]}"; do
     echo "synth.sh: --param '$p' is not NAME=VALUE" >&2
     exit 2
   fi
-  chparams+=" -chparam ${p%%=*} ${p#*=}"
+  chparams+=" -set ${p%%=*} ${p#*=}"
 done
 
 blackboxes=""
@@ -89,7 +89,7 @@ script="$workdir/synth.ys"
 {
   echo "read_verilog -sv -DSYNTHESIS ${sources[*]}"
   [[ -z $blackboxes ]] || echo "$blackboxes"
-  echo "hierarchy -check -top $top$chparams"
+  [[ -z $chparams ]] || echo "chparam$chparams $top"
   echo "synth_xilinx -family xcup -top $top -flatten -noiopad -noclkbuf"
   echo "select -assert-none t:LDCE t:LDPE t:\$dlatch t:\$adlatch t:\$_DLATCH_*"
   echo "check -assert"
