@@ -1,0 +1,228 @@
+// Simulation: a scenario's tenants running on the simulated NIC, with metrics.
+//
+// It is a drivers::SimTarget, so `nicsim run`, `nicsim serve` and the agent's NicEnv all
+// drive the same object:
+//   - RegisterBus: the NIC's registers (telemetry, policy writes); each access takes the
+//     few cycles the AXI4-Lite slave needs.
+//   - SimControl::step(n): advances n cycles; workloads generate traffic, the simulated
+//     host sends it (per-tenant windows, retransmission after rto_us), departures are
+//     attributed to their packets and checked byte for byte.
+//   - metrics_json(): RunMetrics so far as JSON (docs/simulation.md).
+//
+// Progress for rewards (stable API for the agent):
+//   tenant_count(), tenant(i).spec (name, kind, NIC index), tenant(i).progress:
+//     completed        iterations (DDP) / rounds (FL) finished so far
+//     phase            what the tenant is doing now (compute, communicate, ...)
+//     phase_fraction   fraction of the current burst / download / upload delivered
+//     units()          completed + phase_fraction during communication: continuous progress
+//   progress_rate(i)   units per cycle since the tenant arrived (background/pcap: delivered
+//                      share of offered bytes), the quantity normalised by solo runs.
+//
+// Identity travels through the real RTL path: each tenant's frames carry its VLAN ID
+// (control frames also DSCP EF; FL download a second UDP port), and the constructor
+// writes the matching classifier entries and the policy over the register bus.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "nicsched/drivers/sim_target.hpp"
+#include "nicsched/host/types.hpp"
+#include "nicsched/sim/frame.hpp"
+#include "nicsched/sim/metrics.hpp"
+#include "nicsched/sim/nic_model.hpp"
+#include "nicsched/sim/pcap_io.hpp"
+#include "nicsched/sim/scenario.hpp"
+#include "nicsched/sim/workload.hpp"
+
+namespace nicsched::sim {
+
+// Built-in static policies.
+enum class Baseline : std::uint8_t {
+  kFifo,  // one FIFO across all queues: a plain NIC
+  kFair,  // DWRR, equal weights
+  kSp,    // strict priority by the scenario's tenant priority, DWRR inside a level
+};
+[[nodiscard]] const char* to_string(Baseline b);
+[[nodiscard]] Baseline parse_baseline(const std::string& name);  // throws SimError
+
+// The policy a baseline stands for on a scenario (classifier not included).
+[[nodiscard]] host::Policy baseline_policy(Baseline b, const Scenario& s, std::uint32_t nic_tenants);
+
+// `p` with the scenario's classifier table (per tenant: control entry VLAN + DSCP EF,
+// bulk entry VLAN [+ UDP port for FL upload/download with encrypt/decrypt]) and default
+// action. A controller that writes policies (the agent) keeps the table by leaving
+// Policy::classifier unset, or by passing its policy through this.
+[[nodiscard]] host::Policy with_scenario_classifier(host::Policy p, const Scenario& s);
+
+// Per tenant, what it achieved alone on the NIC.
+struct SoloResult {
+  std::optional<double> iter_mean_cycles;
+  double progress_rate = 0;
+};
+
+struct SimOptions {
+  // Static policy: a policy file (nicctl's format, loaded by nicsched::host against the
+  // model's capabilities) or a Policy built in code; its classifier, if any, is replaced
+  // by the scenario's. Neither: the baseline's policy.
+  std::filesystem::path policy_file;
+  std::optional<host::Policy> policy;
+  Baseline baseline = Baseline::kFifo;
+  std::string policy_name;                 // shown in metrics; default: baseline name
+  std::optional<std::uint64_t> cycles;     // run length instead of the scenario's duration
+  std::filesystem::path trace;             // FST waveform
+  std::filesystem::path pcap_out;          // frames that leave on the wire
+  std::uint64_t sample_interval_cycles = 0;  // CSV time series; 0: duration / 200
+  // Solo baselines for slowdown and normalised progress (index = position in scenario).
+  std::vector<std::optional<SoloResult>> solo;
+};
+
+class Simulation final : public drivers::SimTarget,
+                         private FrameSource,
+                         private FrameSink,
+                         private TrafficSink {
+ public:
+  struct Tenant {
+    TenantSpec spec;
+    std::unique_ptr<Workload> workload;
+    [[nodiscard]] const Progress& progress() const { return workload->progress(); }
+  };
+
+  Simulation(Scenario scenario, SimOptions options);
+  ~Simulation() override;
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  // SimTarget
+  std::uint32_t read32(std::uint32_t addr) override;
+  void write32(std::uint32_t addr, std::uint32_t value) override;
+  [[nodiscard]] std::string describe() const override;
+  void step(std::uint64_t cycles) override;
+  [[nodiscard]] std::uint64_t cycle() override;
+  [[nodiscard]] std::string metrics_json() override;
+
+  // Runs to the end (duration or options.cycles); `on_progress` gets the fraction done.
+  void run_to_end(const std::function<void(double)>& on_progress = {});
+  // Runs until `done` is true (checked between event chunks) or the end.
+  void run_until(const std::function<bool()>& done);
+  [[nodiscard]] std::uint64_t end_cycle() const { return end_cycle_; }
+  [[nodiscard]] bool finished() { return nic_->cycle() >= end_cycle_; }
+
+  [[nodiscard]] std::size_t tenant_count() const { return tenants_.size(); }
+  [[nodiscard]] const Tenant& tenant(std::size_t i) const { return *tenants_.at(i); }
+  [[nodiscard]] double progress_rate(std::size_t i);
+
+  [[nodiscard]] RunMetrics metrics();
+  // Time series, one row per sample and tenant.
+  void write_csv(const std::filesystem::path& file) const;
+
+  [[nodiscard]] const Scenario& scenario() const { return scenario_; }
+  [[nodiscard]] NicModel& nic() { return *nic_; }
+  [[nodiscard]] const host::Capabilities& capabilities() const { return caps_; }
+  [[nodiscard]] std::uint64_t integrity_errors() const { return integrity_errors_; }
+  [[nodiscard]] std::uint64_t misattributed() const { return misattributed_; }
+  [[nodiscard]] std::uint64_t frames_checked() const { return frames_checked_; }
+
+ private:
+  struct Pending {
+    Flow flow;
+    std::uint64_t payload_left;
+    std::uint32_t frame_bytes;
+    std::uint64_t created;
+  };
+  struct Raw {
+    std::vector<std::uint8_t> bytes;
+    std::uint64_t created;
+  };
+  struct Host {  // per tenant: what the sender still has to put into the NIC
+    std::deque<Pending> control;             // TX only
+    std::deque<Pending> bulk[2];             // per Direction
+    std::deque<Raw> raw[2];
+    std::uint64_t inflight_bytes[2] = {0, 0};
+    std::vector<double> control_latency;     // cycles
+    std::uint64_t control_sent = 0, control_delivered = 0, deadline_misses = 0;
+    std::uint64_t retransmits = 0, host_drops = 0, late = 0;
+    FlowId flow[3];                          // by Flow (control, bulk TX, bulk RX)
+  };
+  struct InFlight {
+    std::uint32_t tenant;
+    Flow flow;
+    Direction dir;
+    std::uint32_t frame_len;
+    std::uint64_t payload;
+    std::uint64_t created;
+    std::uint64_t injected;
+  };
+  struct Sample {
+    std::uint64_t cycle;
+    std::uint32_t tenant;
+    Phase phase;
+    std::uint64_t completed;
+    double units;
+    std::uint64_t delivered_bytes;
+    std::uint64_t wire_bytes_tx;
+  };
+
+  // FrameSource / FrameSink / TrafficSink
+  bool next_frame(Direction dir, std::uint64_t cycle, std::vector<std::uint8_t>& frame) override;
+  void frame_out(const OutFrame& frame) override;
+  void send(std::uint32_t tenant, Flow flow, std::uint64_t payload_bytes, std::uint32_t frame_bytes,
+            std::uint64_t created) override;
+  void send_raw(std::uint32_t tenant, Direction dir, const std::vector<std::uint8_t>& frame,
+                std::uint64_t created) override;
+  void cancel(std::uint32_t tenant) override;
+
+  void configure_nic();
+  void advance_to(std::uint64_t target, const std::function<bool()>& done);
+  void process_due(std::uint64_t now);
+  void expire_lost(std::uint64_t now);
+  [[nodiscard]] std::uint64_t next_event() const;
+  [[nodiscard]] std::size_t slot_of(std::uint32_t nic_tenant) const;
+  static Direction dir_of(Flow f) { return f == Flow::kBulkRx ? Direction::kRx : Direction::kTx; }
+
+  Scenario scenario_;
+  SimOptions options_;
+  std::unique_ptr<NicModel> nic_;
+  host::Capabilities caps_;
+  std::vector<std::unique_ptr<Tenant>> tenants_;
+  std::vector<Host> host_;
+  std::vector<int> slot_by_nic_tenant_;  // NIC tenant -> position, -1 none
+  FrameBuilder builder_;
+  std::unordered_map<std::uint64_t, InFlight> inflight_;
+  std::unordered_set<std::uint64_t> expired_;
+  std::uint64_t next_id_ = 1;
+  std::size_t rr_[2] = {0, 0};
+  std::uint64_t end_cycle_ = 0;
+  std::uint64_t planned_end_ = 0;
+  std::uint64_t next_sweep_ = 0;
+  std::uint64_t next_sample_ = 0;
+  std::uint64_t sample_interval_ = 0;
+  std::vector<Sample> samples_;
+  std::unique_ptr<PcapWriter> pcap_;
+  std::uint64_t integrity_errors_ = 0;
+  std::uint64_t misattributed_ = 0;
+  std::uint64_t frames_checked_ = 0;
+  std::uint64_t foreign_frames_ = 0;
+  std::uint64_t start_wall_ns_ = 0;
+  std::uint64_t wall_ns_ = 0;            // spent inside step()/run_*
+};
+
+// Runs every tenant alone (FIFO baseline) until it completes `iterations` iterations or
+// the scenario ends; results are cached in cache_dir (empty: no cache) under the
+// scenario's name and digest.
+[[nodiscard]] std::vector<std::optional<SoloResult>> solo_baselines(const Scenario& s,
+                                                                    const std::filesystem::path& cache_dir,
+                                                                    std::optional<std::uint64_t> cycles,
+                                                                    std::uint64_t iterations = 6);
+// $XDG_CACHE_HOME/nicsched, else $HOME/.cache/nicsched, else "" (no cache).
+[[nodiscard]] std::filesystem::path default_cache_dir();
+
+}  // namespace nicsched::sim

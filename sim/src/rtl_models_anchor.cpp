@@ -1,0 +1,1 @@
+// Anchor source: the Verilated models are added to this library by verilate().

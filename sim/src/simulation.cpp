@@ -1,0 +1,628 @@
+// Simulation: scenario + NicModel + workloads + the simulated host + metrics.
+#include "nicsched/sim/simulation.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "nic_io.hpp"
+#include "nicsched/sim/error.hpp"
+
+namespace nicsched::sim {
+
+namespace {
+
+std::uint64_t now_ns() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+          .count());
+}
+
+constexpr std::size_t kHostQueueLimit = 4096;  // open-loop frames a tenant may have waiting
+
+}  // namespace
+
+const char* to_string(Baseline b) {
+  switch (b) {
+    case Baseline::kFifo: return "fifo";
+    case Baseline::kFair: return "fair";
+    case Baseline::kSp: return "sp";
+  }
+  return "?";
+}
+
+Baseline parse_baseline(const std::string& name) {
+  if (name == "fifo") return Baseline::kFifo;
+  if (name == "fair") return Baseline::kFair;
+  if (name == "sp") return Baseline::kSp;
+  throw SimError("unknown baseline '" + name + "' (expected fifo, fair or sp)");
+}
+
+host::Policy baseline_policy(Baseline b, const Scenario& s, std::uint32_t nic_tenants) {
+  host::Policy p;
+  p.enable = true;
+  p.crypto_bytes_per_cycle = s.crypto_bytes_per_cycle;
+  p.crypto_latency = s.crypto_latency;
+  p.arb_mode = b == Baseline::kFifo ? host::ArbMode::kFifo
+               : b == Baseline::kFair ? host::ArbMode::kDwrr
+                                      : host::ArbMode::kSpDwrr;
+  p.tenants.resize(nic_tenants);
+  for (auto& t : p.tenants) {
+    t.crypto_quota = s.crypto_slots;
+    t.weight = 1518;
+  }
+  if (b == Baseline::kSp) {
+    for (const auto& t : s.tenants) p.tenants[t.index].priority = t.priority;
+  }
+  return p;
+}
+
+host::Policy with_scenario_classifier(host::Policy p, const Scenario& s) {
+  // Classifier: per tenant, control first (VLAN + DSCP EF), then bulk (VLAN + port).
+  std::vector<host::ClassifierEntry> entries;
+  std::optional<host::ClassifierAction> deflt;
+  for (const auto& t : s.tenants) {
+    host::ClassifierEntry e;
+    e.vlan = t.vlan;
+    e.vlan_mask = 0xFFF;
+    e.action.tenant = t.index;
+    switch (t.kind) {
+      case WorkloadKind::kDdp:
+        if (t.control.enabled) {
+          e.dscp = kDscpControl;
+          e.dscp_mask = 0x3F;
+          e.action.cls = 0;
+          entries.push_back(e);
+          e.dscp = e.dscp_mask = 0;
+        }
+        e.action.cls = 1;
+        entries.push_back(e);
+        break;
+      case WorkloadKind::kFl:
+        e.action.cls = 1;
+        e.port_mask = 0xFFFF;
+        e.port = t.port;
+        e.action.crypto_op = host::CryptoOp::kEncrypt;
+        entries.push_back(e);
+        e.port = static_cast<std::uint32_t>(t.port + 1);
+        e.action.crypto_op = host::CryptoOp::kDecrypt;
+        entries.push_back(e);
+        break;
+      case WorkloadKind::kBackground:
+        e.action.cls = 1;
+        entries.push_back(e);
+        break;
+      case WorkloadKind::kPcap:
+        if (t.classify) {
+          e.action.cls = 1;
+          entries.push_back(e);
+        } else {
+          deflt = host::ClassifierAction{t.index, 1, host::CryptoOp::kNone};
+        }
+        break;
+    }
+  }
+  p.classifier = entries;
+  if (!deflt) deflt = host::ClassifierAction{s.tenants.back().index, 1, host::CryptoOp::kNone};
+  p.default_action = deflt;
+  return p;
+}
+
+Simulation::Simulation(Scenario scenario, SimOptions options)
+    : scenario_(std::move(scenario)), options_(std::move(options)) {
+  const auto variants = NicModel::variants();
+  if (std::find(variants.begin(), variants.end(), scenario_.nic_tenants) == variants.end()) {
+    std::string list;
+    for (auto v : variants) list += (list.empty() ? "" : ", ") + std::to_string(v);
+    throw SimError(scenario_.file.string() + ": nic.tenants " + std::to_string(scenario_.nic_tenants) +
+                   " has no model in this build (built: " + list + ")");
+  }
+  NicConfig nc;
+  nc.tenants = scenario_.nic_tenants;
+  nc.link_bytes_per_cycle = scenario_.link_bytes_per_cycle();
+  nc.pauses = scenario_.pauses;
+  nc.trace = options_.trace;
+  nic_ = std::make_unique<NicModel>(nc);
+  end_cycle_ = options_.cycles.value_or(scenario_.duration_cycles);
+  sample_interval_ = options_.sample_interval_cycles != 0 ? options_.sample_interval_cycles
+                                                          : std::max<std::uint64_t>(1000, end_cycle_ / 200);
+  if (options_.policy_name.empty()) {
+    options_.policy_name = !options_.policy_file.empty() ? options_.policy_file.filename().string()
+                           : options_.policy           ? std::string("policy")
+                                                       : std::string(to_string(options_.baseline));
+  }
+
+  slot_by_nic_tenant_.assign(scenario_.nic_tenants, -1);
+  host_.resize(scenario_.tenants.size());
+  for (std::size_t i = 0; i < scenario_.tenants.size(); ++i) {
+    const TenantSpec& spec = scenario_.tenants[i];
+    auto t = std::make_unique<Tenant>();
+    t->spec = spec;
+    t->workload = make_workload(spec, scenario_.seed, scenario_.clock_mhz);
+    tenants_.push_back(std::move(t));
+    slot_by_nic_tenant_[spec.index] = static_cast<int>(i);
+    Host& h = host_[i];
+    h.flow[static_cast<int>(Flow::kControl)] = {spec.vlan, kDscpControl, 40000, spec.port};
+    h.flow[static_cast<int>(Flow::kBulkTx)] = {spec.vlan, kDscpBulk, 40000, spec.port};
+    h.flow[static_cast<int>(Flow::kBulkRx)] = {spec.vlan, kDscpBulk, 40000, static_cast<std::uint16_t>(spec.port + 1)};
+  }
+  configure_nic();
+  nic_->attach(this, this);
+  if (!options_.pcap_out.empty()) pcap_ = std::make_unique<PcapWriter>(options_.pcap_out, scenario_.clock_mhz);
+  next_sweep_ = nic_->cycle() + std::max<std::uint64_t>(1, scenario_.rto_cycles / 4);
+  next_sample_ = nic_->cycle();
+}
+
+Simulation::~Simulation() = default;
+
+void Simulation::configure_nic() {
+  caps_ = nic_io::discover(*nic_);
+  if (scenario_.classifier_entries_needed() > caps_.cls_entries) {
+    throw SimError(fmt::format("{}: the scenario needs {} classifier entries, the NIC has {}",
+                               scenario_.file.string(), scenario_.classifier_entries_needed(), caps_.cls_entries));
+  }
+  if (caps_.crypto_slots != scenario_.crypto_slots) {
+    throw SimError(fmt::format("{}: nic.crypto_slots is {}, the model has {} (CryptoSlots is an elaboration "
+                               "parameter)",
+                               scenario_.file.string(), scenario_.crypto_slots, caps_.crypto_slots));
+  }
+  host::Policy p = !options_.policy_file.empty() ? nic_io::load_policy(options_.policy_file, caps_)
+                  : options_.policy               ? *options_.policy
+                                                  : baseline_policy(options_.baseline, scenario_, caps_.tenants);
+  if (p.classifier && (options_.policy || !options_.policy_file.empty())) {
+    spdlog::warn("policy's classifier table replaced by the scenario's (tenant identity comes from the scenario)");
+  }
+  p = with_scenario_classifier(std::move(p), scenario_);
+  if (p.tenants.size() != caps_.tenants) p.tenants.resize(caps_.tenants);
+  nic_io::apply(*nic_, caps_, p);
+}
+
+// ------------------------------------------------------------------ SimTarget
+
+std::uint32_t Simulation::read32(std::uint32_t addr) { return nic_->read32(addr); }
+void Simulation::write32(std::uint32_t addr, std::uint32_t value) { nic_->write32(addr, value); }
+std::string Simulation::describe() const {
+  return "nicsim:" + scenario_.name + " (" + nic_->describe() + ")";
+}
+std::uint64_t Simulation::cycle() { return nic_->cycle(); }
+
+void Simulation::step(std::uint64_t cycles) { advance_to(nic_->cycle() + cycles, {}); }
+
+void Simulation::run_to_end(const std::function<void(double)>& on_progress) {
+  const std::uint64_t chunk = std::max<std::uint64_t>(10000, end_cycle_ / 100);
+  while (nic_->cycle() < end_cycle_) {
+    advance_to(std::min(end_cycle_, nic_->cycle() + chunk), {});
+    if (on_progress) on_progress(static_cast<double>(nic_->cycle()) / static_cast<double>(end_cycle_));
+  }
+}
+
+void Simulation::run_until(const std::function<bool()>& done) { advance_to(end_cycle_, done); }
+
+std::string Simulation::metrics_json() { return to_json(metrics()); }
+
+// ------------------------------------------------------------------ event loop
+
+std::uint64_t Simulation::next_event() const {
+  std::uint64_t t = std::min(next_sweep_, next_sample_);
+  for (const auto& ten : tenants_) t = std::min(t, ten->workload->next_wakeup());
+  return t;
+}
+
+void Simulation::process_due(std::uint64_t now) {
+  for (auto& t : tenants_) {
+    if (t->workload->next_wakeup() <= now) t->workload->wake(now, *this);
+  }
+  if (now >= next_sweep_) {
+    expire_lost(now);
+    next_sweep_ = now + std::max<std::uint64_t>(1, scenario_.rto_cycles / 4);
+  }
+  if (now >= next_sample_) {
+    const std::uint64_t wire = nic_->mac_stats().wire_bytes_out_tx;
+    for (const auto& t : tenants_) {
+      const Progress& p = t->progress();
+      samples_.push_back({now, t->spec.index, p.phase, p.completed, p.units(), p.delivered_bytes, wire});
+    }
+    next_sample_ = now + sample_interval_;
+  }
+}
+
+void Simulation::advance_to(std::uint64_t target, const std::function<bool()>& done) {
+  const std::uint64_t t0 = now_ns();
+  std::uint64_t now = nic_->cycle();
+  while (now < target) {
+    process_due(now);
+    if (done && done()) break;
+    planned_end_ = std::min(target, std::max(now + 1, next_event()));
+    nic_->run(planned_end_ - now);
+    now = nic_->cycle();
+  }
+  process_due(now);
+  wall_ns_ += now_ns() - t0;
+}
+
+void Simulation::expire_lost(std::uint64_t now) {
+  // A frame not delivered within rto_cycles was dropped (tail drop, buffer full) or is
+  // starved; like a transport's timeout, the sender gives it up and sends its payload again.
+  std::vector<std::uint64_t> lost;
+  for (const auto& [id, f] : inflight_) {
+    if (now - f.injected > scenario_.rto_cycles) lost.push_back(id);
+  }
+  for (auto id : lost) {
+    const InFlight f = inflight_.at(id);
+    inflight_.erase(id);
+    expired_.insert(id);
+    const std::size_t slot = slot_of(f.tenant);
+    Host& h = host_[slot];
+    const int d = static_cast<int>(f.dir);
+    if (f.flow != Flow::kRaw && f.flow != Flow::kControl) h.inflight_bytes[d] -= f.frame_len;
+    const bool closed_loop = tenants_[slot]->spec.window_bytes != 0;
+    if (f.flow == Flow::kBulkTx || f.flow == Flow::kBulkRx) {
+      if (closed_loop && tenants_[slot]->progress().phase != Phase::kLeft) {
+        ++h.retransmits;
+        h.bulk[d].push_front({f.flow, f.payload, f.frame_len, f.created});
+      }
+    }
+    nic_->notify_pending(f.dir);
+  }
+}
+
+std::size_t Simulation::slot_of(std::uint32_t nic_tenant) const {
+  if (nic_tenant >= slot_by_nic_tenant_.size() || slot_by_nic_tenant_[nic_tenant] < 0) {
+    throw SimError("no scenario tenant at NIC tenant " + std::to_string(nic_tenant));
+  }
+  return static_cast<std::size_t>(slot_by_nic_tenant_[nic_tenant]);
+}
+
+// ------------------------------------------------------------------ the simulated host
+
+void Simulation::send(std::uint32_t tenant, Flow flow, std::uint64_t payload_bytes, std::uint32_t frame_bytes,
+                      std::uint64_t created) {
+  const std::size_t slot = slot_of(tenant);
+  Host& h = host_[slot];
+  const Direction dir = dir_of(flow);
+  if (flow == Flow::kControl) {
+    h.control.push_back({flow, 0, frame_bytes, created});
+    ++h.control_sent;
+  } else {
+    auto& q = h.bulk[static_cast<int>(dir)];
+    if (tenants_[slot]->spec.window_bytes == 0 && q.size() >= kHostQueueLimit) {
+      ++h.host_drops;
+      return;
+    }
+    q.push_back({flow, payload_bytes, frame_bytes, created});
+  }
+  nic_->notify_pending(dir);
+}
+
+void Simulation::send_raw(std::uint32_t tenant, Direction dir, const std::vector<std::uint8_t>& frame,
+                          std::uint64_t created) {
+  Host& h = host_[slot_of(tenant)];
+  auto& q = h.raw[static_cast<int>(dir)];
+  if (q.size() >= kHostQueueLimit) {
+    ++h.host_drops;
+    return;
+  }
+  q.push_back({frame, created});
+  nic_->notify_pending(dir);
+}
+
+void Simulation::cancel(std::uint32_t tenant) {
+  Host& h = host_[slot_of(tenant)];
+  h.control.clear();
+  for (int d = 0; d < 2; ++d) {
+    h.bulk[d].clear();
+    h.raw[d].clear();
+  }
+}
+
+bool Simulation::next_frame(Direction dir, std::uint64_t cycle, std::vector<std::uint8_t>& frame) {
+  const int d = static_cast<int>(dir);
+  const std::size_t n = host_.size();
+  for (std::size_t k = 1; k <= n; ++k) {
+    const std::size_t slot = (rr_[d] + k) % n;
+    Host& h = host_[slot];
+    const TenantSpec& spec = tenants_[slot]->spec;
+    Flow flow;
+    std::uint32_t frame_len = 0;
+    std::uint64_t payload = 0;
+    std::uint64_t created = 0;
+    if (dir == Direction::kTx && !h.control.empty()) {
+      const Pending p = h.control.front();
+      h.control.pop_front();
+      flow = Flow::kControl;
+      frame_len = p.frame_bytes;
+      created = p.created;
+    } else if (!h.raw[d].empty()) {
+      Raw& r = h.raw[d].front();
+      // Untagged: attributed on the way out by the NIC's tuser.
+      frame.assign(r.bytes.begin(), r.bytes.end());
+      h.raw[d].pop_front();
+      rr_[d] = slot;
+      return true;
+    } else if (!h.bulk[d].empty()) {
+      Pending& p = h.bulk[d].front();
+      const std::uint64_t max_payload = p.frame_bytes - kHeaderBytes;
+      payload = std::min<std::uint64_t>(p.payload_left, max_payload);
+      frame_len = std::max<std::uint32_t>(static_cast<std::uint32_t>(payload + kHeaderBytes), kMinTaggedFrame);
+      if (spec.window_bytes != 0 && h.inflight_bytes[d] + frame_len > spec.window_bytes) continue;
+      flow = p.flow;
+      created = p.created;
+      p.payload_left -= payload;
+      if (p.payload_left == 0) h.bulk[d].pop_front();
+      h.inflight_bytes[d] += frame_len;
+    } else {
+      continue;
+    }
+    const std::uint64_t id = next_id_++;
+    const Tag tag{id, created, frame_len, static_cast<std::uint8_t>(spec.index), static_cast<std::uint8_t>(flow)};
+    frame.resize(frame_len);
+    builder_.build(frame.data(), frame_len, h.flow[static_cast<int>(flow)], tag);
+    inflight_.emplace(id, InFlight{spec.index, flow, dir, frame_len, payload, created, cycle});
+    rr_[d] = slot;
+    return true;
+  }
+  return false;
+}
+
+void Simulation::frame_out(const OutFrame& f) {
+  if (f.dir == Direction::kTx && pcap_) pcap_->write(f.cycle, f.data, f.len);
+  const auto tag = parse_tag(f.data, f.len);
+  if (!tag) {
+    // A captured (pcap) frame: attributed by the NIC's own tuser.
+    ++foreign_frames_;
+    if (f.tenant < slot_by_nic_tenant_.size() && slot_by_nic_tenant_[f.tenant] >= 0) {
+      auto& w = *tenants_[static_cast<std::size_t>(slot_by_nic_tenant_[f.tenant])]->workload;
+      w.on_delivered(Flow::kRaw, f.len, f.cycle, *this);
+    }
+    return;
+  }
+  const auto it = inflight_.find(tag->id);
+  if (it == inflight_.end()) {
+    if (expired_.erase(tag->id) != 0) {
+      ++host_[slot_of(tag->tenant)].late;
+      return;
+    }
+    ++integrity_errors_;
+    spdlog::error("cycle {}: frame with unknown packet id {} left on {}", f.cycle, tag->id, to_string(f.dir));
+    return;
+  }
+  const InFlight in = it->second;
+  inflight_.erase(it);
+  const std::size_t slot = slot_of(in.tenant);
+  Host& h = host_[slot];
+  ++frames_checked_;
+  if (!builder_.intact(f.data, f.len, h.flow[static_cast<int>(in.flow)], *tag) || in.dir != f.dir) {
+    ++integrity_errors_;
+    if (integrity_errors_ <= 5) {
+      spdlog::error("cycle {}: packet {} of tenant {} left {} bytes, not as it went in", f.cycle, tag->id, in.tenant,
+                    f.len);
+    }
+  }
+  if (f.tenant != in.tenant) {
+    ++misattributed_;
+    if (misattributed_ <= 5) {
+      spdlog::error("cycle {}: packet {} of tenant {} left with tuser tenant {}", f.cycle, tag->id, in.tenant,
+                    f.tenant);
+    }
+  }
+  const int d = static_cast<int>(in.dir);
+  if (in.flow == Flow::kControl) {
+    ++h.control_delivered;
+    const std::uint64_t lat = f.cycle - in.created;
+    h.control_latency.push_back(static_cast<double>(lat));
+    if (lat > tenants_[slot]->spec.control.deadline_cycles) ++h.deadline_misses;
+  } else {
+    h.inflight_bytes[d] -= in.frame_len;
+    nic_->notify_pending(in.dir);
+  }
+  Workload& w = *tenants_[slot]->workload;
+  w.on_delivered(in.flow, in.payload, f.cycle, *this);
+  if (w.next_wakeup() < planned_end_) nic_->request_break();
+}
+
+// ------------------------------------------------------------------ metrics
+
+double Simulation::progress_rate(std::size_t i) {
+  const Tenant& t = *tenants_.at(i);
+  const Progress& p = t.progress();
+  if (t.spec.kind == WorkloadKind::kBackground || t.spec.kind == WorkloadKind::kPcap) {
+    return p.offered_bytes == 0 ? 0.0 : static_cast<double>(p.delivered_bytes) / static_cast<double>(p.offered_bytes);
+  }
+  const std::uint64_t now = nic_->cycle();
+  const std::uint64_t stop = std::min(now, t.spec.stop_cycle);
+  if (stop <= t.spec.start_cycle) return 0.0;
+  return p.units() / static_cast<double>(stop - t.spec.start_cycle);
+}
+
+RunMetrics Simulation::metrics() {
+  RunMetrics m;
+  m.scenario = scenario_.name;
+  m.policy = options_.policy_name;
+  m.cycles = nic_->cycle();
+  m.clock_mhz = scenario_.clock_mhz;
+  m.simulated_ms = static_cast<double>(m.cycles) / scenario_.clock_mhz / 1e3;
+  m.wall_seconds = static_cast<double>(wall_ns_) * 1e-9;
+  m.cycles_per_second = m.wall_seconds > 0 ? static_cast<double>(m.cycles) / m.wall_seconds : 0.0;
+  const double capacity = scenario_.link_bytes_per_cycle() * static_cast<double>(std::max<std::uint64_t>(1, m.cycles));
+  m.link_utilisation_tx = static_cast<double>(nic_->mac_stats().wire_bytes_out_tx) / capacity;
+  m.link_utilisation_rx = static_cast<double>(nic_->mac_stats().wire_bytes_in_rx) / capacity;
+  m.frames_checked = frames_checked_;
+  m.foreign_frames = foreign_frames_;
+
+  const host::Telemetry tel = nic_io::snapshot(*nic_, caps_);
+  std::uint64_t busy_total = 0;
+  for (const auto& c : tel.crypto) busy_total += c.tx_busy + c.rx_busy;
+  m.crypto_utilisation = static_cast<double>(busy_total) /
+                         (static_cast<double>(caps_.crypto_slots) * static_cast<double>(std::max<std::uint64_t>(1, tel.cycle)));
+
+  const double us_per_cycle = 1.0 / scenario_.clock_mhz;
+  std::vector<double> normalised;
+  for (std::size_t i = 0; i < tenants_.size(); ++i) {
+    const Tenant& t = *tenants_[i];
+    const Host& h = host_[i];
+    const Progress& p = t.progress();
+    TenantMetrics tm;
+    tm.name = t.spec.name;
+    tm.kind = to_string(t.spec.kind);
+    tm.tenant = t.spec.index;
+    tm.completed = p.completed;
+    std::vector<double> iters;
+    for (auto c : t.workload->iteration_cycles()) iters.push_back(static_cast<double>(c) * us_per_cycle);
+    tm.iter_mean_us = mean(iters);
+    tm.iter_p99_us = percentile(iters, 99);
+    tm.progress_units = p.units();
+    std::vector<double> lat;
+    for (double c : h.control_latency) lat.push_back(c * us_per_cycle);
+    tm.control_p50_us = percentile(lat, 50);
+    tm.control_p99_us = percentile(lat, 99);
+    tm.control_sent = h.control_sent;
+    tm.control_delivered = h.control_delivered;
+    // Control frames still undelivered past their deadline count as misses.
+    std::uint64_t overdue = 0;
+    for (const auto& [id, f] : inflight_) {
+      if (f.tenant == t.spec.index && f.flow == Flow::kControl && m.cycles - f.created > t.spec.control.deadline_cycles) {
+        ++overdue;
+      }
+    }
+    tm.deadline_misses = h.deadline_misses + overdue;
+    const std::size_t qc = 2 * t.spec.index;
+    if (qc + 1 < tel.queues.size()) tm.nic_drops = tel.queues[qc].drop_pkts + tel.queues[qc + 1].drop_pkts;
+    if (t.spec.index < tel.crypto.size()) {
+      const auto& c = tel.crypto[t.spec.index];
+      tm.crypto_wait_cycles = c.tx_wait + c.rx_wait;
+      tm.crypto_busy_cycles = c.tx_busy + c.rx_busy;
+    }
+    tm.retransmits = h.retransmits;
+    tm.host_drops = h.host_drops;
+    tm.offered_bytes = p.offered_bytes;
+    tm.delivered_bytes = p.delivered_bytes;
+    const std::uint64_t stop = std::min(m.cycles, t.spec.stop_cycle);
+    if (stop > t.spec.start_cycle) {
+      tm.throughput_gbps = static_cast<double>(p.delivered_bytes) * 8.0 /
+                           (static_cast<double>(stop - t.spec.start_cycle) * us_per_cycle * 1e3);
+    }
+    if (i < options_.solo.size() && options_.solo[i]) {
+      const SoloResult& solo = *options_.solo[i];
+      if (solo.iter_mean_cycles) {
+        tm.solo_iter_mean_us = *solo.iter_mean_cycles * us_per_cycle;
+        if (tm.iter_mean_us) tm.slowdown = *tm.iter_mean_us / *tm.solo_iter_mean_us;
+      }
+      if (solo.progress_rate > 0 && stop > t.spec.start_cycle) {
+        tm.normalised_progress = progress_rate(i) / solo.progress_rate;
+        normalised.push_back(*tm.normalised_progress);
+      }
+    }
+    m.tenants.push_back(std::move(tm));
+  }
+  m.jain = jain_index(normalised);
+  return m;
+}
+
+void Simulation::write_csv(const std::filesystem::path& file) const {
+  std::ofstream out(file);
+  if (!out) throw SimError(file.string() + ": cannot write the time series");
+  out << "cycle,time_us,tenant,name,phase,completed,progress_units,delivered_bytes,link_wire_bytes_tx\n";
+  for (const auto& s : samples_) {
+    const auto& t = *tenants_[static_cast<std::size_t>(slot_by_nic_tenant_[s.tenant])];
+    out << s.cycle << ',' << fmt::format("{:.3f}", static_cast<double>(s.cycle) / scenario_.clock_mhz) << ','
+        << s.tenant << ',' << t.spec.name << ',' << to_string(s.phase) << ',' << s.completed << ','
+        << fmt::format("{:.4f}", s.units) << ',' << s.delivered_bytes << ',' << s.wire_bytes_tx << '\n';
+  }
+}
+
+// ------------------------------------------------------------------ solo baselines
+
+std::filesystem::path default_cache_dir() {
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != '\0') {
+    return std::filesystem::path(x) / "nicsched";
+  }
+  if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0') {
+    return std::filesystem::path(h) / ".cache" / "nicsched";
+  }
+  return {};
+}
+
+std::vector<std::optional<SoloResult>> solo_baselines(const Scenario& s, const std::filesystem::path& cache_dir,
+                                                      std::optional<std::uint64_t> cycles, std::uint64_t iterations) {
+  const std::uint64_t end = cycles.value_or(s.duration_cycles);
+  const std::string key = fmt::format("{}-{}-{}-{}-v1", s.name, s.text_digest, end, iterations);
+  std::filesystem::path cache_file;
+  if (!cache_dir.empty()) {
+    std::string safe = key;
+    for (char& c : safe) {
+      if (c == '/' || c == ' ') c = '_';
+    }
+    cache_file = cache_dir / ("solo-" + safe + ".json");
+    std::ifstream in(cache_file);
+    if (in) {
+      try {
+        const auto j = nlohmann::json::parse(in);
+        std::vector<std::optional<SoloResult>> out;
+        for (const auto& e : j.at("tenants")) {
+          if (e.is_null()) {
+            out.emplace_back();
+            continue;
+          }
+          SoloResult r;
+          if (!e.at("iter_mean_cycles").is_null()) r.iter_mean_cycles = e.at("iter_mean_cycles").get<double>();
+          r.progress_rate = e.at("progress_rate").get<double>();
+          out.emplace_back(r);
+        }
+        if (out.size() == s.tenants.size()) {
+          spdlog::debug("solo baselines from {}", cache_file.string());
+          return out;
+        }
+      } catch (const nlohmann::json::exception& e) {
+        spdlog::warn("{}: ignoring a broken baseline cache ({})", cache_file.string(), e.what());
+      }
+    }
+  }
+  std::vector<std::optional<SoloResult>> out;
+  for (const auto& t : s.tenants) {
+    SimOptions o;
+    o.baseline = Baseline::kFifo;
+    o.cycles = end;
+    Simulation sim(solo_scenario(s, t.index), o);
+    const bool iterative = t.kind == WorkloadKind::kDdp || t.kind == WorkloadKind::kFl;
+    sim.run_until([&] { return iterative && sim.tenant(0).progress().completed >= iterations; });
+    SoloResult r;
+    const auto& its = sim.tenant(0).workload->iteration_cycles();
+    if (!its.empty()) {
+      double sum = 0;
+      for (auto c : its) sum += static_cast<double>(c);
+      r.iter_mean_cycles = sum / static_cast<double>(its.size());
+    }
+    r.progress_rate = sim.progress_rate(0);
+    out.emplace_back(r);
+  }
+  if (!cache_file.empty()) {
+    nlohmann::json j;
+    j["key"] = key;
+    nlohmann::json ts = nlohmann::json::array();
+    for (const auto& r : out) {
+      nlohmann::json e;
+      e["iter_mean_cycles"] = r && r->iter_mean_cycles ? nlohmann::json(*r->iter_mean_cycles) : nlohmann::json(nullptr);
+      e["progress_rate"] = r ? r->progress_rate : 0.0;
+      ts.push_back(e);
+    }
+    j["tenants"] = ts;
+    std::error_code ec;
+    std::filesystem::create_directories(cache_dir, ec);
+    const auto tmp = cache_file.string() + ".tmp";
+    {
+      std::ofstream o(tmp);
+      o << j.dump(1);
+    }
+    std::filesystem::rename(tmp, cache_file, ec);
+    if (ec) spdlog::warn("{}: cannot cache solo baselines ({})", cache_file.string(), ec.message());
+  }
+  return out;
+}
+
+}  // namespace nicsched::sim

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Simulation-speed benchmark of the Verilated nicsched_top; writes its table into
+# docs/simulation.md (between the bench_sim markers). Usage: tools/bench_sim.sh [BUILD_DIR]
+#   1. cycles/s of the 8-tenant top under the default scenario (workloads, host model and
+#      metrics included), one thread
+#   2. the same for generated 4/8/16/64-tenant scenarios (~80 % link load)
+#   3. wall time of `nicsim run default.yaml` (solo baselines computed, then cached)
+#   4. the same RTL and stimulus under Icarus Verilog (Yosys writes plain Verilog) vs
+#      Verilator: cycles/s and the ratio
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-build}
+[[ $build = /* ]] || build="$root/$build"
+CYCLES=${CYCLES:-2000000}
+SCALE_CYCLES=${SCALE_CYCLES:-1000000}
+ICARUS_CYCLES=${ICARUS_CYCLES:-20000}
+VERILATOR_REPLAY_CYCLES=${VERILATOR_REPLAY_CYCLES:-2000000}
+
+echo "bench_sim: building bench_sim and nicsim in $build"
+cmake --build "$build" --target bench_sim nicsim >/dev/null
+bench="$build/sim/bench_sim"
+nicsim="$build/sim/nicsim"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+field() { sed -n "s/.*$1 \([0-9.]*\).*/\1/p"; }
+calc() { awk "BEGIN { printf \"%.6f\", $1 }"; }
+
+echo "bench_sim: default scenario, $CYCLES cycles"
+default_line=$("$bench" scenario "$root/sim/scenarios/default.yaml" --cycles "$CYCLES")
+default_rate=$(field cycles_per_second <<<"$default_line")
+
+echo "bench_sim: tenant scaling, $SCALE_CYCLES cycles each"
+scaling=$("$bench" scaling --cycles "$SCALE_CYCLES")
+
+echo "bench_sim: default scenario wall time"
+cache="$work/cache"
+t0=$(date +%s.%N)
+"$nicsim" run "$root/sim/scenarios/default.yaml" --baseline fair --cache-dir "$cache" >/dev/null
+t1=$(date +%s.%N)
+"$nicsim" run "$root/sim/scenarios/default.yaml" --baseline fair --cache-dir "$cache" >/dev/null
+t2=$(date +%s.%N)
+wall_cold=$(calc "$t1 - $t0")
+wall_warm=$(calc "$t2 - $t1")
+
+echo "bench_sim: Icarus comparison (Yosys -> plain Verilog)"
+mapfile -t srcs < <(cd "$root" && ls rtl/generated/nicsched_regs_pkg.sv rtl/*_pkg.sv; ls rtl/generated/*.sv rtl/*.sv | grep -v '_pkg\.sv$')
+(cd "$root" && yosys -q -p "read_verilog -sv ${srcs[*]}; hierarchy -top nicsched_top; proc; opt_clean; write_verilog -noattr $work/nicsched_top_plain.v") >"$work/yosys.log" 2>&1 \
+  || { echo "bench_sim: yosys failed, see below" >&2; tail -20 "$work/yosys.log" >&2; exit 1; }
+"$bench" emit "$work" --scenario "$root/sim/scenarios/default.yaml"
+iverilog -g2005 -I "$work" -o "$work/icarus.vvp" "$root/tools/bench_sim_tb.v" "$work/nicsched_top_plain.v"
+t0=$(date +%s.%N)
+icarus_out=$(cd "$work" && vvp -n icarus.vvp +cycles="$ICARUS_CYCLES")
+t1=$(date +%s.%N)
+icarus_secs=$(calc "$t1 - $t0")
+icarus_rate=$(calc "$ICARUS_CYCLES / $icarus_secs")
+replay_line=$("$bench" replay "$work" --scenario "$root/sim/scenarios/default.yaml" --cycles "$VERILATOR_REPLAY_CYCLES" 2>/dev/null)
+verilator_rate=$(field cycles_per_second <<<"$replay_line")
+ratio=$(calc "$verilator_rate / $icarus_rate")
+icarus_frames=$(sed -n 's/.*frames_out \([0-9]*\).*/\1/p' <<<"$icarus_out")
+
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+table=$(
+  echo "Measured $(date -u +%Y-%m-%d) on $cpu (one thread), Verilator $(verilator --version | cut -d' ' -f2), Icarus $(iverilog -V 2>&1 | head -1 | cut -d' ' -f4), by \`tools/bench_sim.sh $1\`."
+  echo
+  echo "| what | simulated cycles | wall s | cycles/s |"
+  echo "| --- | ---: | ---: | ---: |"
+  printf '| 8-tenant top, default scenario (workloads + host model + metrics) | %s | %s | **%.2f M** |\n' \
+    "$(field cycles <<<"$default_line")" "$(field seconds <<<"$default_line")" "$(calc "$default_rate / 1000000")"
+  while read -r line; do
+    printf '| %s-tenant top, generated DDP scenario (~80 %% link load) | %s | %s | %.2f M |\n' \
+      "$(field tenants <<<"$line")" "$(field cycles <<<"$line")" "$(field seconds <<<"$line")" \
+      "$(calc "$(field cycles_per_second <<<"$line") / 1000000")"
+  done <<<"$scaling"
+  printf '| Verilator, 8-tenant top, replayed stimulus (TX frames back to back + register writes) | %s | %s | %.2f M |\n' \
+    "$(field cycles <<<"$replay_line")" "$(field seconds <<<"$replay_line")" "$(calc "$verilator_rate / 1000000")"
+  printf '| Icarus Verilog, the same RTL (Yosys plain Verilog) and stimulus | %s | %.2f | %.0f |\n' \
+    "$ICARUS_CYCLES" "$icarus_secs" "$icarus_rate"
+  echo
+  printf 'Verilator / Icarus on the same RTL and stimulus: **%.0fx** (Icarus sent %s frames in its %s cycles).\n' "$ratio" "$icarus_frames" "$ICARUS_CYCLES"
+  echo
+  printf 'Wall time of `nicsim run sim/scenarios/default.yaml --baseline fair` (%s simulated cycles): %.1f s with the solo baselines computed, %.1f s with them cached.\n' \
+    "$("$nicsim" run "$root/sim/scenarios/default.yaml" --baseline fair --cache-dir "$cache" --json | sed -n 's/.*"cycles":\([0-9]*\).*/\1/p')" "$wall_cold" "$wall_warm"
+)
+echo "$table"
+doc="$root/docs/simulation.md"
+python3 - "$doc" "$table" <<'PY'
+import sys
+doc, table = sys.argv[1], sys.argv[2]
+text = open(doc).read()
+begin, end = "<!-- bench_sim:begin -->", "<!-- bench_sim:end -->"
+i, j = text.index(begin) + len(begin), text.index(end)
+open(doc, "w").write(text[:i] + "\n" + table + "\n" + text[j:])
+PY
+echo "bench_sim: wrote the table into docs/simulation.md"
