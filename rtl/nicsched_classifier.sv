@@ -1,0 +1,160 @@
+// nicsched_classifier: match-table lookup of the parsed fields; writes ingress_meta_t on tlast.
+//
+// Behaviour
+//   Frames pass unchanged, one register stage later. On the tlast beat the classifier
+//   turns the parser's fields into nicsched_pkg::ingress_meta_t on m_axis_tuser (zero on
+//   other beats):
+//     - parser drop reason != DROP_NONE: meta.drop = that reason, tenant/class/crypto 0;
+//     - parser says "default" (unknown ethertype with CTRL.BAD_TO_DEFAULT): DEFAULT_ACTION;
+//     - otherwise the lowest-numbered entry i with CLS_ACTION[i].VALID whose four fields all
+//       match under their masks, ((field ^ value) & mask) == 0 for VLAN ID, DSCP, protocol
+//       and L4 destination port, gives {tenant, class, crypto op}; no match: DEFAULT_ACTION.
+//   A crypto-op value of 3 (not defined in the register map) is treated as NONE.
+//   The table is read when the tlast beat passes, so a COMMIT takes effect from the next
+//   frame whose tlast has not yet passed.
+//
+// Timing
+//   One register stage: latency one clock, one beat per clock when m_axis_tready is high.
+//   s_axis_tready = !stage full || m_axis_tready.
+`default_nettype none
+
+module nicsched_classifier #(
+  parameter int DataWidth     = 512,  // AXI4-Stream data bits; 64..512, a power of two
+  parameter int NumClsEntries = 16    // match-table entries; 1..64
+) (
+  input  logic                       clk_i,
+  input  logic                       rst_ni,
+
+  // Match table (CSR block active copies), element i at [i*W +: W]
+  input  logic [NumClsEntries*12-1:0] cls_vlan_value_i,
+  input  logic [NumClsEntries*12-1:0] cls_vlan_mask_i,
+  input  logic [NumClsEntries*6-1:0]  cls_dscp_proto_dscp_i,
+  input  logic [NumClsEntries*6-1:0]  cls_dscp_proto_dscp_mask_i,
+  input  logic [NumClsEntries*8-1:0]  cls_dscp_proto_proto_i,
+  input  logic [NumClsEntries*8-1:0]  cls_dscp_proto_proto_mask_i,
+  input  logic [NumClsEntries*16-1:0] cls_port_value_i,
+  input  logic [NumClsEntries*16-1:0] cls_port_mask_i,
+  input  logic [NumClsEntries-1:0]    cls_action_valid_i,
+  input  logic [NumClsEntries*6-1:0]  cls_action_tenant_i,
+  input  logic [NumClsEntries-1:0]    cls_action_class_i,
+  input  logic [NumClsEntries*2-1:0]  cls_action_crypto_op_i,
+  // Result for misses (DEFAULT_ACTION)
+  input  logic [5:0]                  default_action_tenant_i,
+  input  logic                        default_action_class_i,
+  input  logic [1:0]                  default_action_crypto_op_i,
+
+  // Frames in, with the parser's fields on the tlast beat
+  input  logic [DataWidth-1:0]        s_axis_tdata,
+  input  logic [DataWidth/8-1:0]      s_axis_tkeep,
+  input  logic                        s_axis_tvalid,
+  output logic                        s_axis_tready,
+  input  logic                        s_axis_tlast,
+  input  logic [11:0]                 s_prs_vlan_i,
+  input  logic [5:0]                  s_prs_dscp_i,
+  input  logic [7:0]                  s_prs_proto_i,
+  input  logic [15:0]                 s_prs_dport_i,
+  input  nicsched_pkg::drop_reason_e  s_prs_drop_i,
+  input  logic                        s_prs_default_i,
+
+  // Frames out, metadata on the tlast beat
+  output logic [DataWidth-1:0]        m_axis_tdata,
+  output logic [DataWidth/8-1:0]      m_axis_tkeep,
+  output logic                        m_axis_tvalid,
+  input  logic                        m_axis_tready,
+  output logic                        m_axis_tlast,
+  output nicsched_pkg::ingress_meta_t m_axis_tuser
+);
+
+  if (NumClsEntries < 1 || NumClsEntries > 64) begin : g_bad_entries
+    $error("nicsched_classifier %m: NumClsEntries must be in 1..64");
+  end
+  if (DataWidth < 64 || DataWidth > 512 || (DataWidth & (DataWidth - 1)) != 0) begin : g_bad_width
+    $error("nicsched_classifier %m: DataWidth must be a power of two in 64..512");
+  end
+
+  // ---------------------------------------------------------------------------------
+  // Match: one hit bit per entry, then the lowest hit wins
+  // ---------------------------------------------------------------------------------
+  logic [NumClsEntries-1:0] hit;
+  for (genvar i = 0; i < NumClsEntries; i++) begin : g_entry
+    assign hit[i] = cls_action_valid_i[i] &&
+        (((s_prs_vlan_i  ^ cls_vlan_value_i[i*12 +: 12])      & cls_vlan_mask_i[i*12 +: 12])      == '0) &&
+        (((s_prs_dscp_i  ^ cls_dscp_proto_dscp_i[i*6 +: 6])   & cls_dscp_proto_dscp_mask_i[i*6 +: 6]) == '0) &&
+        (((s_prs_proto_i ^ cls_dscp_proto_proto_i[i*8 +: 8])  & cls_dscp_proto_proto_mask_i[i*8 +: 8]) == '0) &&
+        (((s_prs_dport_i ^ cls_port_value_i[i*16 +: 16])      & cls_port_mask_i[i*16 +: 16])      == '0);
+  end
+
+  logic [5:0] sel_tenant;
+  logic       sel_class;
+  logic [1:0] sel_op;
+  always_comb begin
+    sel_tenant = default_action_tenant_i;
+    sel_class  = default_action_class_i;
+    sel_op     = default_action_crypto_op_i;
+    // Walk from the highest entry down so that the lowest hit is assigned last.
+    for (int i = NumClsEntries - 1; i >= 0; i--) begin
+      if (hit[i] && !s_prs_default_i) begin
+        sel_tenant = cls_action_tenant_i[i*6 +: 6];
+        sel_class  = cls_action_class_i[i];
+        sel_op     = cls_action_crypto_op_i[i*2 +: 2];
+      end
+    end
+  end
+
+  nicsched_pkg::ingress_meta_t meta_d;
+  always_comb begin
+    meta_d           = '0;
+    meta_d.drop      = s_prs_drop_i;
+    if (s_prs_drop_i == nicsched_pkg::DROP_NONE) begin
+      meta_d.tenant = sel_tenant;
+      meta_d.cls    = sel_class;
+      unique case (sel_op)
+        2'd1:    meta_d.crypto_op = nicsched_pkg::CRYPTO_ENCRYPT;
+        2'd2:    meta_d.crypto_op = nicsched_pkg::CRYPTO_DECRYPT;
+        default: meta_d.crypto_op = nicsched_pkg::CRYPTO_NONE;
+      endcase
+    end
+    if (!s_axis_tlast) meta_d = '0;
+  end
+
+  // ---------------------------------------------------------------------------------
+  // Output register
+  // ---------------------------------------------------------------------------------
+  logic                        valid_q;
+  logic [DataWidth-1:0]        data_q;
+  logic [DataWidth/8-1:0]      keep_q;
+  logic                        last_q;
+  nicsched_pkg::ingress_meta_t meta_q;
+  logic                        in_fire;
+
+  assign s_axis_tready = !valid_q || m_axis_tready;
+  assign in_fire       = s_axis_tvalid && s_axis_tready;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      valid_q <= 1'b0;
+    end else if (in_fire) begin
+      valid_q <= 1'b1;
+    end else if (m_axis_tready) begin
+      valid_q <= 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (in_fire) begin
+      data_q <= s_axis_tdata;
+      keep_q <= s_axis_tkeep;
+      last_q <= s_axis_tlast;
+      meta_q <= meta_d;
+    end
+  end
+
+  assign m_axis_tdata  = data_q;
+  assign m_axis_tkeep  = keep_q;
+  assign m_axis_tvalid = valid_q;
+  assign m_axis_tlast  = last_q;
+  assign m_axis_tuser  = meta_q;
+
+endmodule
+
+`default_nettype wire

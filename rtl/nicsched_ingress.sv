@@ -1,0 +1,154 @@
+// nicsched_ingress: parser + classifier; frames pass unchanged with ingress_meta_t on tlast.
+//
+// Behaviour
+//   Every beat that enters leaves unchanged, in order; the tlast beat of each frame carries
+//   nicsched_pkg::ingress_meta_t on m_axis_tuser (zero on other beats): the drop reason
+//   (frames with a reason still leave in full, for the queue manager to free at tlast),
+//   or the tenant, class and crypto op from the classifier table / DEFAULT_ACTION.
+//   See nicsched_parser and nicsched_classifier for the rules, docs/ingress.md for a user's
+//   view.
+//
+// Timing
+//   Latency three clocks (parser two, classifier one); one beat per clock when
+//   m_axis_tready is high, no bubble between frames; s_axis_tready depends
+//   combinationally on m_axis_tready. Counter pulses (cnt_*_o) come when a frame's tlast
+//   beat leaves the parser stage, one per frame (frames) and per reason.
+`default_nettype none
+
+module nicsched_ingress #(
+  parameter int DataWidth     = 512,  // AXI4-Stream data bits; 64..512, a power of two
+  parameter int NumClsEntries = 16    // classifier match-table entries; 1..64
+) (
+  input  logic                        clk_i,
+  input  logic                        rst_ni,
+
+  // Configuration (CSR block active copies; names as the CSR ports without _o)
+  input  logic                        ctrl_bad_to_default_i,
+  input  logic [NumClsEntries*12-1:0] cls_vlan_value_i,
+  input  logic [NumClsEntries*12-1:0] cls_vlan_mask_i,
+  input  logic [NumClsEntries*6-1:0]  cls_dscp_proto_dscp_i,
+  input  logic [NumClsEntries*6-1:0]  cls_dscp_proto_dscp_mask_i,
+  input  logic [NumClsEntries*8-1:0]  cls_dscp_proto_proto_i,
+  input  logic [NumClsEntries*8-1:0]  cls_dscp_proto_proto_mask_i,
+  input  logic [NumClsEntries*16-1:0] cls_port_value_i,
+  input  logic [NumClsEntries*16-1:0] cls_port_mask_i,
+  input  logic [NumClsEntries-1:0]    cls_action_valid_i,
+  input  logic [NumClsEntries*6-1:0]  cls_action_tenant_i,
+  input  logic [NumClsEntries-1:0]    cls_action_class_i,
+  input  logic [NumClsEntries*2-1:0]  cls_action_crypto_op_i,
+  input  logic [5:0]                  default_action_tenant_i,
+  input  logic                        default_action_class_i,
+  input  logic [1:0]                  default_action_crypto_op_i,
+
+  // Frames in
+  input  logic [DataWidth-1:0]        s_axis_tdata,
+  input  logic [DataWidth/8-1:0]      s_axis_tkeep,    // contiguous from bit 0
+  input  logic                        s_axis_tvalid,
+  output logic                        s_axis_tready,
+  input  logic                        s_axis_tlast,
+
+  // Frames out, ingress_meta_t on the tlast beat
+  output logic [DataWidth-1:0]        m_axis_tdata,
+  output logic [DataWidth/8-1:0]      m_axis_tkeep,
+  output logic                        m_axis_tvalid,
+  input  logic                        m_axis_tready,
+  output logic                        m_axis_tlast,
+  output nicsched_pkg::ingress_meta_t m_axis_tuser,
+
+  // Counter pulses for telemetry (PARSER block: PRS_FRAMES, PRS_RUNT, ...)
+  output logic                        cnt_frames_o,
+  output logic                        cnt_runt_o,
+  output logic                        cnt_truncated_o,
+  output logic                        cnt_bad_ihl_o,
+  output logic                        cnt_unknown_etype_o
+);
+
+  logic [DataWidth-1:0]       prs_tdata;
+  logic [DataWidth/8-1:0]     prs_tkeep;
+  logic                       prs_tvalid, prs_tready, prs_tlast;
+  logic [15:0]                prs_len, prs_sport, prs_dport;
+  logic [11:0]                prs_vlan;
+  logic [5:0]                 prs_dscp;
+  logic [7:0]                 prs_proto;
+  nicsched_pkg::drop_reason_e prs_drop;
+  logic                       prs_default;
+
+  nicsched_parser #(
+    .DataWidth(DataWidth)
+  ) u_parser (
+    .clk_i,
+    .rst_ni,
+    .bad_to_default_i   (ctrl_bad_to_default_i),
+    .s_axis_tdata,
+    .s_axis_tkeep,
+    .s_axis_tvalid,
+    .s_axis_tready,
+    .s_axis_tlast,
+    .m_axis_tdata       (prs_tdata),
+    .m_axis_tkeep       (prs_tkeep),
+    .m_axis_tvalid      (prs_tvalid),
+    .m_axis_tready      (prs_tready),
+    .m_axis_tlast       (prs_tlast),
+    .m_prs_len_o        (prs_len),
+    .m_prs_vlan_o       (prs_vlan),
+    .m_prs_dscp_o       (prs_dscp),
+    .m_prs_proto_o      (prs_proto),
+    .m_prs_sport_o      (prs_sport),
+    .m_prs_dport_o      (prs_dport),
+    .m_prs_drop_o       (prs_drop),
+    .m_prs_default_o    (prs_default),
+    .cnt_frames_o,
+    .cnt_runt_o,
+    .cnt_truncated_o,
+    .cnt_bad_ihl_o,
+    .cnt_unknown_etype_o
+  );
+
+  nicsched_classifier #(
+    .DataWidth    (DataWidth),
+    .NumClsEntries(NumClsEntries)
+  ) u_classifier (
+    .clk_i,
+    .rst_ni,
+    .cls_vlan_value_i,
+    .cls_vlan_mask_i,
+    .cls_dscp_proto_dscp_i,
+    .cls_dscp_proto_dscp_mask_i,
+    .cls_dscp_proto_proto_i,
+    .cls_dscp_proto_proto_mask_i,
+    .cls_port_value_i,
+    .cls_port_mask_i,
+    .cls_action_valid_i,
+    .cls_action_tenant_i,
+    .cls_action_class_i,
+    .cls_action_crypto_op_i,
+    .default_action_tenant_i,
+    .default_action_class_i,
+    .default_action_crypto_op_i,
+    .s_axis_tdata       (prs_tdata),
+    .s_axis_tkeep       (prs_tkeep),
+    .s_axis_tvalid      (prs_tvalid),
+    .s_axis_tready      (prs_tready),
+    .s_axis_tlast       (prs_tlast),
+    .s_prs_vlan_i       (prs_vlan),
+    .s_prs_dscp_i       (prs_dscp),
+    .s_prs_proto_i      (prs_proto),
+    .s_prs_dport_i      (prs_dport),
+    .s_prs_drop_i       (prs_drop),
+    .s_prs_default_i    (prs_default),
+    .m_axis_tdata,
+    .m_axis_tkeep,
+    .m_axis_tvalid,
+    .m_axis_tready,
+    .m_axis_tlast,
+    .m_axis_tuser
+  );
+
+  // The length and source port are parsed for tests and future use; the classifier
+  // matches on the destination port only.
+  logic unused_prs;
+  assign unused_prs = ^{prs_len, prs_sport};
+
+endmodule
+
+`default_nettype wire

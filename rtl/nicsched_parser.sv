@@ -1,0 +1,330 @@
+// nicsched_parser: streaming Ethernet/VLAN/IPv4/IPv6/UDP/TCP header parser; frames pass unchanged.
+//
+// Behaviour
+//   Every beat that enters leaves unchanged (tdata, tkeep, tlast), in order, two clocks
+//   later when the output is ready. With the tlast beat of each frame the parser presents
+//   the frame's parsed fields and its verdict (m_prs_*), valid only on that beat and zero
+//   on every other beat. Frames are never dropped here: a frame with a drop reason still
+//   leaves in full, so that the queue manager, which stores beats as they arrive, can free
+//   it at tlast.
+//
+//   Parsed: Ethernet II, at most one 802.1Q tag (TPID 0x8100), then IPv4 (0x0800, any IHL
+//   5..15) or IPv6 (0x86DD, fixed header only). L4 ports are read for UDP (17) and TCP (6)
+//   directly after the IP header; IPv4 non-first fragments (offset != 0) and every other
+//   protocol / next header report ports 0. The frame length is the number of bytes with
+//   tkeep set (saturating at 65535).
+//
+//   Verdict, first rule that applies:
+//     1. length < 60 bytes                                          -> DROP_RUNT
+//     2. ethertype (after the tag) neither IPv4 nor IPv6            -> DROP_UNKNOWN_ETYPE,
+//        or, when bad_to_default_i, no drop and m_prs_default_o = 1 (use the default action)
+//     3. IP version nibble wrong (4 / 6) or IPv4 IHL < 5            -> DROP_BAD_IHL
+//     4. IPv4: total length < IHL*4, or L2 header + total length > frame length, or
+//        (first fragment of UDP/TCP) total length < IHL*4 + L4 minimum (UDP 8, TCP 20);
+//        IPv6: L2 header + 40 + payload length > frame length, or (UDP/TCP) payload
+//        length < L4 minimum                                        -> DROP_TRUNCATED
+//   Bytes after the IP length (Ethernet padding) are allowed. A dropped frame reports all
+//   fields zero except the length; a default-class frame reports its VLAN ID and length.
+//
+// Timing
+//   Two register stages: stage 1 captures the beat, the frame's first 82 bytes and its
+//   running length; stage 2 holds the beat with the fields extracted from stage 1. Latency
+//   two clocks, one beat per clock when m_axis_tready is high, no bubbles between frames.
+//   s_axis_tready = !stage1 full || stage 1 moves on (combinational from m_axis_tready).
+//
+// Counter pulses (cnt_*_o) are one-cycle pulses when a frame's tlast beat leaves the
+// parser, one per frame and reason; cnt_unknown_etype_o pulses for frames sent to the
+// default class too.
+`default_nettype none
+
+module nicsched_parser #(
+  parameter int DataWidth = 512  // AXI4-Stream data bits; 64..512, a power of two
+) (
+  input  logic                   clk_i,
+  input  logic                   rst_ni,
+
+  // Configuration
+  input  logic                   bad_to_default_i,  // CTRL.BAD_TO_DEFAULT
+
+  // Frames in
+  input  logic [DataWidth-1:0]   s_axis_tdata,
+  input  logic [DataWidth/8-1:0] s_axis_tkeep,      // contiguous from bit 0
+  input  logic                   s_axis_tvalid,
+  output logic                   s_axis_tready,
+  input  logic                   s_axis_tlast,
+
+  // Frames out, unchanged
+  output logic [DataWidth-1:0]   m_axis_tdata,
+  output logic [DataWidth/8-1:0] m_axis_tkeep,
+  output logic                   m_axis_tvalid,
+  input  logic                   m_axis_tready,
+  output logic                   m_axis_tlast,
+
+  // Parsed fields and verdict, valid with the tlast beat on m_axis
+  output logic [15:0]            m_prs_len_o,       // frame length, bytes (saturating)
+  output logic [11:0]            m_prs_vlan_o,      // VLAN ID, 0 when untagged
+  output logic [5:0]             m_prs_dscp_o,      // IPv4 TOS[7:2] / IPv6 traffic class[7:2]
+  output logic [7:0]             m_prs_proto_o,     // IPv4 protocol / IPv6 next header
+  output logic [15:0]            m_prs_sport_o,     // L4 source port (0 when none)
+  output logic [15:0]            m_prs_dport_o,     // L4 destination port (0 when none)
+  output nicsched_pkg::drop_reason_e m_prs_drop_o,  // DROP_NONE: keep the frame
+  output logic                   m_prs_default_o,   // unknown ethertype kept: use the default action
+
+  // Counter pulses for telemetry (one per frame leaving the parser)
+  output logic                   cnt_frames_o,
+  output logic                   cnt_runt_o,
+  output logic                   cnt_truncated_o,
+  output logic                   cnt_bad_ihl_o,
+  output logic                   cnt_unknown_etype_o
+);
+
+  localparam int BPB        = DataWidth / 8;                 // bytes per beat
+  localparam int HDR_BYTES  = 82;                            // 14 + 4 (tag) + 60 (IPv4 max) + 4 (ports)
+  localparam int HDR_BEATS  = (HDR_BYTES + BPB - 1) / BPB;   // beats that carry header bytes
+  localparam int BEAT_W     = $clog2(HDR_BEATS + 1);         // beat index, saturating at HDR_BEATS
+  localparam int L3_BYTES   = 64;                            // IP header window (60 + 4 port bytes)
+  localparam int KEEP_CNT_W = $clog2(BPB + 1);
+  localparam logic [15:0] MIN_FRAME   = 16'd60;
+  localparam logic [15:0] ETYPE_VLAN  = 16'h8100;
+  localparam logic [15:0] ETYPE_IPV4  = 16'h0800;
+  localparam logic [15:0] ETYPE_IPV6  = 16'h86DD;
+  localparam logic [7:0]  PROTO_TCP   = 8'd6;
+  localparam logic [7:0]  PROTO_UDP   = 8'd17;
+
+  if (DataWidth < 64 || DataWidth > 512 || (DataWidth & (DataWidth - 1)) != 0) begin : g_bad_width
+    $error("nicsched_parser %m: DataWidth must be a power of two in 64..512");
+  end
+
+  // ---------------------------------------------------------------------------------
+  // Stage 1: the beat, the frame's header bytes and running length
+  // ---------------------------------------------------------------------------------
+  logic                   s1_valid_q;
+  logic [DataWidth-1:0]   s1_data_q;
+  logic [BPB-1:0]         s1_keep_q;
+  logic                   s1_last_q;
+  logic [HDR_BYTES*8-1:0] hdr_q;        // byte i of the frame at [i*8 +: 8]
+  logic [BEAT_W-1:0]      beat_q;       // index of the next beat in the frame (saturating)
+  logic [15:0]            len_q;        // bytes so far in the frame that stage 1 last took
+  logic                   s2_valid_q;
+  logic                   s1_advance;   // stage 1 hands its beat to stage 2
+  logic                   in_fire;
+
+  assign s1_advance    = s1_valid_q && (!s2_valid_q || m_axis_tready);
+  assign s_axis_tready = !s1_valid_q || s1_advance;
+  assign in_fire       = s_axis_tvalid && s_axis_tready;
+
+  logic [KEEP_CNT_W-1:0] keep_cnt;
+  logic [15:0]           len_base;
+  logic [16:0]           len_sum;
+  logic [15:0]           len_d;
+  logic [BEAT_W-1:0]     beat_d;
+  always_comb begin
+    keep_cnt = $countones(s_axis_tkeep);
+    len_base = (beat_q == '0) ? 16'd0 : len_q;
+    len_sum  = {1'b0, len_base} + {{(17 - KEEP_CNT_W){1'b0}}, keep_cnt};
+    len_d    = len_sum[16] ? 16'hFFFF : len_sum[15:0];
+    if (s_axis_tlast)                      beat_d = '0;
+    else if (beat_q == HDR_BEATS[BEAT_W-1:0]) beat_d = beat_q;
+    else                                   beat_d = beat_q + 1'b1;
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s1_valid_q <= 1'b0;
+      beat_q     <= '0;
+      len_q      <= '0;
+    end else begin
+      if (in_fire) begin
+        s1_valid_q <= 1'b1;
+        beat_q     <= beat_d;
+        len_q      <= len_d;
+      end else if (s1_advance) begin
+        s1_valid_q <= 1'b0;
+      end
+    end
+  end
+
+  // Data registers without reset (qualified by the valid bits).
+  always_ff @(posedge clk_i) begin
+    if (in_fire) begin
+      s1_data_q <= s_axis_tdata;
+      s1_keep_q <= s_axis_tkeep;
+      s1_last_q <= s_axis_tlast;
+      for (int i = 0; i < HDR_BYTES; i++) begin
+        if ({{(32 - BEAT_W){1'b0}}, beat_q} == (i / BPB)) hdr_q[i*8 +: 8] <= s_axis_tdata[(i % BPB)*8 +: 8];
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------
+  // Field extraction and verdict from stage 1 (used when stage 1 holds a tlast beat:
+  // hdr_q and len_q then describe exactly that frame)
+  // ---------------------------------------------------------------------------------
+  logic                   has_vlan;
+  logic [15:0]            etype;
+  logic [11:0]            vlan_id;
+  logic [5:0]             l2_len;        // 14 or 18
+  logic [L3_BYTES*8-1:0]  l3;            // 64 bytes from the IP header on
+  logic                   is_ipv4, is_ipv6;
+  logic [3:0]             ip_ver, ihl;
+  logic [5:0]             ip4_hdr_len;   // IHL * 4
+  logic [15:0]            ip4_total;
+  logic [12:0]            ip4_frag_off;
+  logic [7:0]             ip4_proto;
+  logic [5:0]             ip4_dscp, ip6_dscp;
+  logic [15:0]            ip6_payload;
+  logic [7:0]             ip6_nh;
+  logic [31:0]            l4_word;       // first four L4 bytes, byte 0 in [7:0]
+  logic                   l4_ports;      // ports are present
+  logic [7:0]             proto;
+  logic [5:0]             l4_min;        // minimum L4 header of proto (0: not checked)
+  logic [17:0]            ip_end;        // L2 header + IP length in bytes
+  logic                   truncated;
+  nicsched_pkg::drop_reason_e drop;
+  logic                   to_default;
+
+  always_comb begin
+    has_vlan = {hdr_q[12*8 +: 8], hdr_q[13*8 +: 8]} == ETYPE_VLAN;
+    etype    = has_vlan ? {hdr_q[16*8 +: 8], hdr_q[17*8 +: 8]} : {hdr_q[12*8 +: 8], hdr_q[13*8 +: 8]};
+    vlan_id  = has_vlan ? {hdr_q[14*8 +: 4], hdr_q[15*8 +: 8]} : 12'd0;
+    l2_len   = has_vlan ? 6'd18 : 6'd14;
+    for (int k = 0; k < L3_BYTES; k++) begin
+      l3[k*8 +: 8] = has_vlan ? hdr_q[(18 + k)*8 +: 8] : hdr_q[(14 + k)*8 +: 8];
+    end
+    is_ipv4 = etype == ETYPE_IPV4;
+    is_ipv6 = etype == ETYPE_IPV6;
+
+    ip_ver       = l3[4 +: 4];
+    ihl          = l3[0 +: 4];
+    ip4_hdr_len  = {ihl, 2'b00};
+    ip4_dscp     = l3[1*8 + 2 +: 6];                 // TOS[7:2]
+    ip4_total    = {l3[2*8 +: 8], l3[3*8 +: 8]};
+    ip4_frag_off = {l3[6*8 +: 5], l3[7*8 +: 8]};
+    ip4_proto    = l3[9*8 +: 8];
+    ip6_dscp     = {l3[0 +: 4], l3[1*8 + 6 +: 2]};   // traffic class[7:2]
+    ip6_payload  = {l3[4*8 +: 8], l3[5*8 +: 8]};
+    ip6_nh       = l3[6*8 +: 8];
+
+    proto = is_ipv6 ? ip6_nh : ip4_proto;
+    unique case (proto)
+      PROTO_UDP: l4_min = 6'd8;
+      PROTO_TCP: l4_min = 6'd20;
+      default:   l4_min = 6'd0;
+    endcase
+    l4_ports = (l4_min != 6'd0) && (is_ipv6 || ip4_frag_off == 13'd0);
+
+    l4_word = l3[40*8 +: 32];
+    if (!is_ipv6) begin
+      l4_word = '0;
+      for (int h = 5; h < 16; h++) begin
+        if ({28'd0, ihl} == h) l4_word = l3[h*32 +: 32];
+      end
+    end
+
+    if (is_ipv6) begin
+      ip_end    = {12'd0, l2_len} + 18'd40 + {2'd0, ip6_payload};
+      truncated = (ip_end > {2'd0, len_q}) || ({10'd0, l4_min} > ip6_payload);
+    end else begin
+      ip_end    = {12'd0, l2_len} + {2'd0, ip4_total};
+      truncated = (ip4_total < {10'd0, ip4_hdr_len}) || (ip_end > {2'd0, len_q}) ||
+                  (l4_ports && ({10'd0, ip4_hdr_len} + {10'd0, l4_min} > ip4_total));
+    end
+
+    to_default = 1'b0;
+    if (len_q < MIN_FRAME) begin
+      drop = nicsched_pkg::DROP_RUNT;
+    end else if (!is_ipv4 && !is_ipv6) begin
+      drop       = bad_to_default_i ? nicsched_pkg::DROP_NONE : nicsched_pkg::DROP_UNKNOWN_ETYPE;
+      to_default = bad_to_default_i;
+    end else if ((is_ipv4 && (ip_ver != 4'd4 || ihl < 4'd5)) || (is_ipv6 && ip_ver != 4'd6)) begin
+      drop = nicsched_pkg::DROP_BAD_IHL;
+    end else if (truncated) begin
+      drop = nicsched_pkg::DROP_TRUNCATED;
+    end else begin
+      drop = nicsched_pkg::DROP_NONE;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------
+  // Stage 2: the beat and, on tlast, the fields
+  // ---------------------------------------------------------------------------------
+  logic [DataWidth-1:0]       s2_data_q;
+  logic [BPB-1:0]             s2_keep_q;
+  logic                       s2_last_q;
+  logic [15:0]                s2_len_q, s2_sport_q, s2_dport_q;
+  logic [11:0]                s2_vlan_q;
+  logic [5:0]                 s2_dscp_q;
+  logic [7:0]                 s2_proto_q;
+  nicsched_pkg::drop_reason_e s2_drop_q;
+  logic                       s2_default_q;
+  logic                       out_fire;
+
+  assign out_fire = s2_valid_q && m_axis_tready;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      s2_valid_q <= 1'b0;
+    end else if (s1_advance) begin
+      s2_valid_q <= 1'b1;
+    end else if (out_fire) begin
+      s2_valid_q <= 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (s1_advance) begin
+      s2_data_q    <= s1_data_q;
+      s2_keep_q    <= s1_keep_q;
+      s2_last_q    <= s1_last_q;
+      s2_len_q     <= '0;
+      s2_vlan_q    <= '0;
+      s2_dscp_q    <= '0;
+      s2_proto_q   <= '0;
+      s2_sport_q   <= '0;
+      s2_dport_q   <= '0;
+      s2_drop_q    <= nicsched_pkg::DROP_NONE;
+      s2_default_q <= 1'b0;
+      if (s1_last_q) begin
+        s2_len_q     <= len_q;
+        s2_drop_q    <= drop;
+        s2_default_q <= to_default;
+        if (drop == nicsched_pkg::DROP_NONE) begin
+          s2_vlan_q <= vlan_id;
+          if (!to_default) begin
+            s2_dscp_q  <= is_ipv6 ? ip6_dscp : ip4_dscp;
+            s2_proto_q <= proto;
+            if (l4_ports) begin
+              s2_sport_q <= {l4_word[7:0], l4_word[15:8]};
+              s2_dport_q <= {l4_word[23:16], l4_word[31:24]};
+            end
+          end
+        end
+      end
+    end
+  end
+
+  assign m_axis_tdata    = s2_data_q;
+  assign m_axis_tkeep    = s2_keep_q;
+  assign m_axis_tvalid   = s2_valid_q;
+  assign m_axis_tlast    = s2_last_q;
+  assign m_prs_len_o     = s2_len_q;
+  assign m_prs_vlan_o    = s2_vlan_q;
+  assign m_prs_dscp_o    = s2_dscp_q;
+  assign m_prs_proto_o   = s2_proto_q;
+  assign m_prs_sport_o   = s2_sport_q;
+  assign m_prs_dport_o   = s2_dport_q;
+  assign m_prs_drop_o    = s2_drop_q;
+  assign m_prs_default_o = s2_default_q;
+
+  logic frame_out;
+  assign frame_out           = out_fire && s2_last_q;
+  assign cnt_frames_o        = frame_out;
+  assign cnt_runt_o          = frame_out && (s2_drop_q == nicsched_pkg::DROP_RUNT);
+  assign cnt_truncated_o     = frame_out && (s2_drop_q == nicsched_pkg::DROP_TRUNCATED);
+  assign cnt_bad_ihl_o       = frame_out && (s2_drop_q == nicsched_pkg::DROP_BAD_IHL);
+  assign cnt_unknown_etype_o = frame_out && ((s2_drop_q == nicsched_pkg::DROP_UNKNOWN_ETYPE) ||
+                                             s2_default_q);
+
+endmodule
+
+`default_nettype wire
