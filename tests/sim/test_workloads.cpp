@@ -5,6 +5,10 @@
 
 #include "nicsched/sim/scenario.hpp"
 #include "nicsched/sim/workload.hpp"
+#include "nicsched/sim/pcap_io.hpp"
+
+#include <unistd.h>
+#include <filesystem>
 
 using namespace nicsched::sim;
 
@@ -200,4 +204,42 @@ TEST_CASE("background: Poisson has the mean rate, on/off sends only while on", "
     for (const auto& m : sink.msgs) CHECK(m.created % 40000 < 10000);
     CHECK(static_cast<double>(sink.msgs.size()) == Approx(500).epsilon(0.02));  // 10 periods x 50
   }
+}
+
+TEST_CASE("pcap: frames written by PcapWriter replay at their timestamps", "[workload]") {
+  const auto file = std::filesystem::temp_directory_path() / ("nicsim-test-" + std::to_string(::getpid()) + ".pcap");
+  {
+    PcapWriter w(file, 250.0);
+    std::vector<std::uint8_t> f(100, 0xAB);
+    w.write(0, f.data(), 100);        // t = 0
+    w.write(2500, f.data(), 100);     // t = 10 us
+    w.write(5000, f.data(), 60);      // t = 20 us
+    CHECK(w.frames() == 3);
+  }
+  const auto frames = read_pcap(file);
+  REQUIRE(frames.size() == 3);
+  CHECK(frames[1].time_s - frames[0].time_s == Approx(10e-6));
+  CHECK(frames[2].bytes.size() == 60);
+
+  const Scenario s = parse_scenario("name: t\nduration_s: 1\ntenants:\n  - {name: p, type: pcap, file: " + file.string() +
+                                        ", speed: 2, start_ms: 4}\n",
+                                    "t.yaml");
+  PcapWorkload w(s.tenants[0], 1, s.clock_mhz);
+  RecordingSink sink;
+  struct RawSink : RecordingSink {
+    std::vector<std::uint64_t> at;
+    void send_raw(std::uint32_t, Direction, const std::vector<std::uint8_t>&, std::uint64_t created) override {
+      at.push_back(created);
+    }
+  } raw;
+  std::uint64_t now = w.next_wakeup();
+  CHECK(now == 1000);  // 4 ms real / 1000 at 250 MHz
+  while (now != kNever) {
+    w.wake(now, raw);
+    now = w.next_wakeup();
+  }
+  // Twice as fast: 10 us apart becomes 5 us = 1250 cycles.
+  CHECK(raw.at == std::vector<std::uint64_t>{1000, 2250, 3500});
+  CHECK(w.progress().phase == Phase::kLeft);
+  std::filesystem::remove(file);
 }
