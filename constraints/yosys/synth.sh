@@ -11,6 +11,8 @@
 #   --board     also read rtl/boards/ and the board's top nicsched_board_BOARD, with the
 #               Xilinx IP (XDMA, CMAC) black-boxed from constraints/yosys/ip_blackboxes.v;
 #               the top becomes nicsched_board_BOARD unless --top is given
+#   --core-blackbox  with --board: read nicsched_top as a black box (its ports from
+#               rtl/nicsched_top.sv), to check the board glue without synthesising the core
 #   --sources   synthesise exactly these files instead of the core (for tests of this script)
 #   --workdir   where the log, reports and summary go (default: a temporary directory)
 #   --quiet     print only the summary line
@@ -27,6 +29,7 @@ params=()
 sources=()
 workdir=""
 quiet=0
+core_blackbox=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --top) top=$2; shift 2 ;;
@@ -34,6 +37,7 @@ while [[ $# -gt 0 ]]; do
     --board) board=$2; shift 2 ;;
     --workdir) workdir=$2; shift 2 ;;
     --quiet) quiet=1; shift ;;
+    --core-blackbox) core_blackbox=1; shift ;;
     --sources)
       shift
       while [[ $# -gt 0 && $1 != --* ]]; do sources+=("$1"); shift; done ;;
@@ -53,6 +57,10 @@ if [[ ${#sources[@]} -eq 0 ]]; then
     if [[ ! -f $board_top ]]; then
       echo "synth.sh: no board top $board_top (boards: u250, vcu118, u280)" >&2
       exit 2
+    fi
+    if [[ $core_blackbox -eq 1 ]]; then
+      # Keep the packages (port types), drop the core's modules.
+      mapfile -t sources < <(printf '%s\n' "${sources[@]}" | grep '_pkg\.sv$')
     fi
     mapfile -t -O "${#sources[@]}" sources < <(nicsched_board_sources "$root")
     sources+=("$board_top")
@@ -82,6 +90,9 @@ done
 blackboxes=""
 if [[ -n $board ]]; then
   blackboxes="read_verilog -lib $here/ip_blackboxes.v"
+  if [[ $core_blackbox -eq 1 ]]; then
+    blackboxes+="; read_verilog -sv -lib $root/rtl/nicsched_top.sv"
+  fi
 fi
 
 # The core is not the chip's top level: no I/O buffers, no global clock buffers.
