@@ -1,0 +1,398 @@
+// rtl.queues.*: nicsched_queues (shared cell buffer, per-queue FIFOs, byte limits, tail
+// drop) against a reference model of the queue rules, under the idle x backpressure
+// matrix, at 4/8/16 tenants and 512/64-bit data. The bench plays the egress side: it
+// dequeues heads, reads their cells through the read port and gives the cells back.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "Vqueues_t16_w64.h"
+#include "Vqueues_t4_w512.h"
+#include "Vqueues_t8_w512.h"
+#include "core_tb.hpp"
+#include "nicsched/sim/bfm/axis.hpp"
+
+namespace {
+
+using namespace nicsched::coretest;
+namespace bfm = nicsched::sim::bfm;
+
+struct Meta {
+  unsigned tenant = 0;
+  unsigned cls = 0;
+  unsigned op = 0;
+  unsigned drop = 0;
+  [[nodiscard]] std::uint64_t pack() const {
+    // ingress_meta_t: {drop[2:0], crypto_op[1:0], cls, tenant[5:0]}
+    return (std::uint64_t{drop} << 9) | (std::uint64_t{op} << 7) | (std::uint64_t{cls} << 6) | tenant;
+  }
+};
+
+struct SentFrame {
+  std::uint64_t id;
+  Meta meta;
+  std::vector<std::uint8_t> bytes;
+};
+
+enum class Outcome { accept, drop_parse, drop_limit, drop_buf };
+
+/// The queue rules from the spec: one FIFO per (tenant, class), a frame is tail-dropped
+/// when the bytes already queued plus its own would pass the queue's limit, frames with
+/// a parser drop reason never enter, and a frame that finds no free cell in the shared
+/// buffer (capacity cells of beat_bytes; a cell is held from enqueue until the frame has
+/// been read out) is dropped whole.
+struct QueueModel {
+  QueueModel(unsigned queues, unsigned capacity_cells, unsigned beat_bytes)
+      : fifo(queues), bytes(queues, 0), limit(queues, 0), capacity(capacity_cells), beat(beat_bytes) {}
+  std::vector<std::deque<SentFrame>> fifo;
+  std::vector<std::uint64_t> bytes;
+  std::vector<std::uint64_t> limit;
+  std::uint64_t capacity;
+  unsigned beat;
+  std::uint64_t cells_used = 0;
+
+  [[nodiscard]] std::uint64_t cells(const SentFrame& f) const { return (f.bytes.size() + beat - 1) / beat; }
+
+  Outcome offer(const SentFrame& f, unsigned num_tenants) {
+    if (f.meta.drop != 0) return Outcome::drop_parse;
+    if (cells_used + cells(f) > capacity) return Outcome::drop_buf;
+    if (f.meta.tenant >= num_tenants) return Outcome::drop_limit;
+    const unsigned q = f.meta.tenant * 2 + f.meta.cls;
+    if (bytes[q] + f.bytes.size() > limit[q]) return Outcome::drop_limit;
+    bytes[q] += f.bytes.size();
+    cells_used += cells(f);
+    fifo[q].push_back(f);
+    return Outcome::accept;
+  }
+  SentFrame take(unsigned q) {
+    SentFrame f = fifo[q].front();
+    fifo[q].pop_front();
+    bytes[q] -= f.bytes.size();
+    return f;
+  }
+  void release(const SentFrame& f) { cells_used -= cells(f); }
+};
+
+template <class Model, unsigned kTenants, unsigned kDataBits, unsigned kBufferBytes>
+struct QueuesBench {
+  static constexpr unsigned kQueues = kTenants * 2;
+  static constexpr unsigned kBeatBytes = kDataBits / 8;
+  static constexpr unsigned kCells = kBufferBytes / kBeatBytes;
+  static constexpr unsigned kCellW = [] { unsigned w = 0; while ((1U << w) < kCells) ++w; return w; }();
+  static constexpr unsigned kLenW = 16;
+  static constexpr unsigned kTsW = 32;
+
+  Testbench<Model> tb;
+  bfm::AxisSource<std::remove_reference_t<decltype(std::declval<Model>().s_axis_tdata)>,
+                  std::remove_reference_t<decltype(std::declval<Model>().s_axis_tkeep)>> src;
+  QueueModel model{kQueues, kCells - 1, kBeatBytes};
+  std::deque<SentFrame> in_flight;  // pushed into the source, tlast not yet seen
+  std::mt19937_64 rng;
+  bfm::StallGenerator reader_stall;
+  bool reader_enabled = true;
+
+  // egress emulation
+  bool reading = false;
+  SentFrame cur;
+  unsigned cur_head = 0, cur_beats = 0, cur_issued = 0, cur_len = 0;
+  unsigned last_next = 0;
+  bool read_pending = false;
+  std::vector<std::uint8_t> got;
+  bool deq_now = false;
+  unsigned deq_q = 0;
+
+  std::uint64_t accepted = 0, dropped_limit = 0, dropped_buf = 0, dropped_parse = 0, delivered = 0;
+  std::map<Outcome, std::uint64_t> outcomes;
+
+  QueuesBench(const std::string& trace, bfm::StallPattern idle, bfm::StallPattern stall, std::uint64_t seed)
+      : tb(trace),
+        src(tb->s_axis_tdata, tb->s_axis_tkeep, tb->s_axis_tvalid, tb->s_axis_tready, tb->s_axis_tlast, idle, seed),
+        rng(seed), reader_stall(stall, seed + 7) {
+    src.on_beat([this](const bfm::AxisBeat& b) { set_bits(tb->s_axis_tuser, 0, 12, b.user); });
+    tb.on_sample([this](std::uint64_t c) { sample(c); });
+    tb.on_drive([this] { drive(); });
+    tb.reset();
+    // the free list is built in kCells clocks after reset
+    for (unsigned i = 0; i < kCells + 2; ++i) tb.tick();
+    check(tb->s_axis_tready == 1, "s_axis_tready stays low after the initialisation");
+  }
+
+  void set_limit(unsigned q, std::uint64_t bytes) {
+    model.limit[q] = bytes;
+    set_bits(tb->qlimit_i, q * 24, 24, bytes);
+  }
+
+  void push(std::uint64_t id, Meta m, unsigned len) {
+    SentFrame f{id, m, frame_bytes(id, len)};
+    auto beats = bfm::beats_from_bytes(f.bytes, kBeatBytes);
+    for (auto& b : beats) b.user = b.last ? m.pack() : 0;
+    src.push(std::move(beats));
+    in_flight.push_back(std::move(f));
+  }
+
+  void sample(std::uint64_t cyc) {
+    src.sample();
+    // registered occupancy equals the model before this clock's events
+    for (unsigned q = 0; q < kQueues; ++q) {
+      const auto b = get_bits(tb->q_bytes_o, q * 32, 32);
+      const auto p = get_bits(tb->q_pkts_o, q * 32, 32);
+      check(b == model.bytes[q], fmt::format("cycle {}: queue {} holds {} bytes, model {}", cyc, q, b, model.bytes[q]));
+      check(p == model.fifo[q].size(), fmt::format("cycle {}: queue {} holds {} frames, model {}", cyc, q, p, model.fifo[q].size()));
+    }
+    if (tb->ev_valid_o) {
+      check(!in_flight.empty(), fmt::format("cycle {}: a frame ended that was never sent", cyc));
+      SentFrame f = in_flight.front();
+      in_flight.pop_front();
+      check(get_bits(tb->ev_len_o, 0, 16) == f.bytes.size(),
+            fmt::format("cycle {}: frame {} length {} reported as {}", cyc, f.id, f.bytes.size(), get_bits(tb->ev_len_o, 0, 16)));
+      Outcome want = model.offer(f, kTenants);
+      Outcome got_o = tb->ev_accept_o ? Outcome::accept
+                      : tb->ev_drop_limit_o ? Outcome::drop_limit
+                      : tb->ev_drop_buf_o ? Outcome::drop_buf : Outcome::drop_parse;
+      check(int(tb->ev_accept_o) + int(tb->ev_drop_limit_o) + int(tb->ev_drop_buf_o) <= 1,
+            fmt::format("cycle {}: more than one outcome for frame {}", cyc, f.id));
+      check(want == got_o, fmt::format("cycle {}: frame {} (tenant {} class {} drop {} len {}) outcome {} but model says {}",
+                                       cyc, f.id, f.meta.tenant, f.meta.cls, f.meta.drop, f.bytes.size(),
+                                       int(got_o), int(want)));
+      ++outcomes[got_o];
+    }
+    if (deq_now) {
+      check(get_bits(tb->head_valid_o, deq_q, 1) == 1, fmt::format("cycle {}: dequeue of an empty head", cyc));
+      check(!model.fifo[deq_q].empty(), fmt::format("cycle {}: head valid on queue {} the model has empty", cyc, deq_q));
+      cur = model.take(deq_q);
+      cur_head = static_cast<unsigned>(get_bits(tb->head_cell_o, deq_q * kCellW, kCellW));
+      cur_len = static_cast<unsigned>(get_bits(tb->head_len_o, deq_q * kLenW, kLenW));
+      check(cur_len == cur.bytes.size(), fmt::format("cycle {}: head of queue {} says {} bytes, frame {} has {}",
+                                                     cyc, deq_q, cur_len, cur.id, cur.bytes.size()));
+      check(get_bits(tb->head_op_o, deq_q * 2, 2) == cur.meta.op, fmt::format("cycle {}: crypto op lost", cyc));
+    }
+  }
+
+  void finish_frame() {
+    got.resize(cur_len);
+    check(got == cur.bytes, fmt::format("frame {} (queue {}) read back corrupted", cur.id, cur.meta.tenant * 2 + cur.meta.cls));
+    ++delivered;
+    reading = false;
+  }
+
+  void drive() {
+    src.drive();
+    // result of last clock's read
+    if (read_pending) {
+      for (unsigned l = 0; l < kBeatBytes; ++l) got.push_back(static_cast<std::uint8_t>(get_bits(tb->rd_data_o, l * 8, 8)));
+      last_next = static_cast<unsigned>(get_bits(tb->rd_next_o, 0, kCellW));
+      read_pending = false;
+      if (cur_issued == cur_beats) finish_frame();
+    }
+    tb->rd_en_i = 0;
+    tb->free_valid_i = 0;
+    tb->deq_valid_i = 0;
+    if (deq_now) {
+      deq_now = false;
+      reading = true;
+      got.clear();
+      cur_beats = (cur_len + kBeatBytes - 1) / kBeatBytes;
+      cur_issued = 0;
+    }
+    const bool stalled = reader_stall.next();
+    if (reading && cur_issued < cur_beats && !stalled) {
+      const unsigned cell = cur_issued == 0 ? cur_head : last_next;
+      tb->rd_en_i = 1;
+      put(tb->rd_cell_i, cell);
+      ++cur_issued;
+      read_pending = true;
+      if (cur_issued == cur_beats) {
+        model.release(cur);
+        tb->free_valid_i = 1;
+        put(tb->free_head_i, cur_head);
+        put(tb->free_tail_i, cell);
+      }
+    }
+    if (!reading && !read_pending && reader_enabled && !stalled) {
+      std::vector<unsigned> ready;
+      for (unsigned q = 0; q < kQueues; ++q) {
+        if (get_bits(tb->head_valid_o, q, 1)) ready.push_back(q);
+      }
+      if (!ready.empty()) {
+        deq_q = ready[std::uniform_int_distribution<std::size_t>(0, ready.size() - 1)(rng)];
+        deq_now = true;
+        tb->deq_valid_i = 1;
+        put(tb->deq_queue_i, deq_q);
+      }
+    }
+  }
+
+  void run_until_drained(std::uint64_t limit_cycles) {
+    std::uint64_t n = 0;
+    while (!(src.idle() && in_flight.empty() && !reading && !deq_now && all_empty())) {
+      tb.tick();
+      check(++n < limit_cycles, fmt::format("not drained after {} clocks", limit_cycles));
+    }
+  }
+  void tick() { tb.tick(); }
+  bool all_empty() const {
+    for (const auto& f : model.fifo) {
+      if (!f.empty()) return false;
+    }
+    return true;
+  }
+};
+
+template <class Bench>
+void random_traffic(Bench& b, std::uint64_t frames, double parse_drop_p, std::mt19937_64& rng) {
+  // limits small enough that the buffer never fills: every drop is a tail drop
+  const unsigned per_queue_cells = (Bench::kCells - 1 - 2 * (1600 / Bench::kBeatBytes + 1)) / Bench::kQueues;
+  const unsigned limit = std::max(128U, static_cast<unsigned>(per_queue_cells / (1.0 / Bench::kBeatBytes + 1.0 / 60.0)) - 64);
+  for (unsigned q = 0; q < Bench::kQueues; ++q) {
+    b.set_limit(q, std::uniform_int_distribution<unsigned>(limit / 4, limit)(rng));
+  }
+  // a few hot queues get most of the traffic, so limits are reached
+  std::uniform_int_distribution<unsigned> len_d(60, 600);
+  for (std::uint64_t i = 0; i < frames; ++i) {
+    Meta m;
+    const bool hot = std::uniform_real_distribution<>(0, 1)(rng) < 0.6;
+    m.tenant = hot ? 0 : std::uniform_int_distribution<unsigned>(0, Bench::kQueues / 2 - 1)(rng);
+    m.cls = std::uniform_int_distribution<unsigned>(0, 1)(rng);
+    m.op = std::uniform_int_distribution<unsigned>(0, 2)(rng);
+    m.drop = std::uniform_real_distribution<>(0, 1)(rng) < parse_drop_p ? std::uniform_int_distribution<unsigned>(1, 4)(rng) : 0;
+    b.push(i, m, len_d(rng));
+  }
+  b.run_until_drained(frames * 200 + 10000);
+}
+
+template <class Model, unsigned kTenants, unsigned kDataBits, unsigned kBufferBytes>
+void matrix_test(const std::string& name) {
+  using B = QueuesBench<Model, kTenants, kDataBits, kBufferBytes>;
+  const std::array<bfm::StallPattern, 3> idles{bfm::StallPattern::none(), bfm::StallPattern::random(0.3),
+                                               bfm::StallPattern::bursty(0.1, 20)};
+  const std::array<bfm::StallPattern, 3> stalls{bfm::StallPattern::none(), bfm::StallPattern::random(0.5),
+                                                bfm::StallPattern::bursty(0.05, 60)};
+  std::uint64_t seed = 11;
+  for (const auto& idle : idles) {
+    for (const auto& stall : stalls) {
+      ++seed;
+      const std::string run = fmt::format("{}_idle-{}_stall-{}", name, idle.name(), stall.name());
+      std::uint64_t accepted = 0, limit_drops = 0;
+      const auto err = run_traced(run, [&](const std::string& trace) {
+        B b(trace, idle, stall, seed);
+        std::mt19937_64 rng(seed);
+        random_traffic(b, 1500, 0.08, rng);
+        check(b.delivered == b.outcomes[Outcome::accept], "accepted frames not all delivered");
+        check(b.outcomes[Outcome::drop_buf] == 0, "buffer-full drop in a run sized never to fill");
+        accepted = b.outcomes[Outcome::accept];
+        limit_drops = b.outcomes[Outcome::drop_limit];
+      });
+      INFO(run);
+      REQUIRE(err == "");
+      CHECK(accepted > 500);  // the run exercised both outcomes
+      if (stall.mode != bfm::StallPattern::Mode::none) CHECK(limit_drops > 0);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("frames leave intact in per-queue order, tail drop as the model says (8 tenants, 512 bit)") {
+  matrix_test<Vqueues_t8_w512, 8, 512, 65536>("queues_t8_w512");
+}
+
+TEST_CASE("frames leave intact in per-queue order, tail drop as the model says (4 tenants, 512 bit)") {
+  matrix_test<Vqueues_t4_w512, 4, 512, 65536>("queues_t4_w512");
+}
+
+TEST_CASE("frames leave intact in per-queue order, tail drop as the model says (16 tenants, 64 bit)") {
+  matrix_test<Vqueues_t16_w64, 16, 64, 65536>("queues_t16_w64");
+}
+
+TEST_CASE("a queue takes frames exactly up to its byte limit") {
+  const auto err = run_traced("queues_limit", [](const std::string& trace) {
+    QueuesBench<Vqueues_t8_w512, 8, 512, 65536> b(trace, bfm::StallPattern::none(), bfm::StallPattern::none(), 3);
+    b.reader_enabled = false;
+    for (unsigned q = 0; q < 16; ++q) b.set_limit(q, 1000);
+    for (unsigned i = 0; i < 20; ++i) b.push(i, Meta{2, 1, 0, 0}, 64);  // queue 5
+    for (unsigned i = 0; i < 200; ++i) b.tick();
+    // 15 * 64 = 960 fits, a 16th would make 1024 > 1000
+    check(b.outcomes[Outcome::accept] == 15, fmt::format("accepted {}", b.outcomes[Outcome::accept]));
+    check(b.outcomes[Outcome::drop_limit] == 5, fmt::format("dropped {}", b.outcomes[Outcome::drop_limit]));
+    check(get_bits(b.tb->q_bytes_o, 5 * 32, 32) == 960, "queue 5 should hold 960 bytes");
+    // a frame of exactly the remaining 40 bytes fits (limit inclusive)
+    b.push(100, Meta{2, 1, 0, 0}, 40);
+    for (unsigned i = 0; i < 20; ++i) b.tick();
+    check(get_bits(b.tb->q_bytes_o, 5 * 32, 32) == 1000, "a frame that reaches the limit exactly is taken");
+    b.reader_enabled = true;
+    b.run_until_drained(10000);
+    check(b.delivered == 16, "all taken frames leave");
+  });
+  REQUIRE(err == "");
+}
+
+TEST_CASE("a flood on one queue never drops a frame of another queue within its limit") {
+  const auto err = run_traced("queues_flood", [](const std::string& trace) {
+    QueuesBench<Vqueues_t8_w512, 8, 512, 65536> b(trace, bfm::StallPattern::none(), bfm::StallPattern::random(0.7), 5);
+    for (unsigned q = 0; q < 16; ++q) b.set_limit(q, 3000);
+    b.set_limit(0, 40000);  // the flooding queue may take most of the buffer (not all)
+    std::mt19937_64 rng(5);
+    for (unsigned i = 0; i < 3000; ++i) {
+      if (i % 10 == 0) {
+        b.push(i, Meta{3, 0, 0, 0}, 64);  // queue 6: a trickle well within its limit
+      } else {
+        b.push(i, Meta{0, 0, 0, 0}, std::uniform_int_distribution<unsigned>(500, 1500)(rng));
+      }
+    }
+    b.run_until_drained(3000 * 400);
+    check(b.outcomes[Outcome::drop_limit] > 0, "the flood was never tail-dropped: the test did not flood");
+    check(b.model.limit[6] == 3000, "limit");
+    // every trickle frame was accepted (the model would have flagged any other outcome)
+    check(b.delivered == b.outcomes[Outcome::accept], "accepted frames lost");
+  });
+  REQUIRE(err == "");
+}
+
+TEST_CASE("frames with a parser drop reason never enter and their cells come back") {
+  const auto err = run_traced("queues_parse_drop", [](const std::string& trace) {
+    QueuesBench<Vqueues_t4_w512, 4, 512, 65536> b(trace, bfm::StallPattern::none(), bfm::StallPattern::none(), 9);
+    b.reader_enabled = false;
+    for (unsigned q = 0; q < 8; ++q) b.set_limit(q, 0xFFFFFF);
+    // 5000 dropped frames of 8 cells: far more cells than the buffer has (1024)
+    for (unsigned i = 0; i < 5000; ++i) b.push(i, Meta{1, 1, 0, 1 + i % 4}, 500);
+    b.run_until_drained(5000 * 20);
+    check(b.outcomes[Outcome::drop_parse] == 5000, "every frame with a reason is dropped");
+    // the buffer still takes (1024 - 1) / 8 = 127 such frames
+    for (unsigned i = 0; i < 130; ++i) b.push(10000 + i, Meta{1, 1, 0, 0}, 500);
+    for (unsigned i = 0; i < 130 * 8 + 50; ++i) b.tick();
+    check(b.outcomes[Outcome::accept] == 127, fmt::format("accepted {} of 130 after the drops", b.outcomes[Outcome::accept]));
+    check(b.outcomes[Outcome::drop_buf] == 3, "the rest found no cell");
+    b.reader_enabled = true;
+    b.run_until_drained(100000);
+    check(b.delivered == 127, "accepted frames leave intact");
+  });
+  REQUIRE(err == "");
+}
+
+TEST_CASE("a full buffer drops whole frames and every cell is reusable afterwards") {
+  const auto err = run_traced("queues_buffer_full", [](const std::string& trace) {
+    QueuesBench<Vqueues_t16_w64, 16, 64, 65536> b(trace, bfm::StallPattern::none(), bfm::StallPattern::none(), 13);
+    b.reader_enabled = false;
+    for (unsigned q = 0; q < 32; ++q) b.set_limit(q, 0xFFFFFF);
+    // 8192 cells of 8 bytes; frames of 100 bytes take 13 cells: (8192 - 1) / 13 = 630 fit
+    for (int round = 0; round < 2; ++round) {
+      const std::uint64_t before = b.outcomes[Outcome::accept];
+      const std::uint64_t drops_before = b.outcomes[Outcome::drop_buf];
+      for (unsigned i = 0; i < 700; ++i) b.push(static_cast<unsigned>(round) * 1000 + i, Meta{i % 16, i % 2, 0, 0}, 100);
+      for (unsigned i = 0; i < 700 * 13 + 100; ++i) b.tick();
+      check(b.outcomes[Outcome::accept] - before == 630, fmt::format("round {}: {} frames fit", round, b.outcomes[Outcome::accept] - before));
+      check(b.outcomes[Outcome::drop_buf] - drops_before == 70, "the rest are dropped for want of a cell");
+      b.reader_enabled = true;
+      b.run_until_drained(200000);
+      b.reader_enabled = false;
+    }
+    check(b.delivered == 1260, "both rounds delivered in full");
+  });
+  REQUIRE(err == "");
+}
