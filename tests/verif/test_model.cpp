@@ -7,6 +7,8 @@
 #include "frames.hpp"
 #include "nicsched/refmodel/model.hpp"
 #include "nicsched/refmodel/parser.hpp"
+#include "nicsched/refmodel/registers.hpp"
+#include "nicsched/regmap.hpp"
 
 using namespace nicsched::refmodel;
 using nicsched::verif::test::Ip4Frame;
@@ -480,4 +482,43 @@ TEST_CASE("bad configuration and input name what is wrong", "[errors]") {
   Params bad = p;
   bad.data_bytes = 48;
   REQUIRE_THROWS_AS(RefModel(bad), ModelError);
+}
+
+TEST_CASE("the model's reset configuration is the register map's reset values", "[registers]") {
+  Params p = small_params();
+  const auto writes = config_writes(Config::reset_values(p), p);
+  REQUIRE(!writes.empty());
+  std::size_t checked = 0;
+  for (const RegWrite& w : writes) {
+    bool found = false;
+    for (const nicsched::regmap::RegisterInfo& r : nicsched::regmap::kRegisters) {
+      for (std::uint32_t i = 0; i < r.max_count && !found; ++i) {
+        if (r.address(i) != w.addr) continue;
+        found = true;
+        std::uint64_t reset = 0;
+        for (const nicsched::regmap::FieldInfo& f : r.fields) reset |= f.reset << f.lsb;
+        INFO("register " << r.name << "[" << i << "]");
+        CHECK(w.value == reset);
+        ++checked;
+      }
+    }
+    CHECK(found);
+  }
+  CHECK(checked == writes.size());
+}
+
+TEST_CASE("counters read back through the register map land in the right fields", "[registers]") {
+  Params p = small_params();
+  // A register file where every word holds its own address: each counter must come back
+  // as the address it was read from (LO word) and address + 4 (HI word).
+  auto read32 = [](std::uint32_t addr) { return addr; };
+  const Counters c = read_counters(read32, p);
+  const std::uint64_t q3_tx = nicsched::regmap::Q_TX_PKTS::offset(3);
+  CHECK(c.queues[3].tx_pkts == ((q3_tx + 4) << 32 | q3_tx));
+  CHECK(c.queues[3].depth_bytes == nicsched::regmap::Q_DEPTH::offset(3));
+  CHECK(c.crypto[1].rx_wait == ((std::uint64_t{nicsched::regmap::CR_RX_WAIT::offset(1)} + 4) << 32 |
+                                nicsched::regmap::CR_RX_WAIT::offset(1)));
+  CHECK(c.parser[1].bad_ihl == ((std::uint64_t{nicsched::regmap::PRS_BAD_IHL::offset(1)} + 4) << 32 |
+                                nicsched::regmap::PRS_BAD_IHL::offset(1)));
+  CHECK(c.config_gen == nicsched::regmap::CONFIG_GEN::kOffset);
 }

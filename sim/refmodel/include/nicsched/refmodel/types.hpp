@@ -81,7 +81,7 @@ struct ClsEntry {
   std::uint32_t dscp = 0, dscp_mask = 0;    // 6 bits
   std::uint32_t proto = 0, proto_mask = 0;  // 8 bits
   std::uint32_t port = 0, port_mask = 0;    // 16 bits
-  ClsAction action;
+  ClsAction action{0, 0, CryptoOp::kNone};  // CLS_ACTION reset: tenant 0, control
 };
 
 // Every shadowed register: one COMMIT applies all of it at one clock edge.

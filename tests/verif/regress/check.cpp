@@ -1,0 +1,440 @@
+// The checks of check.hpp.
+#include "check.hpp"
+
+#include <algorithm>
+#include <map>
+#include <string_view>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+namespace nicsched::verif {
+namespace {
+
+using refmodel::CryptoOp;
+using refmodel::Direction;
+using refmodel::Fate;
+using refmodel::FrameRecord;
+
+constexpr std::size_t kMaxFailures = 20;
+constexpr std::uint64_t kCommitGuard = 32;      // cycles around a commit where timing decides
+constexpr std::uint64_t kEgressBeatsAhead = 7;  // output FIFO (4) + read pipeline (3)
+constexpr std::uint64_t kEligibleDelay = 4;     // tlast to an eligible head, at most
+constexpr std::uint64_t kLatencySlack = 8;      // Q_LAT vs port-to-port latency, per frame
+constexpr std::uint64_t kFifoJitter = 32;       // FIFO: spread of RTL - model departure
+
+class Failures {
+ public:
+  explicit Failures(std::vector<std::string>& out) : out_(out) {}
+  template <class... A>
+  void add(fmt::format_string<A...> f, A&&... a) {
+    if (out_.size() < kMaxFailures) out_.push_back(fmt::format(f, std::forward<A>(a)...));
+    else if (out_.size() == kMaxFailures) out_.push_back("(further failures not shown)");
+  }
+
+ private:
+  std::vector<std::string>& out_;
+};
+
+const char* dir_name(Direction d) { return d == Direction::kTx ? "TX" : "RX"; }
+
+std::uint32_t queue_of(const FrameRecord& r) { return r.action.tenant * 2 + r.action.cls; }
+
+CryptoOp path_op(Direction d) { return d == Direction::kTx ? CryptoOp::kEncrypt : CryptoOp::kDecrypt; }
+
+bool near_commit(const RunResult& run, std::uint64_t c) {
+  for (std::size_t i = 1; i < run.commit_cycle.size(); ++i) {
+    const std::uint64_t k = run.commit_cycle[i];
+    if (k != 0 && c + kCommitGuard >= k && c <= k + kCommitGuard) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string CheckReport::stats() const {
+  return fmt::format("{} frames in, {} delivered, {} dropped, {} timing-dependent admissions, "
+                     "{} exact, {} SP pairs{}",
+                     frames_in, delivered, dropped, ambiguous, exact_admissions, sp_pairs_checked,
+                     fifo_order_checked ? ", FIFO order" : "");
+}
+
+CheckReport check_run(const Scenario& sc, const RunResult& run) {
+  CheckReport rep;
+  Failures fail(rep.failures);
+  const std::size_t n = sc.offers.size();
+  const auto nt = static_cast<std::uint32_t>(sc.params.num_tenants);
+  rep.frames_in = n;
+  if (!run.drained) {
+    fail.add("did not drain: still busy at cycle {} (traffic ended at {})", run.end_cycle, sc.traffic_cycles);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    if (run.model[i].fate == Fate::kPending || run.model[i].fate == Fate::kQueued) {
+      fail.add("offer {} ({} {} bytes) never completed its input handshake or the model kept it",
+               i, dir_name(sc.offers[i].dir), sc.offers[i].bytes.size());
+    }
+  }
+
+  // ---- 1. every output frame is one input frame, at most once, with the model's tuser
+  std::unordered_map<std::string, std::vector<std::size_t>> by_content;
+  for (std::size_t i = n; i-- > 0;) {
+    std::string key(1, static_cast<char>(sc.offers[i].dir));
+    key.append(reinterpret_cast<const char*>(sc.offers[i].bytes.data()), sc.offers[i].bytes.size());
+    by_content[key].push_back(i);  // reversed: back() is the earliest
+  }
+  std::vector<long> rtl_of(n, -1);  // offer -> index into run.rtl
+  for (std::size_t k = 0; k < run.rtl.size(); ++k) {
+    const RtlFrame& f = run.rtl[k];
+    std::string key(1, static_cast<char>(f.dir));
+    key.append(reinterpret_cast<const char*>(f.bytes.data()), f.bytes.size());
+    auto it = by_content.find(key);
+    if (it == by_content.end() || it->second.empty()) {
+      fail.add("{} output at cycle {} ({} bytes, tenant {} class {}) is no input frame, or one "
+               "delivered twice", dir_name(f.dir), f.last_cycle, f.bytes.size(), f.tenant, f.cls);
+      continue;
+    }
+    const std::size_t i = it->second.back();
+    it->second.pop_back();
+    rtl_of[i] = static_cast<long>(k);
+    const FrameRecord& m = run.model[i];
+    if (f.tenant != m.action.tenant || f.cls != m.action.cls ||
+        f.op != static_cast<std::uint32_t>(m.egress_op)) {
+      fail.add("offer {} ({} {} bytes, tlast at {}): tuser tenant {} class {} op {}, model says "
+               "tenant {} class {} op {}", i, dir_name(f.dir), f.bytes.size(), run.arrival[i], f.tenant,
+               f.cls, f.op, m.action.tenant, m.action.cls, static_cast<int>(m.egress_op));
+    }
+    if (m.fate == Fate::kParseDrop) {
+      fail.add("offer {} ({}, {}) delivered by the RTL; the parser must drop it ({})", i,
+               dir_name(f.dir), sc.offers[i].kind, refmodel::to_string(m.parse_drop));
+    }
+  }
+
+  // ---- 2. admissions: exact unless timing decides
+  std::uint32_t max_len = 0;
+  for (const Offer& o : sc.offers) max_len = std::max<std::uint32_t>(max_len, static_cast<std::uint32_t>(o.bytes.size()));
+  std::uint32_t max_quantum = 0;
+  bool dwrr = false;
+  std::uint64_t max_hold = 0;
+  for (const Commit& c : sc.commits) {
+    dwrr = dwrr || c.cfg.mode == refmodel::ArbMode::kDwrr || c.cfg.mode == refmodel::ArbMode::kSpDwrr;
+    for (const auto& t : c.cfg.tenants) max_quantum = std::max(max_quantum, t.quantum);
+    max_hold = std::max(max_hold, refmodel::crypto_hold_cycles(max_len, c.cfg.engine_bytes_per_cycle,
+                                                                c.cfg.engine_latency));
+  }
+  const auto db = static_cast<std::int64_t>(sc.params.data_bytes);
+  // RX always arbitrates by DWRR.
+  const std::int64_t base_slack = 16 * db + 2 * static_cast<std::int64_t>(max_len) +
+                                  static_cast<std::int64_t>(max_quantum);
+  std::vector<bool> crypto_queue[2];
+  for (int d = 0; d < 2; ++d) crypto_queue[d].assign(nt * 2, false);
+  for (std::size_t i = 0; i < n; ++i) {
+    const FrameRecord& m = run.model[i];
+    if (m.fate != Fate::kParseDrop && m.action.op == path_op(m.dir)) {
+      crypto_queue[static_cast<int>(m.dir)][queue_of(m)] = true;
+    }
+  }
+  std::vector<std::size_t> by_arrival(n);
+  for (std::size_t i = 0; i < n; ++i) by_arrival[i] = i;
+  std::stable_sort(by_arrival.begin(), by_arrival.end(),
+                   [&](std::size_t a, std::size_t b) { return run.arrival[a] < run.arrival[b]; });
+  std::vector<bool> diverged_q[2];
+  for (int d = 0; d < 2; ++d) diverged_q[d].assign(nt * 2, false);
+  bool diverged_buf[2] = {false, false};
+  bool any_divergence = false;
+  std::vector<bool> ambiguous(n, false);
+  for (std::size_t i : by_arrival) {
+    const FrameRecord& m = run.model[i];
+    if (m.fate == Fate::kParseDrop || m.fate == Fate::kPending || m.fate == Fate::kQueued) continue;
+    const int d = static_cast<int>(m.dir);
+    const std::uint32_t q = queue_of(m);
+    std::int64_t slack = base_slack;
+    if (crypto_queue[d][q]) slack += static_cast<std::int64_t>(max_hold) * db;
+    const bool q_exact = m.queue_frozen_for > 64 || std::llabs(m.queue_margin) > slack;
+    const bool b_exact = std::llabs(m.buffer_margin) > slack * 2;
+    const bool amb = diverged_q[d][q] || diverged_buf[d] || !q_exact || !b_exact || near_commit(run, run.arrival[i]);
+    ambiguous[i] = amb;
+    const bool model_delivers = m.fate == Fate::kDelivered;
+    const bool rtl_delivers = rtl_of[i] >= 0;
+    if (amb) {
+      ++rep.ambiguous;
+      if (model_delivers != rtl_delivers) {
+        any_divergence = true;
+        diverged_q[d][q] = true;
+        if (!b_exact) diverged_buf[d] = true;
+      }
+      continue;
+    }
+    ++rep.exact_admissions;
+    if (model_delivers && !rtl_delivers) {
+      fail.add("offer {} ({} queue {}, {} bytes, tlast at {}): model delivers it (queue margin {} B, "
+               "buffer margin {} B), the RTL never did", i, dir_name(m.dir), q, m.len, run.arrival[i],
+               m.queue_margin, m.buffer_margin);
+    } else if (!model_delivers && rtl_delivers) {
+      fail.add("offer {} ({} queue {}, {} bytes, tlast at {}): model {} (queue margin {} B, buffer "
+               "margin {} B), the RTL delivered it", i, dir_name(m.dir), q, m.len, run.arrival[i],
+               refmodel::to_string(m.fate), m.queue_margin, m.buffer_margin);
+    }
+  }
+
+  // ---- 3. per-queue order
+  std::map<std::pair<int, std::uint32_t>, std::vector<std::size_t>> per_queue;  // arrival order
+  for (std::size_t i : by_arrival) {
+    if (rtl_of[i] >= 0) per_queue[{static_cast<int>(run.model[i].dir), queue_of(run.model[i])}].push_back(i);
+  }
+  for (const auto& [key, ids] : per_queue) {
+    std::size_t last_plain = n;
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+      const std::size_t i = ids[k];
+      const RtlFrame& f = run.rtl[static_cast<std::size_t>(rtl_of[i])];
+      const bool crypto = run.model[i].action.op == path_op(run.model[i].dir);
+      if (!crypto) {
+        if (last_plain != n && run.rtl[static_cast<std::size_t>(rtl_of[last_plain])].last_cycle > f.last_cycle) {
+          fail.add("{} queue {}: plain frames out of order: offer {} (tlast {}) left at {}, after offer {} "
+                   "(tlast {}) left at {}", dir_name(static_cast<Direction>(key.first)), key.second, last_plain,
+                   run.arrival[last_plain], run.rtl[static_cast<std::size_t>(rtl_of[last_plain])].last_cycle, i,
+                   run.arrival[i], f.last_cycle);
+        }
+        last_plain = i;
+      } else if (k > 0) {
+        const std::size_t j = ids[k - 1];
+        const bool j_crypto = run.model[j].action.op == path_op(run.model[j].dir);
+        if (j_crypto && run.rtl[static_cast<std::size_t>(rtl_of[j])].last_cycle > f.last_cycle &&
+            run.model[i].len >= run.model[j].len) {
+          fail.add("{} queue {}: crypto offer {} ({} B) overtook the earlier offer {} ({} B): only a "
+                   "shorter frame may finish first", dir_name(static_cast<Direction>(key.first)), key.second, i,
+                   run.model[i].len, j, run.model[j].len);
+        }
+      }
+    }
+  }
+
+  // ---- 4. counters after the drain, against what the RTL delivered
+  const refmodel::Counters& rc = run.rtl_counters;
+  const refmodel::Counters& mc = run.model_counters;
+  std::vector<std::uint64_t> pkts(nt * 2, 0), bytes(nt * 2, 0), undelivered(nt * 2, 0), lat_sum(nt * 2, 0),
+      lat_max(nt * 2, 0), biggest(nt * 2, 0);
+  std::vector<std::uint64_t> cr_pkts[2], cr_bytes[2], cr_busy[2];
+  for (int d = 0; d < 2; ++d) {
+    cr_pkts[d].assign(nt, 0);
+    cr_bytes[d].assign(nt, 0);
+    cr_busy[d].assign(nt, 0);
+  }
+  std::uint64_t not_parse_dropped_undelivered = 0;
+  const refmodel::Config& engine = sc.commits.front().cfg;
+  for (std::size_t i = 0; i < n; ++i) {
+    const FrameRecord& m = run.model[i];
+    if (m.fate == Fate::kParseDrop || m.fate == Fate::kPending) continue;
+    const std::uint32_t q = queue_of(m);
+    if (rtl_of[i] < 0) {
+      ++undelivered[q];
+      ++not_parse_dropped_undelivered;
+      ++rep.dropped;
+      continue;
+    }
+    ++rep.delivered;
+    const RtlFrame& f = run.rtl[static_cast<std::size_t>(rtl_of[i])];
+    ++pkts[q];
+    bytes[q] += m.len;
+    biggest[q] = std::max<std::uint64_t>(biggest[q], m.len);
+    const std::uint64_t lat = f.first_cycle - run.arrival[i];
+    lat_sum[q] += lat;
+    lat_max[q] = std::max(lat_max[q], lat);
+    if (m.action.op == path_op(m.dir)) {
+      const int d = static_cast<int>(m.dir);
+      ++cr_pkts[d][m.action.tenant];
+      cr_bytes[d][m.action.tenant] += m.len;
+      cr_busy[d][m.action.tenant] += refmodel::crypto_hold_cycles(m.len, engine.engine_bytes_per_cycle, engine.engine_latency);
+    }
+  }
+  std::uint64_t drop_sum = 0;
+  for (std::uint32_t q = 0; q < nt * 2; ++q) {
+    const refmodel::QueueCounters& c = rc.queues[q];
+    drop_sum += c.drop_pkts;
+    if (c.enq_pkts != pkts[q] || c.enq_bytes != bytes[q] || c.tx_pkts != pkts[q] || c.tx_bytes != bytes[q]) {
+      fail.add("queue {}: Q_ENQ {} pkts/{} B, Q_TX {} pkts/{} B; the RTL delivered {} pkts/{} B", q,
+               c.enq_pkts, c.enq_bytes, c.tx_pkts, c.tx_bytes, pkts[q], bytes[q]);
+    }
+    if (c.drop_pkts > undelivered[q]) {
+      fail.add("queue {}: Q_DROP_PKTS {} but only {} of its frames went missing", q, c.drop_pkts, undelivered[q]);
+    }
+    if (c.lat_count != pkts[q]) fail.add("queue {}: Q_LAT_COUNT {} != {} delivered", q, c.lat_count, pkts[q]);
+    const std::uint64_t lo = lat_sum[q] > kLatencySlack * pkts[q] ? lat_sum[q] - kLatencySlack * pkts[q] : 0;
+    if (c.lat_sum < lo || c.lat_sum > lat_sum[q] + kLatencySlack * pkts[q]) {
+      fail.add("queue {}: Q_LAT_SUM {} vs {} seen at the ports over {} frames (+-{} each)", q, c.lat_sum,
+               lat_sum[q], pkts[q], kLatencySlack);
+    }
+    if (pkts[q] > 0 && (c.lat_max + kLatencySlack < lat_max[q] || c.lat_max > lat_max[q] + kLatencySlack)) {
+      fail.add("queue {}: Q_LAT_MAX {} vs {} seen at the ports", q, c.lat_max, lat_max[q]);
+    }
+    if (c.depth_bytes != 0 || c.depth_pkts != 0) {
+      fail.add("queue {}: Q_DEPTH {} B / {} pkts after the drain", q, c.depth_bytes, c.depth_pkts);
+    }
+    if (c.depth_hwm < biggest[q]) {
+      fail.add("queue {}: Q_DEPTH_HWM {} below its largest frame {}", q, c.depth_hwm, biggest[q]);
+    }
+    if (!any_divergence && c.drop_pkts != mc.queues[q].drop_pkts) {
+      fail.add("queue {}: Q_DROP_PKTS {} vs model {} (no timing-dependent drop)", q, c.drop_pkts, mc.queues[q].drop_pkts);
+    }
+  }
+  const std::uint64_t buf_drops = rc.parser[0].buf_drop + rc.parser[1].buf_drop;
+  if (drop_sum + buf_drops != not_parse_dropped_undelivered) {
+    fail.add("drops: Q_DROP_PKTS total {} + PRS_BUF_DROP {} != {} frames that went missing", drop_sum,
+             buf_drops, not_parse_dropped_undelivered);
+  }
+  for (std::size_t d = 0; d < 2; ++d) {
+    const refmodel::ParserCounters& a = rc.parser[d];
+    const refmodel::ParserCounters& b = mc.parser[d];
+    if (a.frames != b.frames || a.runt != b.runt || a.truncated != b.truncated || a.bad_ihl != b.bad_ihl ||
+        a.unknown_etype != b.unknown_etype) {
+      fail.add("PARSER[{}]: frames/runt/truncated/bad-ihl/unknown {}/{}/{}/{}/{}, model {}/{}/{}/{}/{}", d,
+               a.frames, a.runt, a.truncated, a.bad_ihl, a.unknown_etype, b.frames, b.runt, b.truncated,
+               b.bad_ihl, b.unknown_etype);
+    }
+    if (!any_divergence && a.buf_drop != b.buf_drop) {
+      fail.add("PARSER[{}]: PRS_BUF_DROP {} vs model {}", d, a.buf_drop, b.buf_drop);
+    }
+  }
+  for (std::uint32_t t = 0; t < nt; ++t) {
+    const refmodel::CryptoCounters& c = rc.crypto[t];
+    if (c.tx_pkts != cr_pkts[0][t] || c.tx_bytes != cr_bytes[0][t] || c.rx_pkts != cr_pkts[1][t] ||
+        c.rx_bytes != cr_bytes[1][t]) {
+      fail.add("tenant {}: CR_TX {} pkts/{} B, CR_RX {} pkts/{} B; delivered through crypto: TX {}/{}, RX {}/{}",
+               t, c.tx_pkts, c.tx_bytes, c.rx_pkts, c.rx_bytes, cr_pkts[0][t], cr_bytes[0][t], cr_pkts[1][t],
+               cr_bytes[1][t]);
+    }
+    if (c.tx_busy != cr_busy[0][t] || c.rx_busy != cr_busy[1][t]) {
+      fail.add("tenant {}: CR_TX_BUSY {} / CR_RX_BUSY {} slot-cycles; sum of ceil(len/bpc)+latency: {} / {}", t,
+               c.tx_busy, c.rx_busy, cr_busy[0][t], cr_busy[1][t]);
+    }
+    if ((cr_pkts[0][t] == 0 && c.tx_wait != 0) || (cr_pkts[1][t] == 0 && c.rx_wait != 0)) {
+      fail.add("tenant {}: crypto wait TX {} RX {} cycles without any crypto frame", t, c.tx_wait, c.rx_wait);
+    }
+    if (c.slots_held != 0) fail.add("tenant {}: CR_SLOTS_HELD {} after the drain", t, c.slots_held);
+  }
+  if (rc.crypto_busy != 0) fail.add("CRYPTO_BUSY {} after the drain", rc.crypto_busy);
+  if (rc.config_gen != sc.commits.size()) {
+    fail.add("CONFIG_GEN {} after {} commits", rc.config_gen, sc.commits.size());
+  }
+  if (rc.tx_buf_full != (rc.parser[0].buf_drop > 0) || rc.rx_buf_full != (rc.parser[1].buf_drop > 0)) {
+    fail.add("STATUS TX/RX_BUF_FULL {}/{} with PRS_BUF_DROP {}/{}", rc.tx_buf_full, rc.rx_buf_full,
+             rc.parser[0].buf_drop, rc.parser[1].buf_drop);
+  }
+
+  // ---- 5. strict priority (TX): per stretch between commits, per level, the latest
+  // departure among frames of that level that arrived by each cycle (prefix maximum).
+  struct Cand {
+    std::uint64_t arrival, first;
+    std::size_t offer;
+  };
+  bool tx_crypto_tenant[64] = {};
+  for (std::size_t i = 0; i < n; ++i) {
+    const FrameRecord& m = run.model[i];
+    if (m.dir == Direction::kTx && m.fate != Fate::kParseDrop && m.action.op == CryptoOp::kEncrypt) {
+      tx_crypto_tenant[m.action.tenant] = true;
+    }
+  }
+  for (std::size_t seg = 0; seg < sc.commits.size(); ++seg) {
+    const refmodel::Config& cfg = sc.commits[seg].cfg;
+    if (cfg.mode != refmodel::ArbMode::kSp && cfg.mode != refmodel::ArbMode::kSpDwrr) continue;
+    if (!cfg.enable) continue;
+    const std::uint64_t from = (seg == 0 ? 0 : run.commit_cycle[seg]) + kCommitGuard;
+    const std::uint64_t to = seg + 1 < sc.commits.size() && run.commit_cycle[seg + 1] != 0
+                                 ? run.commit_cycle[seg + 1]
+                                 : run.end_cycle;
+    // Level of a frame: 2*priority + (class within the tenant counts only for the tenant).
+    std::vector<Cand> by_level[4];
+    std::vector<std::vector<Cand>> ctrl_of(nt);
+    for (std::size_t i : by_arrival) {
+      const FrameRecord& m = run.model[i];
+      if (m.dir != Direction::kTx || rtl_of[i] < 0) continue;
+      const std::uint32_t t = m.action.tenant;
+      if (run.arrival[i] < from || run.arrival[i] >= to) continue;
+      if (tx_crypto_tenant[t] || cfg.tenants[t].rate_en || !cfg.tenants[t].enable) continue;
+      const Cand c{run.arrival[i], run.rtl[static_cast<std::size_t>(rtl_of[i])].first_cycle, i};
+      by_level[cfg.tenants[t].priority].push_back(c);
+      if (m.action.cls == 0) ctrl_of[t].push_back(c);
+    }
+    auto prefix_max = [](std::vector<Cand>& v) {
+      for (std::size_t k = 1; k < v.size(); ++k) {
+        if (v[k - 1].first > v[k].first) {
+          v[k].first = v[k - 1].first;
+          v[k].offer = v[k - 1].offer;
+        }
+      }
+    };
+    for (auto& v : by_level) prefix_max(v);
+    for (auto& v : ctrl_of) prefix_max(v);
+    auto latest_waiting = [](const std::vector<Cand>& v, std::uint64_t by) -> const Cand* {
+      auto it = std::upper_bound(v.begin(), v.end(), by, [](std::uint64_t x, const Cand& c) { return x < c.arrival; });
+      if (it == v.begin()) return nullptr;
+      return &*(it - 1);
+    };
+    for (std::size_t i = 0; i < n; ++i) {
+      const FrameRecord& m = run.model[i];
+      if (m.dir != Direction::kTx || rtl_of[i] < 0 || m.action.op == CryptoOp::kEncrypt) continue;
+      const RtlFrame& f = run.rtl[static_cast<std::size_t>(rtl_of[i])];
+      if (f.first_cycle < from || f.first_cycle >= to) continue;
+      if (f.first_beat_index < kEgressBeatsAhead) continue;
+      const std::uint64_t granted_after = run.beat_cycles[0][f.first_beat_index - kEgressBeatsAhead];
+      if (granted_after < kEligibleDelay) continue;
+      const std::uint64_t eligible_by = granted_after - kEligibleDelay;
+      const std::uint32_t lvl = cfg.tenants[m.action.tenant].priority;
+      for (std::uint32_t hi = 0; hi < lvl; ++hi) {
+        ++rep.sp_pairs_checked;
+        const Cand* c = latest_waiting(by_level[hi], eligible_by);
+        if (c && c->first > f.first_cycle) {
+          fail.add("strict priority: offer {} (tenant {}, level {}) started at {} while offer {} (tenant {}, "
+                   "level {}), eligible since {}, waited until {}", i, m.action.tenant, lvl, f.first_cycle,
+                   c->offer, run.model[c->offer].action.tenant, hi, run.arrival[c->offer], c->first);
+          break;
+        }
+      }
+      if (m.action.cls == 1) {
+        ++rep.sp_pairs_checked;
+        const Cand* c = latest_waiting(ctrl_of[m.action.tenant], eligible_by);
+        if (c && c->first > f.first_cycle) {
+          fail.add("control before bulk: tenant {} bulk offer {} started at {} while its control offer {} "
+                   "(eligible since {}) waited until {}", m.action.tenant, i, f.first_cycle, c->offer,
+                   run.arrival[c->offer], c->first);
+        }
+      }
+    }
+  }
+
+  // ---- 6. FIFO scenarios: TX departures in arrival order, at a constant offset from the model
+  bool fifo_only = true;
+  for (const Commit& c : sc.commits) {
+    fifo_only = fifo_only && c.cfg.mode == refmodel::ArbMode::kFifo && c.cfg.enable;
+    for (const auto& t : c.cfg.tenants) fifo_only = fifo_only && t.enable && !t.rate_en;
+  }
+  for (std::uint32_t t = 0; t < nt; ++t) fifo_only = fifo_only && !tx_crypto_tenant[t];
+  if (fifo_only && !any_divergence) {
+    rep.fifo_order_checked = true;
+    std::int64_t lo = 0, hi = 0;
+    bool first = true;
+    std::size_t prev = n;
+    for (std::size_t i : by_arrival) {
+      const FrameRecord& m = run.model[i];
+      if (m.dir != Direction::kTx || rtl_of[i] < 0) continue;
+      const RtlFrame& f = run.rtl[static_cast<std::size_t>(rtl_of[i])];
+      if (prev != n && run.rtl[static_cast<std::size_t>(rtl_of[prev])].first_cycle > f.first_cycle) {
+        fail.add("FIFO: offer {} (tlast {}) left at {}, before the older offer {} (tlast {}) at {}", i,
+                 run.arrival[i], f.first_cycle, prev, run.arrival[prev],
+                 run.rtl[static_cast<std::size_t>(rtl_of[prev])].first_cycle);
+      }
+      prev = i;
+      if (m.fate != Fate::kDelivered) continue;
+      const std::int64_t delta = static_cast<std::int64_t>(f.first_cycle) - static_cast<std::int64_t>(m.first_beat);
+      lo = first ? delta : std::min(lo, delta);
+      hi = first ? delta : std::max(hi, delta);
+      first = false;
+    }
+    if (!first && hi - lo > static_cast<std::int64_t>(kFifoJitter)) {
+      fail.add("FIFO: RTL departures trail the model's by {}..{} cycles: more than {} cycles of jitter", lo, hi,
+               kFifoJitter);
+    }
+  }
+  return rep;
+}
+
+}  // namespace nicsched::verif
