@@ -351,6 +351,33 @@ void SimClient::write_then_read(std::uint32_t trigger_addr, std::uint32_t trigge
   });
 }
 
+void SimClient::read_ranges(std::span<const BlockRange> ranges, std::span<std::uint32_t> out) {
+  std::size_t total = 0;
+  for (const BlockRange& r : ranges) total += r.count;
+  const std::size_t max_ranges = (proto::kMaxRequestBody - 4) / 8;
+  if (total > impl_->info_.max_burst_words || ranges.size() > max_ranges) {
+    RegisterBus::read_ranges(ranges, out);
+    return;
+  }
+  if (total != out.size()) {
+    throw BusError(fmt::format("{}: read_ranges: output holds {} words, ranges ask for {}", impl_->uri(),
+                               out.size(), total));
+  }
+  const std::string what = fmt::format("read_ranges ({} ranges from {}, {} words)", ranges.size(),
+                                       ranges.empty() ? std::string("-") : hex_addr(ranges.front().addr), total);
+  const auto body = impl_->transact(
+      MsgType::kReadRanges,
+      [&](FrameWriter& w) {
+        w.u32(static_cast<std::uint32_t>(ranges.size()));
+        for (const BlockRange& r : ranges) w.u32(r.addr).u32(r.count);
+      },
+      MsgType::kReadRangesOk, true, impl_->options().timeout, what);
+  impl_->parse(MsgType::kReadRangesOk, body, what, [&](proto::BodyReader& r) {
+    read_words(r, out);
+    return 0;
+  });
+}
+
 void SimClient::write_batch(std::span<const RegWrite> writes) {
   const std::size_t max_writes = (proto::kMaxRequestBody - 4) / 8;
   for (std::size_t at = 0; at < writes.size(); at += max_writes) {

@@ -18,6 +18,7 @@ const char* to_string(MsgType t) {
     case MsgType::kSetMode: return "SET_MODE";
     case MsgType::kStatus: return "STATUS";
     case MsgType::kMetrics: return "METRICS";
+    case MsgType::kReadRanges: return "READ_RANGES";
     case MsgType::kHelloOk: return "HELLO_OK";
     case MsgType::kRead32Ok: return "READ32_OK";
     case MsgType::kWrite32Ok: return "WRITE32_OK";
@@ -28,6 +29,7 @@ const char* to_string(MsgType t) {
     case MsgType::kSetModeOk: return "SET_MODE_OK";
     case MsgType::kStatusOk: return "STATUS_OK";
     case MsgType::kMetricsOk: return "METRICS_OK";
+    case MsgType::kReadRangesOk: return "READ_RANGES_OK";
     case MsgType::kError: return "ERROR";
   }
   return "UNKNOWN";

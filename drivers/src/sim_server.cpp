@@ -31,7 +31,7 @@ namespace {
 bool is_request(MsgType t) {
   const auto v = static_cast<std::uint8_t>(t);
   return v >= static_cast<std::uint8_t>(MsgType::kHello) &&
-         v <= static_cast<std::uint8_t>(MsgType::kMetrics);
+         v <= static_cast<std::uint8_t>(MsgType::kReadRanges);
 }
 
 }  // namespace
@@ -276,14 +276,16 @@ void Session::serve(proto::BodyReader& r, std::uint32_t& addr) {
       send(FrameWriter(MsgType::kWriteBatchOk, tag).u32(n).finish(), false);
       return;
     }
-    case MsgType::kSnapshot: {
-      const std::uint32_t trigger_addr = r.u32("trigger_addr");
-      const std::uint32_t trigger_value = r.u32("trigger_value");
+    case MsgType::kSnapshot:
+    case MsgType::kReadRanges: {
+      const bool snapshot = current_.type == MsgType::kSnapshot;
+      const char* name = proto::to_string(current_.type);
+      const std::uint32_t trigger_addr = snapshot ? r.u32("trigger_addr") : 0;
+      const std::uint32_t trigger_value = snapshot ? r.u32("trigger_value") : 0;
       const std::uint32_t n = r.u32("n");
       if (r.remaining() != static_cast<std::size_t>(n) * 8) {
-        throw proto::ProtocolError(fmt::format(
-            "SNAPSHOT announces {} ranges ({} bytes) but carries {} bytes", n,
-            static_cast<std::size_t>(n) * 8, r.remaining()));
+        throw proto::ProtocolError(fmt::format("{} announces {} ranges ({} bytes) but carries {} bytes", name, n,
+                                               static_cast<std::size_t>(n) * 8, r.remaining()));
       }
       std::vector<BlockRange> ranges(n);
       std::uint64_t total = 0;
@@ -293,16 +295,20 @@ void Session::serve(proto::BodyReader& r, std::uint32_t& addr) {
         total += br.count;
       }
       if (total > proto::kMaxBurstWords) {
-        throw proto::ProtocolError(fmt::format("SNAPSHOT of {} words exceeds the limit of {}",
-                                               total, proto::kMaxBurstWords));
+        throw proto::ProtocolError(
+            fmt::format("{} of {} words exceeds the limit of {}", name, total, proto::kMaxBurstWords));
       }
-      addr = trigger_addr;
+      addr = snapshot ? trigger_addr : (ranges.empty() ? 0 : ranges.front().addr);
       std::vector<std::uint32_t> words(total);
-      target.write_then_read(trigger_addr, trigger_value, ranges, words);
-      FrameWriter w(MsgType::kSnapshotOk, tag);
+      if (snapshot) {
+        target.write_then_read(trigger_addr, trigger_value, ranges, words);
+      } else {
+        target.read_ranges(ranges, words);
+      }
+      FrameWriter w(snapshot ? MsgType::kSnapshotOk : MsgType::kReadRangesOk, tag);
       w.u32(static_cast<std::uint32_t>(total));
       for (std::uint32_t v : words) w.u32(v);
-      send(std::move(w).finish(), false);
+      send(w.finish(), false);
       return;
     }
     case MsgType::kStep: {

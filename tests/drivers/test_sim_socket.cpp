@@ -37,6 +37,10 @@ void exercise_registers(drivers::RegisterBus& bus, StandInRegisterFile& target) 
   bus.read_block(0x200, words);
   for (std::uint32_t i = 0; i < 40; ++i) CHECK(words[i] == 1000 + i);
   CHECK(bus.read64(0x200) == ((std::uint64_t{1001} << 32) | 1000));
+  const std::vector<drivers::BlockRange> ranges = {{0x204, 2}, {0x100, 1}};
+  std::vector<std::uint32_t> gathered(3);
+  bus.read_ranges(ranges, gathered);
+  CHECK(gathered == std::vector<std::uint32_t>{1001, 1002, 0xCAFEF00D});
 }
 
 }  // namespace

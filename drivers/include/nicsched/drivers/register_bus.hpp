@@ -81,6 +81,22 @@ class RegisterBus {
     }
   }
 
+  // Reads every range, in order, into `out` (concatenated; out.size() must equal the sum
+  // of the counts). Transports that can do this in one exchange override it.
+  virtual void read_ranges(std::span<const BlockRange> ranges, std::span<std::uint32_t> out) {
+    std::size_t total = 0;
+    for (const BlockRange& r : ranges) total += r.count;
+    if (total != out.size()) {
+      throw BusError(describe() + ": read_ranges: output holds " + std::to_string(out.size()) +
+                     " words, ranges ask for " + std::to_string(total));
+    }
+    std::size_t at = 0;
+    for (const BlockRange& r : ranges) {
+      read_block(r.addr, out.subspan(at, r.count));
+      at += r.count;
+    }
+  }
+
   // Writes every register of the batch in order; stops at the first failure (which
   // throws). Transports that can send a batch in one exchange override it.
   virtual void write_batch(std::span<const RegWrite> writes) {

@@ -42,6 +42,7 @@ class SimClient final : public SimTarget {
   void read_block(std::uint32_t addr, std::span<std::uint32_t> out) override;
   void write_then_read(std::uint32_t trigger_addr, std::uint32_t trigger_value,
                        std::span<const BlockRange> ranges, std::span<std::uint32_t> out) override;
+  void read_ranges(std::span<const BlockRange> ranges, std::span<std::uint32_t> out) override;
   void write_batch(std::span<const RegWrite> writes) override;
   [[nodiscard]] std::string describe() const override;
 

@@ -41,6 +41,7 @@ enum class MsgType : std::uint8_t {
   kSetMode = 0x08,     // u8 mode
   kStatus = 0x09,      // (empty)
   kMetrics = 0x0A,     // (empty)
+  kReadRanges = 0x0B,  // u32 n, n x (u32 addr, u32 count)
   // responses: request type | 0x80
   kHelloOk = 0x81,       // u16 major, u16 minor, u8 mode, u32 max_burst_words, str16 server
   kRead32Ok = 0x82,      // u32 value
@@ -52,6 +53,7 @@ enum class MsgType : std::uint8_t {
   kSetModeOk = 0x88,     // u8 mode, u64 cycle
   kStatusOk = 0x89,      // u8 mode, u64 cycle
   kMetricsOk = 0x8A,     // str32 JSON
+  kReadRangesOk = 0x8B,  // u32 count, count x u32
   kError = 0xFF,         // u16 code, u8 axi_resp, u32 addr, str16 message
 };
 

@@ -72,12 +72,14 @@ struct TenantPolicy {
   std::uint32_t crypto_quota = 4;              // slots held at once, TX + RX
   std::uint32_t qlimit_control_bytes = 16384;  // tail-drop limit, control queue
   std::uint32_t qlimit_bulk_bytes = 65536;     // tail-drop limit, bulk queue
+  bool operator==(const TenantPolicy&) const = default;
 };
 
 struct ClassifierAction {
   std::uint32_t tenant = 0;
   std::uint32_t cls = 1;  // 0 control, 1 bulk
   CryptoOp crypto_op = CryptoOp::kNone;
+  bool operator==(const ClassifierAction&) const = default;
 };
 
 struct ClassifierEntry {
@@ -86,6 +88,7 @@ struct ClassifierEntry {
   std::uint32_t proto = 0, proto_mask = 0;  // 8 bits
   std::uint32_t port = 0, port_mask = 0;    // 16 bits, L4 destination port
   ClassifierAction action;
+  bool operator==(const ClassifierEntry&) const = default;
 };
 
 // A complete scheduler configuration, applied with one COMMIT.
@@ -99,6 +102,7 @@ struct Policy {
   // index 0; the remaining entries are written invalid.
   std::optional<std::vector<ClassifierEntry>> classifier;
   std::optional<ClassifierAction> default_action;
+  bool operator==(const Policy&) const = default;
 };
 
 }  // namespace nicsched::host

@@ -1,0 +1,630 @@
+// Policy files: YAML -> Policy (with the line of every key), validation, Policy -> YAML.
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "nicsched/host/policy.hpp"
+#include "nicsched/regmap.hpp"
+
+namespace nicsched::host {
+
+namespace rm = nicsched::regmap;
+
+namespace {
+
+// Where a Policy field came from: the key as written in the file, and its line.
+struct Origin {
+  std::string key;
+  int line = 0;
+};
+// Keyed by a Policy path: "arb_mode", "tenant/3/priority", "classifier/2/tenant", ...
+using Origins = std::map<std::string, Origin>;
+
+std::string tpath(std::uint32_t t, const char* field) { return fmt::format("tenant/{}/{}", t, field); }
+std::string cpath(std::size_t i, const char* field) { return fmt::format("classifier/{}/{}", i, field); }
+
+// ---------------------------------------------------------------- validation (one place)
+
+class Validator {
+ public:
+  Validator(const Capabilities& caps, std::string file, const Origins* origins)
+      : caps_(caps), file_(std::move(file)), origins_(origins) {}
+
+  void run(const Policy& p) {
+    range("crypto_bytes_per_cycle", "crypto engine bytes_per_cycle", p.crypto_bytes_per_cycle, 1,
+          rm::CRYPTO_ENGINE::BYTES_PER_CYCLE.max(), "");
+    range("crypto_latency", "crypto engine latency_cycles", p.crypto_latency, 0, rm::CRYPTO_ENGINE::LATENCY.max(), "");
+    if (p.tenants.size() != caps_.tenants) {
+      fail("tenants", "tenants",
+           fmt::format("the policy has {} tenants, the NIC has {}", p.tenants.size(), caps_.tenants));
+    }
+    const std::uint64_t buffer = caps_.buffer_kib ? std::uint64_t{caps_.buffer_kib} * 1024 : 0;
+    const std::uint64_t qmax = buffer ? std::min<std::uint64_t>(buffer, rm::T_QLIMIT_BULK::BYTES.max())
+                                      : rm::T_QLIMIT_BULK::BYTES.max();
+    const std::string qwhy = buffer ? fmt::format(": the shared buffer holds {} KiB", caps_.buffer_kib) : "";
+    for (std::uint32_t t = 0; t < p.tenants.size(); ++t) {
+      const TenantPolicy& tp = p.tenants[t];
+      const std::string who = fmt::format("tenant {}", t);
+      range(tpath(t, "priority"), who + " priority", tp.priority, 0, caps_.prio_levels - 1,
+            fmt::format(": the NIC has {} priority levels, 0 highest", caps_.prio_levels));
+      range(tpath(t, "weight"), who + " weight", tp.weight, 1, rm::T_WEIGHT::QUANTUM.max(), " bytes per DWRR round");
+      if (tp.rate_limited) {
+        range(tpath(t, "rate"), who + " rate", tp.rate_bytes_per_kcycle, 1, rm::T_RATE::BYTES_PER_KCYCLE.max(),
+              " bytes per 1024 cycles");
+      } else {
+        range(tpath(t, "rate"), who + " rate", tp.rate_bytes_per_kcycle, 0, rm::T_RATE::BYTES_PER_KCYCLE.max(),
+              " bytes per 1024 cycles");
+      }
+      range(tpath(t, "burst"), who + " burst", tp.burst_bytes, 64, rm::T_BURST::BYTES.max(),
+            " bytes: at least one minimum-size frame");
+      range(tpath(t, "crypto_quota"), who + " crypto_quota", tp.crypto_quota, 0, caps_.crypto_slots,
+            fmt::format(": the NIC has {} crypto slots", caps_.crypto_slots));
+      range(tpath(t, "qlimit_control"), who + " queue_limit.control", tp.qlimit_control_bytes, 0, qmax, qwhy);
+      range(tpath(t, "qlimit_bulk"), who + " queue_limit.bulk", tp.qlimit_bulk_bytes, 0, qmax, qwhy);
+    }
+    if (p.classifier) {
+      if (p.classifier->size() > caps_.cls_entries) {
+        fail("classifier", "classifier",
+             fmt::format("{} entries, the NIC's table holds {}", p.classifier->size(), caps_.cls_entries));
+      }
+      for (std::size_t i = 0; i < p.classifier->size(); ++i) {
+        const ClassifierEntry& e = (*p.classifier)[i];
+        const std::string who = fmt::format("classifier entry {}", i);
+        range(cpath(i, "vlan"), who + " vlan", e.vlan, 0, rm::CLS_VLAN::VALUE.max(), "");
+        range(cpath(i, "vlan_mask"), who + " vlan_mask", e.vlan_mask, 0, rm::CLS_VLAN::MASK.max(), "");
+        range(cpath(i, "dscp"), who + " dscp", e.dscp, 0, rm::CLS_DSCP_PROTO::DSCP.max(), "");
+        range(cpath(i, "dscp_mask"), who + " dscp_mask", e.dscp_mask, 0, rm::CLS_DSCP_PROTO::DSCP_MASK.max(), "");
+        range(cpath(i, "proto"), who + " proto", e.proto, 0, rm::CLS_DSCP_PROTO::PROTO.max(), "");
+        range(cpath(i, "proto_mask"), who + " proto_mask", e.proto_mask, 0, rm::CLS_DSCP_PROTO::PROTO_MASK.max(), "");
+        range(cpath(i, "port"), who + " port", e.port, 0, rm::CLS_PORT::VALUE.max(), "");
+        range(cpath(i, "port_mask"), who + " port_mask", e.port_mask, 0, rm::CLS_PORT::MASK.max(), "");
+        action(cpath(i, ""), who + " action", e.action);
+      }
+    }
+    if (p.default_action) action("default_action/", "default_action", *p.default_action);
+  }
+
+ private:
+  void action(const std::string& prefix, const std::string& who, const ClassifierAction& a) {
+    range(prefix + "tenant", who + " tenant", a.tenant, 0, caps_.tenants - 1,
+          fmt::format(": the NIC has {} tenants", caps_.tenants));
+    range(prefix + "class", who + " class", a.cls, 0, caps_.classes - 1, ": 0 control, 1 bulk");
+    range(prefix + "crypto", who + " crypto", static_cast<std::uint32_t>(a.crypto_op), 0, 2,
+          ": none, encrypt, decrypt");
+  }
+
+  void range(const std::string& path, const std::string& fallback, std::uint64_t v, std::uint64_t lo,
+             std::uint64_t hi, const std::string& why) {
+    if (v < lo || v > hi) {
+      fail(path, fallback, fmt::format("{} is out of range (allowed: {}..{}{})", v, lo, hi, why));
+    }
+  }
+
+  [[noreturn]] void fail(const std::string& path, const std::string& fallback, const std::string& problem) {
+    if (origins_) {
+      const auto it = origins_->find(path);
+      if (it != origins_->end()) {
+        throw PolicyError(fmt::format("{}:{}: {}: {}", file_, it->second.line, it->second.key, problem), file_,
+                          it->second.line, it->second.key);
+      }
+    }
+    throw PolicyError(fmt::format("{}: {}: {}", file_, fallback, problem), file_, 0, fallback);
+  }
+
+  const Capabilities& caps_;
+  std::string file_;
+  const Origins* origins_;
+};
+
+// ---------------------------------------------------------------- YAML -> Policy
+
+class Parser {
+ public:
+  Parser(std::string file, const Capabilities& caps) : file_(std::move(file)), caps_(caps) {}
+
+  Policy parse(std::string_view text, double& clock_mhz) {
+    YAML::Node root;
+    try {
+      root = YAML::Load(std::string(text));
+    } catch (const YAML::ParserException& e) {
+      const int line = e.mark.line + 1;
+      throw PolicyError(fmt::format("{}:{}: YAML syntax error: {}", file_, line, e.msg), file_, line, "");
+    }
+    if (!root.IsDefined() || root.IsNull()) {
+      throw PolicyError(fmt::format("{}:1: the file is empty; a policy is a YAML mapping (see docs/policy.md)", file_),
+                        file_, 1, "");
+    }
+    expect_map(root, "(top level)");
+    check_keys(root, "", {"version", "clock_mhz", "scheduler", "crypto_engine", "defaults", "tenants", "classifier",
+                          "default_action"});
+    if (const auto v = root["version"]) {
+      const std::uint64_t ver = uint_in(v, "version", 1, 1, ": the only policy format version is 1");
+      (void)ver;
+    }
+    clock_mhz = kDefaultClockMhz;
+    if (const auto c = root["clock_mhz"]) clock_mhz = number_in(c, "clock_mhz", 1, 10000);
+
+    Policy p = default_policy(caps_);
+    if (const auto s = root["scheduler"]) {
+      expect_map(s, "scheduler");
+      check_keys(s, "scheduler.", {"enable", "arb_mode"});
+      if (const auto e = s["enable"]) p.enable = boolean(e, "scheduler.enable");
+      if (const auto a = s["arb_mode"]) {
+        p.arb_mode = static_cast<ArbMode>(
+            choice(a, "scheduler.arb_mode", {{"fifo", 0}, {"sp", 1}, {"dwrr", 2}, {"sp_dwrr", 3}}));
+        note("arb_mode", "scheduler.arb_mode", a);
+      }
+    }
+    if (const auto c = root["crypto_engine"]) {
+      expect_map(c, "crypto_engine");
+      check_keys(c, "crypto_engine.", {"bytes_per_cycle", "latency_cycles"});
+      if (const auto b = c["bytes_per_cycle"]) {
+        p.crypto_bytes_per_cycle = u32(b, "crypto_engine.bytes_per_cycle");
+        note("crypto_bytes_per_cycle", "crypto_engine.bytes_per_cycle", b);
+      }
+      if (const auto l = c["latency_cycles"]) {
+        p.crypto_latency = u32(l, "crypto_engine.latency_cycles");
+        note("crypto_latency", "crypto_engine.latency_cycles", l);
+      }
+    }
+    // defaults: applied to every tenant first; their origins are the defaults' lines.
+    TenantPolicy defaults = p.tenants.empty() ? TenantPolicy{} : p.tenants.front();
+    std::map<std::string, Origin> default_origins;
+    if (const auto d = root["defaults"]) {
+      expect_map(d, "defaults");
+      check_keys(d, "defaults.", kTenantKeys);
+      tenant_fields(d, "defaults.", defaults, default_origins, clock_mhz);
+    }
+    for (std::uint32_t t = 0; t < p.tenants.size(); ++t) {
+      p.tenants[t] = defaults;
+      for (const auto& [field, o] : default_origins) origins_[tpath(t, field.c_str())] = o;
+    }
+    if (const auto ts = root["tenants"]) {
+      expect_seq(ts, "tenants");
+      std::map<std::uint64_t, int> seen;
+      for (std::size_t i = 0; i < ts.size(); ++i) {
+        const YAML::Node n = ts[i];
+        const std::string at = fmt::format("tenants[{}]", i);
+        expect_map(n, at);
+        check_keys(n, at + ".", with(kTenantKeys, {"id", "name"}));
+        const YAML::Node idn = n["id"];
+        if (!idn) fail(n, at + ".id", "missing: every tenants entry needs an id");
+        const std::uint64_t id = uint_in(idn, at + ".id", 0, caps_.tenants - 1,
+                                         fmt::format(": the NIC has {} tenants", caps_.tenants));
+        if (const auto prev = seen.find(id); prev != seen.end()) {
+          fail(idn, at + ".id", fmt::format("tenant {} is already configured at line {}", id, prev->second));
+        }
+        seen[id] = line(idn);
+        if (const auto nm = n["name"]) scalar(nm, at + ".name");
+        std::map<std::string, Origin> tenant_origins;
+        tenant_fields(n, at + ".", p.tenants[id], tenant_origins, clock_mhz);
+        for (const auto& [field, o] : tenant_origins) {
+          origins_[tpath(static_cast<std::uint32_t>(id), field.c_str())] = o;
+        }
+      }
+    }
+    if (const auto cls = root["classifier"]) {
+      if (cls.IsNull()) {
+        p.classifier = std::vector<ClassifierEntry>{};
+      } else {
+        expect_seq(cls, "classifier");
+        origins_["classifier"] = {"classifier", line(cls)};
+        std::vector<ClassifierEntry> entries;
+        for (std::size_t i = 0; i < cls.size(); ++i) entries.push_back(classifier_entry(cls[i], i));
+        p.classifier = std::move(entries);
+      }
+    }
+    if (const auto da = root["default_action"]) {
+      p.default_action = action(da, "default_action", "default_action/");
+    }
+    return p;
+  }
+
+  [[nodiscard]] const Origins& origins() const { return origins_; }
+
+ private:
+  static inline const std::vector<std::string> kTenantKeys = {
+      "enable", "priority", "weight", "rate", "rate_bytes_per_kcycle", "burst", "crypto_quota", "queue_limit"};
+
+  static std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  }
+
+  void tenant_fields(const YAML::Node& n, const std::string& at, TenantPolicy& tp, std::map<std::string, Origin>& o,
+                     double clock_mhz) {
+    auto record = [&](const char* field, const std::string& key, const YAML::Node& v) {
+      o[field] = {key, line(v)};
+    };
+    if (const auto v = n["enable"]) {
+      tp.enable = boolean(v, at + "enable");
+      record("enable", at + "enable", v);
+    }
+    if (const auto v = n["priority"]) {
+      tp.priority = u32(v, at + "priority");
+      record("priority", at + "priority", v);
+    }
+    if (const auto v = n["weight"]) {
+      tp.weight = u32(v, at + "weight");
+      record("weight", at + "weight", v);
+    }
+    const auto rate = n["rate"];
+    const auto raw = n["rate_bytes_per_kcycle"];
+    if (rate && raw) fail(raw, at + "rate_bytes_per_kcycle", "give either rate or rate_bytes_per_kcycle, not both");
+    if (rate) {
+      const std::string s = scalar(rate, at + "rate");
+      std::string lower = s;
+      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+      if (lower == "off" || lower == "none" || lower == "false" || lower == "unlimited") {
+        tp.rate_limited = false;
+        tp.rate_bytes_per_kcycle = 0;
+      } else {
+        try {
+          tp.rate_bytes_per_kcycle = parse_rate(s, clock_mhz);
+        } catch (const HostError& e) {
+          fail(rate, at + "rate", e.what());
+        }
+        tp.rate_limited = true;
+      }
+      record("rate", at + "rate", rate);
+    }
+    if (raw) {
+      tp.rate_bytes_per_kcycle = u32(raw, at + "rate_bytes_per_kcycle");
+      tp.rate_limited = true;
+      record("rate", at + "rate_bytes_per_kcycle", raw);
+    }
+    if (const auto v = n["burst"]) {
+      tp.burst_bytes = bytes(v, at + "burst");
+      record("burst", at + "burst", v);
+    }
+    if (const auto v = n["crypto_quota"]) {
+      tp.crypto_quota = u32(v, at + "crypto_quota");
+      record("crypto_quota", at + "crypto_quota", v);
+    }
+    if (const auto q = n["queue_limit"]) {
+      expect_map(q, at + "queue_limit");
+      check_keys(q, at + "queue_limit.", {"control", "bulk"});
+      if (const auto v = q["control"]) {
+        tp.qlimit_control_bytes = bytes(v, at + "queue_limit.control");
+        record("qlimit_control", at + "queue_limit.control", v);
+      }
+      if (const auto v = q["bulk"]) {
+        tp.qlimit_bulk_bytes = bytes(v, at + "queue_limit.bulk");
+        record("qlimit_bulk", at + "queue_limit.bulk", v);
+      }
+    }
+  }
+
+  ClassifierEntry classifier_entry(const YAML::Node& n, std::size_t i) {
+    const std::string at = fmt::format("classifier[{}]", i);
+    expect_map(n, at);
+    check_keys(n, at + ".", {"match", "action"});
+    ClassifierEntry e;
+    if (const auto m = n["match"]) {
+      expect_map(m, at + ".match");
+      check_keys(m, at + ".match.", {"vlan", "vlan_mask", "dscp", "dscp_mask", "proto", "proto_mask", "port", "port_mask"});
+      // A value without a mask matches exactly (mask = every bit of the field).
+      auto field = [&](const char* name, std::uint32_t& value, std::uint32_t& mask, std::uint32_t full_mask) {
+        const std::string mname = std::string(name) + "_mask";
+        if (const auto v = m[name]) {
+          value = std::string(name) == "proto" ? protocol(v, at + ".match.proto") : u32(v, at + ".match." + name);
+          mask = full_mask;
+          origins_[cpath(i, name)] = {at + ".match." + name, line(v)};
+        }
+        if (const auto v = m[mname]) {
+          mask = u32(v, at + ".match." + mname);
+          origins_[cpath(i, mname.c_str())] = {at + ".match." + mname, line(v)};
+        }
+      };
+      field("vlan", e.vlan, e.vlan_mask, rm::CLS_VLAN::MASK.max());
+      field("dscp", e.dscp, e.dscp_mask, rm::CLS_DSCP_PROTO::DSCP_MASK.max());
+      field("proto", e.proto, e.proto_mask, rm::CLS_DSCP_PROTO::PROTO_MASK.max());
+      field("port", e.port, e.port_mask, rm::CLS_PORT::MASK.max());
+    }
+    const auto a = n["action"];
+    if (!a) fail(n, at + ".action", "missing: every classifier entry needs an action {tenant, class, crypto}");
+    e.action = action(a, at + ".action", cpath(i, ""));
+    return e;
+  }
+
+  ClassifierAction action(const YAML::Node& n, const std::string& at, const std::string& path_prefix) {
+    expect_map(n, at);
+    check_keys(n, at + ".", {"tenant", "class", "crypto"});
+    ClassifierAction a;
+    const auto t = n["tenant"];
+    if (!t) fail(n, at + ".tenant", "missing: an action needs a tenant");
+    a.tenant = u32(t, at + ".tenant");
+    origins_[path_prefix + "tenant"] = {at + ".tenant", line(t)};
+    if (const auto c = n["class"]) {
+      a.cls = choice(c, at + ".class", {{"control", 0}, {"bulk", 1}, {"0", 0}, {"1", 1}});
+      origins_[path_prefix + "class"] = {at + ".class", line(c)};
+    }
+    if (const auto c = n["crypto"]) {
+      a.crypto_op = static_cast<CryptoOp>(choice(c, at + ".crypto", {{"none", 0}, {"encrypt", 1}, {"decrypt", 2}}));
+      origins_[path_prefix + "crypto"] = {at + ".crypto", line(c)};
+    }
+    return a;
+  }
+
+  // ---- scalar readers; every failure names file, line and key
+
+  [[noreturn]] void fail(const YAML::Node& n, const std::string& key, const std::string& problem) const {
+    const int ln = line(n);
+    throw PolicyError(fmt::format("{}:{}: {}: {}", file_, ln, key, problem), file_, ln, key);
+  }
+  static int line(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
+
+  void expect_map(const YAML::Node& n, const std::string& key) const {
+    if (!n.IsMap()) fail(n, key, "expected a mapping of keys (see docs/policy.md)");
+  }
+  void expect_seq(const YAML::Node& n, const std::string& key) const {
+    if (!n.IsSequence()) fail(n, key, "expected a list ('- ...' entries)");
+  }
+  void check_keys(const YAML::Node& n, const std::string& prefix, const std::vector<std::string>& allowed) const {
+    for (const auto& kv : n) {
+      const std::string k = kv.first.as<std::string>();
+      if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
+        std::string list;
+        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+        fail(kv.first, prefix + k, fmt::format("unknown key (allowed: {})", list));
+      }
+    }
+  }
+  std::string scalar(const YAML::Node& n, const std::string& key) const {
+    if (!n.IsScalar()) fail(n, key, "expected a single value");
+    return n.Scalar();
+  }
+  std::uint64_t integer(const YAML::Node& n, const std::string& key) const {
+    const std::string s = scalar(n, key);
+    std::uint64_t v = 0;
+    int base = 10;
+    std::size_t i = 0;
+    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+      base = 16;
+      i = 2;
+    }
+    if (i >= s.size()) fail(n, key, fmt::format("'{}' is not a non-negative integer", s));
+    for (; i < s.size(); ++i) {
+      const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(s[i])));
+      int d = -1;
+      if (c >= '0' && c <= '9') d = c - '0';
+      if (base == 16 && c >= 'a' && c <= 'f') d = c - 'a' + 10;
+      if (d < 0) fail(n, key, fmt::format("'{}' is not a non-negative integer", s));
+      if (v > (std::uint64_t{1} << 40)) fail(n, key, fmt::format("'{}' is far too large", s));
+      v = v * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(d);
+    }
+    return v;
+  }
+  // Range checks against the hardware happen in the Validator; here only what fits a u32.
+  std::uint32_t u32(const YAML::Node& n, const std::string& key) const {
+    const std::uint64_t v = integer(n, key);
+    if (v > 0xFFFFFFFFULL) fail(n, key, fmt::format("{} does not fit 32 bits", v));
+    return static_cast<std::uint32_t>(v);
+  }
+  std::uint64_t uint_in(const YAML::Node& n, const std::string& key, std::uint64_t lo, std::uint64_t hi,
+                        const std::string& why) const {
+    const std::uint64_t v = integer(n, key);
+    if (v < lo || v > hi) fail(n, key, fmt::format("{} is out of range (allowed: {}..{}{})", v, lo, hi, why));
+    return v;
+  }
+  double number_in(const YAML::Node& n, const std::string& key, double lo, double hi) const {
+    const std::string s = scalar(n, key);
+    double v = 0;
+    std::istringstream in(s);
+    in >> v;
+    if (!in || !in.eof()) fail(n, key, fmt::format("'{}' is not a number", s));
+    if (v < lo || v > hi) fail(n, key, fmt::format("{} is out of range (allowed: {}..{})", s, lo, hi));
+    return v;
+  }
+  bool boolean(const YAML::Node& n, const std::string& key) const {
+    const std::string s = scalar(n, key);
+    if (s == "true" || s == "yes" || s == "on") return true;
+    if (s == "false" || s == "no" || s == "off") return false;
+    fail(n, key, fmt::format("'{}' is not a boolean (allowed: true, false)", s));
+  }
+  std::uint32_t choice(const YAML::Node& n, const std::string& key,
+                       const std::vector<std::pair<std::string, std::uint32_t>>& options) const {
+    const std::string s = scalar(n, key);
+    for (const auto& [name, v] : options) {
+      if (s == name) return v;
+    }
+    std::string list;
+    for (const auto& o : options) list += (list.empty() ? "" : ", ") + o.first;
+    fail(n, key, fmt::format("'{}' is not one of: {}", s, list));
+  }
+  std::uint32_t protocol(const YAML::Node& n, const std::string& key) const {
+    const std::string s = scalar(n, key);
+    if (s == "tcp") return 6;
+    if (s == "udp") return 17;
+    if (!s.empty() && std::isdigit(static_cast<unsigned char>(s[0]))) return u32(n, key);
+    fail(n, key, fmt::format("'{}' is not tcp, udp or an IP protocol number", s));
+  }
+  std::uint32_t bytes(const YAML::Node& n, const std::string& key) const {
+    const std::string s = scalar(n, key);
+    std::uint64_t v = 0;
+    try {
+      v = parse_bytes(s);
+    } catch (const HostError& e) {
+      fail(n, key, e.what());
+    }
+    if (v > 0xFFFFFFFFULL) fail(n, key, fmt::format("{} bytes does not fit 32 bits", v));
+    return static_cast<std::uint32_t>(v);
+  }
+  void note(const std::string& path, const std::string& key, const YAML::Node& n) { origins_[path] = {key, line(n)}; }
+
+  std::string file_;
+  const Capabilities& caps_;
+  Origins origins_;
+};
+
+}  // namespace
+
+// ---------------------------------------------------------------- public API
+
+Policy default_policy(const Capabilities& caps) {
+  Policy p;
+  p.enable = rm::CTRL::ENABLE.get(rm::CTRL::kReset) != 0;
+  p.arb_mode = ArbMode::kSpDwrr;
+  p.crypto_bytes_per_cycle = rm::CRYPTO_ENGINE::BYTES_PER_CYCLE.get(rm::CRYPTO_ENGINE::kReset);
+  p.crypto_latency = rm::CRYPTO_ENGINE::LATENCY.get(rm::CRYPTO_ENGINE::kReset);
+  TenantPolicy t;
+  t.enable = rm::T_CTRL::ENABLE.get(rm::T_CTRL::kReset) != 0;
+  t.priority = rm::T_CTRL::PRIORITY.get(rm::T_CTRL::kReset);
+  t.crypto_quota = std::min(rm::T_CTRL::CRYPTO_QUOTA.get(rm::T_CTRL::kReset), caps.crypto_slots);
+  t.rate_limited = rm::T_CTRL::RATE_EN.get(rm::T_CTRL::kReset) != 0;
+  t.weight = rm::T_WEIGHT::QUANTUM.get(rm::T_WEIGHT::kReset);
+  t.rate_bytes_per_kcycle = rm::T_RATE::BYTES_PER_KCYCLE.get(rm::T_RATE::kReset);
+  t.burst_bytes = rm::T_BURST::BYTES.get(rm::T_BURST::kReset);
+  t.qlimit_control_bytes = rm::T_QLIMIT_CTRL::BYTES.get(rm::T_QLIMIT_CTRL::kReset);
+  t.qlimit_bulk_bytes = rm::T_QLIMIT_BULK::BYTES.get(rm::T_QLIMIT_BULK::kReset);
+  p.tenants.assign(caps.tenants, t);
+  return p;
+}
+
+Policy parse_policy(std::string_view yaml, const std::string& source, const Capabilities& caps, double* clock_mhz_out) {
+  Parser parser(source, caps);
+  double clock = kDefaultClockMhz;
+  Policy p = parser.parse(yaml, clock);
+  Validator(caps, source, &parser.origins()).run(p);
+  if (clock_mhz_out) *clock_mhz_out = clock;
+  return p;
+}
+
+Policy load_policy(const std::string& path, const Capabilities& caps) {
+  std::ifstream in(path);
+  if (!in) throw PolicyError(fmt::format("{}: cannot open the policy file", path), path, 0, "");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_policy(ss.str(), path, caps);
+}
+
+void validate_policy(const Policy& policy, const Capabilities& caps) { Validator(caps, "policy", nullptr).run(policy); }
+
+std::uint32_t parse_rate(std::string_view text, double clock_mhz) {
+  std::string s(text);
+  s.erase(std::remove_if(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); }), s.end());
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(s, &used);
+  } catch (const std::exception&) {
+    throw HostError(fmt::format("'{}' is not a rate (e.g. 25Gbps, 800 Mbit/s, off)", text));
+  }
+  std::string unit = s.substr(used);
+  std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::tolower(c); });
+  double scale = 0;
+  if (unit == "gbps" || unit == "gbit/s") scale = 1e9;
+  if (unit == "mbps" || unit == "mbit/s") scale = 1e6;
+  if (scale == 0) {
+    throw HostError(fmt::format("'{}': unit '{}' unknown (allowed: Gbps, Gbit/s, Mbps, Mbit/s; raw register units "
+                                "via rate_bytes_per_kcycle)", text, s.substr(used)));
+  }
+  if (!(v > 0)) throw HostError(fmt::format("'{}': a rate limit must be positive (or 'off')", text));
+  const double bytes_per_kcycle = v * scale / 8.0 / (clock_mhz * 1e6) * 1024.0;
+  const double rounded = std::round(bytes_per_kcycle);
+  const double max = rm::T_RATE::BYTES_PER_KCYCLE.max();
+  if (rounded < 1) {
+    throw HostError(fmt::format("'{}' is below the smallest rate at {} MHz ({:.3f} Mbit/s = 1 byte per 1024 cycles)",
+                                text, clock_mhz, rate_to_gbps(1, clock_mhz) * 1e3));
+  }
+  if (rounded > max) {
+    throw HostError(fmt::format("'{}' is above the largest rate at {} MHz ({:.1f} Gbit/s)", text, clock_mhz,
+                                rate_to_gbps(static_cast<std::uint32_t>(max), clock_mhz)));
+  }
+  return static_cast<std::uint32_t>(rounded);
+}
+
+double rate_to_gbps(std::uint32_t bytes_per_kcycle, double clock_mhz) {
+  return static_cast<double>(bytes_per_kcycle) / 1024.0 * clock_mhz * 1e6 * 8.0 / 1e9;
+}
+
+std::uint64_t parse_bytes(std::string_view text) {
+  std::string s(text);
+  s.erase(std::remove_if(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); }), s.end());
+  std::size_t digits = 0;
+  while (digits < s.size() && std::isdigit(static_cast<unsigned char>(s[digits]))) ++digits;
+  if (digits == 0 || digits > 12) {
+    throw HostError(fmt::format("'{}' is not a size in bytes (e.g. 65536, 64KiB, 1MiB)", text));
+  }
+  const std::uint64_t v = std::stoull(s.substr(0, digits));
+  std::string unit = s.substr(digits);
+  std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (unit.empty() || unit == "b") return v;
+  if (unit == "kib") return v * 1024;
+  if (unit == "mib") return v * 1024 * 1024;
+  throw HostError(fmt::format("'{}': unit '{}' unknown (allowed: B, KiB, MiB)", text, s.substr(digits)));
+}
+
+std::string policy_to_yaml(const Policy& p, const Capabilities& caps, double clock_mhz,
+                           const std::string& header_comment) {
+  static const char* kArb[] = {"fifo", "sp", "dwrr", "sp_dwrr"};
+  static const char* kCrypto[] = {"none", "encrypt", "decrypt"};
+  static const char* kClass[] = {"control", "bulk"};
+  auto arb = [](ArbMode m) { return kArb[static_cast<std::uint32_t>(m) & 3]; };
+  auto crypto = [](CryptoOp c) { return static_cast<std::uint32_t>(c) < 3 ? kCrypto[static_cast<std::uint32_t>(c)] : "none"; };
+  auto action = [&](const ClassifierAction& a) {
+    return fmt::format("{{tenant: {}, class: {}, crypto: {}}}", a.tenant, a.cls < 2 ? kClass[a.cls] : "bulk",
+                       crypto(a.crypto_op));
+  };
+  std::string o;
+  if (!header_comment.empty()) o += "# " + header_comment + "\n";
+  o += fmt::format("# nicsched scheduler policy (docs/policy.md); {} tenants, {} priority levels, {} crypto slots\n",
+                   caps.tenants, caps.prio_levels, caps.crypto_slots);
+  o += "version: 1\n";
+  o += fmt::format("clock_mhz: {}\n", clock_mhz);
+  o += fmt::format("scheduler:\n  enable: {}\n  arb_mode: {}\n", p.enable, arb(p.arb_mode));
+  o += fmt::format("crypto_engine:\n  bytes_per_cycle: {}\n  latency_cycles: {}\n", p.crypto_bytes_per_cycle,
+                   p.crypto_latency);
+  o += "tenants:\n";
+  for (std::size_t t = 0; t < p.tenants.size(); ++t) {
+    const TenantPolicy& tp = p.tenants[t];
+    o += fmt::format("  - id: {}\n    enable: {}\n    priority: {}\n    weight: {}\n", t, tp.enable, tp.priority,
+                     tp.weight);
+    if (tp.rate_limited) {
+      o += fmt::format("    rate_bytes_per_kcycle: {}  # {:.3f} Gbit/s at {} MHz\n", tp.rate_bytes_per_kcycle,
+                       rate_to_gbps(tp.rate_bytes_per_kcycle, clock_mhz), clock_mhz);
+    } else {
+      o += "    rate: off\n";
+    }
+    o += fmt::format("    burst: {}\n    crypto_quota: {}\n    queue_limit: {{control: {}, bulk: {}}}\n",
+                     tp.burst_bytes, tp.crypto_quota, tp.qlimit_control_bytes, tp.qlimit_bulk_bytes);
+  }
+  if (p.classifier) {
+    if (p.classifier->empty()) {
+      o += "classifier: []\n";
+    } else {
+      o += "classifier:\n";
+      for (const ClassifierEntry& e : *p.classifier) {
+        std::string match;
+        auto add = [&](const char* name, std::uint32_t v, std::uint32_t mask, std::uint32_t full, bool hex_mask) {
+          if (mask == 0 && v == 0) return;
+          match += fmt::format("{}{}: {}", match.empty() ? "" : ", ", name, v);
+          if (mask != full) match += hex_mask ? fmt::format(", {}_mask: 0x{:x}", name, mask) : fmt::format(", {}_mask: {}", name, mask);
+        };
+        add("vlan", e.vlan, e.vlan_mask, rm::CLS_VLAN::MASK.max(), true);
+        add("dscp", e.dscp, e.dscp_mask, rm::CLS_DSCP_PROTO::DSCP_MASK.max(), true);
+        add("proto", e.proto, e.proto_mask, rm::CLS_DSCP_PROTO::PROTO_MASK.max(), true);
+        add("port", e.port, e.port_mask, rm::CLS_PORT::MASK.max(), true);
+        o += fmt::format("  - match: {{{}}}\n    action: {}\n", match, action(e.action));
+      }
+    }
+  }
+  if (p.default_action) o += fmt::format("default_action: {}\n", action(*p.default_action));
+  return o;
+}
+
+void save_policy(const std::string& path, const Policy& policy, const Capabilities& caps, double clock_mhz) {
+  std::ofstream out(path);
+  if (!out) throw HostError(fmt::format("{}: cannot write the policy file", path));
+  out << policy_to_yaml(policy, caps, clock_mhz);
+  if (!out) throw HostError(fmt::format("{}: write failed", path));
+}
+
+}  // namespace nicsched::host

@@ -1,0 +1,217 @@
+// Policy files: every shipped example loads; each kind of mistake is an error naming the
+// file, the line, the key and what is allowed; YAML written back loads to the same policy.
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "nicsched/host/policy.hpp"
+
+using namespace nicsched;
+using Catch::Contains;
+
+namespace {
+
+host::Capabilities caps8() {
+  host::Capabilities c;
+  c.id = 0x4E534348;
+  c.version_major = 1;
+  c.tenants = 8;
+  c.classes = 2;
+  c.prio_levels = 4;
+  c.crypto_slots = 4;
+  c.cls_entries = 16;
+  c.data_bytes = 64;
+  c.buffer_kib = 256;
+  return c;
+}
+
+host::Policy parse(const std::string& text, const host::Capabilities& caps = caps8()) {
+  return host::parse_policy(text, "p.yaml", caps);
+}
+
+// The PolicyError of `text`, checked to name file, line and key.
+host::PolicyError error_of(const std::string& text, int line, const std::string& key,
+                           const host::Capabilities& caps = caps8()) {
+  try {
+    (void)parse(text, caps);
+  } catch (const host::PolicyError& e) {
+    INFO(e.what());
+    CHECK(e.file() == "p.yaml");
+    CHECK(e.line() == line);
+    CHECK(e.key() == key);
+    CHECK_THAT(e.what(), Contains(fmt::format("p.yaml:{}: {}", line, key)));
+    return e;
+  }
+  FAIL("no PolicyError for:\n" << text);
+  throw std::logic_error("unreachable");
+}
+
+}  // namespace
+
+TEST_CASE("policy file: every example under host/policies loads against an 8-tenant NIC", "[policy]") {
+  int n = 0;
+  for (const auto& f : std::filesystem::directory_iterator(NICSCHED_POLICY_DIR)) {
+    if (f.path().extension() != ".yaml") continue;
+    INFO(f.path());
+    CHECK_NOTHROW(host::load_policy(f.path().string(), caps8()));
+    ++n;
+  }
+  CHECK(n >= 3);
+}
+
+TEST_CASE("policy file: values, units and defaults land in the right fields", "[policy]") {
+  const host::Policy p = host::load_policy(std::string(NICSCHED_POLICY_DIR) + "/ddp-priority.yaml", caps8());
+  REQUIRE(p.tenants.size() == 8);
+  CHECK(p.arb_mode == host::ArbMode::kSpDwrr);
+  CHECK(p.tenants[0].priority == 0);
+  CHECK(p.tenants[2].priority == 1);
+  CHECK(p.tenants[2].weight == 3036);
+  CHECK(p.tenants[3].priority == 2);  // from defaults
+  CHECK(p.tenants[3].weight == 1518);
+  CHECK(p.tenants[3].burst_bytes == 16 * 1024);
+  CHECK(p.tenants[4].crypto_quota == 2);
+  CHECK(p.tenants[7].crypto_quota == 1);
+  // 10 Gbit/s at 250 MHz = 5 bytes/cycle = 5120 bytes per 1024 cycles
+  CHECK(p.tenants[6].rate_limited);
+  CHECK(p.tenants[6].rate_bytes_per_kcycle == 5120);
+  CHECK(p.tenants[6].qlimit_bulk_bytes == 128 * 1024);
+  CHECK(p.tenants[6].qlimit_control_bytes == 16 * 1024);
+  CHECK_FALSE(p.tenants[0].rate_limited);
+  CHECK_FALSE(p.classifier.has_value());  // table left as it is
+  CHECK_FALSE(p.default_action.has_value());
+
+  const host::Policy c = host::load_policy(std::string(NICSCHED_POLICY_DIR) + "/classifier.yaml", caps8());
+  REQUIRE(c.classifier);
+  REQUIRE(c.classifier->size() == 6);
+  const auto& e0 = (*c.classifier)[0];
+  CHECK(e0.vlan == 100);
+  CHECK(e0.vlan_mask == 0xFFF);
+  CHECK(e0.dscp == 46);
+  CHECK(e0.dscp_mask == 0x3F);
+  CHECK(e0.port_mask == 0);  // not given: wildcard
+  CHECK(e0.action.cls == 0);
+  const auto& e3 = (*c.classifier)[3];
+  CHECK(e3.proto == 17);
+  CHECK(e3.proto_mask == 0xFF);
+  CHECK(e3.port == 5000);
+  CHECK(e3.action.crypto_op == host::CryptoOp::kEncrypt);
+  CHECK((*c.classifier)[5].vlan_mask == 0xFF0);
+  REQUIRE(c.default_action);
+  CHECK(c.default_action->tenant == 7);
+}
+
+TEST_CASE("policy file: rates in Gbit/s and Mbit/s follow clock_mhz", "[policy]") {
+  double clock = 0;
+  const auto p = host::parse_policy("clock_mhz: 125\ntenants:\n  - {id: 1, rate: 800 Mbit/s}\n", "p.yaml", caps8(), &clock);
+  CHECK(clock == 125);
+  // 800e6/8 B/s / 125e6 cycles/s * 1024 = 819.2 -> 819
+  CHECK(p.tenants[1].rate_bytes_per_kcycle == 819);
+  CHECK(host::parse_rate("25Gbps", 250) == 12800);
+  CHECK(host::rate_to_gbps(12800, 250) == Approx(25.0));
+  CHECK(host::parse_bytes("64 KiB") == 65536);
+  CHECK(host::parse_bytes("1MiB") == 1048576);
+  CHECK(host::parse_bytes("1500") == 1500);
+}
+
+TEST_CASE("policy file: out-of-range values name line, key and the hardware's range", "[policy]") {
+  auto e = error_of("tenants:\n  - id: 2\n    priority: 4\n", 3, "tenants[0].priority");
+  CHECK_THAT(e.what(), Contains("4 is out of range (allowed: 0..3") && Contains("4 priority levels"));
+  e = error_of("defaults:\n  crypto_quota: 9\n", 2, "defaults.crypto_quota");
+  CHECK_THAT(e.what(), Contains("allowed: 0..4") && Contains("4 crypto slots"));
+  e = error_of("tenants:\n  - id: 8\n", 2, "tenants[0].id");
+  CHECK_THAT(e.what(), Contains("allowed: 0..7"));
+  e = error_of("tenants:\n  - id: 0\n    weight: 0\n", 3, "tenants[0].weight");
+  CHECK_THAT(e.what(), Contains("allowed: 1..65535"));
+  e = error_of("tenants:\n  - id: 0\n    queue_limit: {bulk: 1MiB}\n", 3, "tenants[0].queue_limit.bulk");
+  CHECK_THAT(e.what(), Contains("1048576") && Contains("allowed: 0..262144") && Contains("256 KiB"));
+  e = error_of("tenants:\n  - id: 0\n    burst: 10\n", 3, "tenants[0].burst");
+  CHECK_THAT(e.what(), Contains("allowed: 64..16777215"));
+  e = error_of("crypto_engine:\n  bytes_per_cycle: 300\n", 2, "crypto_engine.bytes_per_cycle");
+  CHECK_THAT(e.what(), Contains("allowed: 1..255"));
+  e = error_of("tenants:\n  - id: 0\n    rate_bytes_per_kcycle: 16777216\n", 3, "tenants[0].rate_bytes_per_kcycle");
+  CHECK_THAT(e.what(), Contains("allowed: 1..16777215"));
+}
+
+TEST_CASE("policy file: classifier mistakes name the entry and key", "[policy]") {
+  auto e = error_of("classifier:\n  - match: {vlan: 5000}\n    action: {tenant: 0}\n", 2, "classifier[0].match.vlan");
+  CHECK_THAT(e.what(), Contains("allowed: 0..4095"));
+  e = error_of("classifier:\n  - match: {vlan: 5}\n    action: {tenant: 9}\n", 3, "classifier[0].action.tenant");
+  CHECK_THAT(e.what(), Contains("allowed: 0..7"));
+  e = error_of("classifier:\n  - match: {proto: sctp}\n    action: {tenant: 0}\n", 2, "classifier[0].match.proto");
+  CHECK_THAT(e.what(), Contains("tcp, udp"));
+  e = error_of("classifier:\n  - match: {vlan: 1}\n", 2, "classifier[0].action");
+  CHECK_THAT(e.what(), Contains("missing"));
+  e = error_of("classifier:\n  - action: {tenant: 0, class: urgent}\n", 2, "classifier[0].action.class");
+  CHECK_THAT(e.what(), Contains("control, bulk"));
+  auto small = caps8();
+  small.cls_entries = 1;
+  e = error_of("classifier:\n  - action: {tenant: 0}\n  - action: {tenant: 1}\n", 2, "classifier", small);
+  CHECK_THAT(e.what(), Contains("2 entries") && Contains("holds 1"));
+}
+
+TEST_CASE("policy file: unknown keys, wrong types and bad words are named", "[policy]") {
+  auto e = error_of("version: 1\nschedular:\n  arb_mode: sp\n", 2, "schedular");
+  CHECK_THAT(e.what(), Contains("unknown key") && Contains("scheduler"));
+  e = error_of("tenants:\n  - id: 1\n    wieght: 3\n", 3, "tenants[0].wieght");
+  CHECK_THAT(e.what(), Contains("allowed: enable, priority, weight"));
+  e = error_of("scheduler:\n  arb_mode: round_robin\n", 2, "scheduler.arb_mode");
+  CHECK_THAT(e.what(), Contains("fifo, sp, dwrr, sp_dwrr"));
+  e = error_of("tenants:\n  id: 1\n", 2, "tenants");
+  CHECK_THAT(e.what(), Contains("expected a list"));
+  e = error_of("defaults:\n  priority: high\n", 2, "defaults.priority");
+  CHECK_THAT(e.what(), Contains("not a non-negative integer"));
+  e = error_of("defaults:\n  priority: -1\n", 2, "defaults.priority");
+  e = error_of("defaults:\n  enable: maybe\n", 2, "defaults.enable");
+  CHECK_THAT(e.what(), Contains("not a boolean"));
+  e = error_of("defaults:\n  rate: 10 furlongs\n", 2, "defaults.rate");
+  CHECK_THAT(e.what(), Contains("Gbps"));
+  e = error_of("defaults:\n  rate: 0.1Mbps\n", 2, "defaults.rate");
+  CHECK_THAT(e.what(), Contains("below the smallest rate"));
+  e = error_of("tenants:\n  - id: 1\n    rate: 1Gbps\n    rate_bytes_per_kcycle: 5\n", 4, "tenants[0].rate_bytes_per_kcycle");
+  CHECK_THAT(e.what(), Contains("not both"));
+  e = error_of("tenants:\n  - id: 1\n  - id: 1\n", 3, "tenants[1].id");
+  CHECK_THAT(e.what(), Contains("already configured at line 2"));
+  e = error_of("version: 2\n", 1, "version");
+  e = error_of("tenants:\n  - priority: 1\n", 2, "tenants[0].id");
+  CHECK_THAT(e.what(), Contains("needs an id"));
+}
+
+TEST_CASE("policy file: YAML syntax errors and empty files give a line", "[policy]") {
+  try {
+    (void)parse("tenants:\n  - id: 1\n    priority: [1, 2\n");
+    FAIL("no error");
+  } catch (const host::PolicyError& e) {
+    CHECK_THAT(e.what(), Contains("p.yaml:") && Contains("YAML syntax error"));
+    CHECK(e.line() >= 3);
+  }
+  CHECK_THROWS_WITH(parse(""), Contains("p.yaml:1") && Contains("empty"));
+  CHECK_THROWS_WITH(host::load_policy("/nonexistent/policy.yaml", caps8()),
+                    Contains("/nonexistent/policy.yaml") && Contains("cannot open"));
+}
+
+TEST_CASE("policy file: written YAML loads back to the same policy", "[policy]") {
+  host::Policy p = host::load_policy(std::string(NICSCHED_POLICY_DIR) + "/classifier.yaml", caps8());
+  p.tenants[3].rate_limited = true;
+  p.tenants[3].rate_bytes_per_kcycle = 777;
+  p.tenants[5].enable = false;
+  p.arb_mode = host::ArbMode::kDwrr;
+  p.enable = false;
+  const std::string yaml = host::policy_to_yaml(p, caps8());
+  INFO(yaml);
+  CHECK(parse(yaml) == p);
+  host::Policy empty_table = p;
+  empty_table.classifier = std::vector<host::ClassifierEntry>{};
+  CHECK(parse(host::policy_to_yaml(empty_table, caps8())) == empty_table);
+}
+
+TEST_CASE("validate_policy: policies built in code are checked with tenant and field named", "[policy]") {
+  host::Policy p = host::default_policy(caps8());
+  CHECK_NOTHROW(host::validate_policy(p, caps8()));
+  p.tenants[5].priority = 7;
+  CHECK_THROWS_WITH(host::validate_policy(p, caps8()), Contains("tenant 5 priority") && Contains("allowed: 0..3"));
+  p = host::default_policy(caps8());
+  p.tenants.pop_back();
+  CHECK_THROWS_WITH(host::validate_policy(p, caps8()), Contains("7 tenants, the NIC has 8"));
+  auto two_slots = caps8();
+  two_slots.crypto_slots = 2;
+  CHECK(host::default_policy(two_slots).tenants[0].crypto_quota == 2);  // capped at the slots there are
+}
