@@ -50,10 +50,10 @@ module nicsched_arbiter #(
   output logic [QueueW-1:0]            grant_queue_o,
   output logic [NumQueues-1:0]         grant_onehot_o
 );
-  localparam logic [1:0] MODE_FIFO    = 2'd0;
-  localparam logic [1:0] MODE_SP      = 2'd1;
-  localparam logic [1:0] MODE_DWRR    = 2'd2;
-  localparam logic [1:0] MODE_SP_DWRR = 2'd3;
+  localparam logic [1:0] MODE_FIFO    = nicsched_regs_pkg::CTRL_ARB_MODE_FIFO;
+  localparam logic [1:0] MODE_SP      = nicsched_regs_pkg::CTRL_ARB_MODE_SP;
+  localparam logic [1:0] MODE_DWRR    = nicsched_regs_pkg::CTRL_ARB_MODE_DWRR;
+  localparam logic [1:0] MODE_SP_DWRR = nicsched_regs_pkg::CTRL_ARB_MODE_SP_DWRR;
   localparam int DefW = LenW + 4;  // signed deficit: -(max len) .. quantum
   localparam logic [31:0] NT32 = NumTenants;
 

@@ -3,6 +3,7 @@
 `default_nettype none
 
 package nicsched_pkg;
+  /* verilator lint_off UNUSEDPARAM */  // not every user of the package needs every constant
 
   // Traffic classes; queue q = tenant * NUM_CLASSES + class.
   localparam int NUM_CLASSES = 2;
@@ -48,6 +49,7 @@ package nicsched_pkg;
     logic [TENANT_W-1:0]  tenant;
   } egress_user_t;
 
+  /* verilator lint_on UNUSEDPARAM */
 endpackage
 
 `default_nettype wire
