@@ -45,6 +45,8 @@ std::string emit_sv_package(const RegisterMap& map) {
   w.text("// element i sits at <REG>_OFFSET + i * <BLOCK>_STRIDE. 64-bit registers: LO word at the\n");
   w.text("// offset, HI word at offset + 4.\n");
   w.text("`default_nettype none\n\npackage nicsched_regs_pkg;\n\n");
+  w.text("  // A block uses the constants it needs; the rest are there for the next one.\n");
+  w.text("  /* verilator lint_off UNUSEDPARAM */\n");
   w.param("int", "ADDR_WIDTH", std::to_string(map.addr_width), {}, "AXI4-Lite address bits");
   w.param("int", "DATA_WIDTH", "32", {}, "AXI4-Lite data bits");
   w.param("logic [1:0]", "RESP_OKAY", "2'b00", {});
@@ -81,7 +83,7 @@ std::string emit_sv_package(const RegisterMap& map) {
       }
     }
   }
-  w.text("\nendpackage\n\n`default_nettype wire\n");
+  w.text("\n  /* verilator lint_on UNUSEDPARAM */\n\nendpackage\n\n`default_nettype wire\n");
   return w.str();
 }
 
