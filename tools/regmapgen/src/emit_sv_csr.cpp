@@ -200,7 +200,9 @@ class CsrWriter {
     line("  localparam logic [1:0] RESP_SLVERR = 2'b10;");
     line("  localparam logic [1:0] RESP_DECERR = 2'b11;");
     for (const Param& p : map_.params) {
-      if (!p.expr.empty()) line(fmt::format("  localparam int {} = {};  // {}", p.name, p.expr, p.desc));
+      bool used = false;  // derived parameters are declared where an array block counts with them
+      for (const Block& b : map_.blocks) used = used || (b.array && b.array->count_param == p.name);
+      if (!p.expr.empty() && used) line(fmt::format("  localparam int {} = {};  // {}", p.name, p.expr, p.desc));
     }
     line();
     for (const Param& p : map_.params) {

@@ -1,0 +1,163 @@
+// regmap.*: a good map generates the four files with the addresses, fields and names the
+// contract fixes (expected values worked out by hand from the YAML, not from the generator).
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include "nicsched/regmapgen/generate.hpp"
+#include "tiny_map.hpp"
+
+namespace rg = nicsched::regmapgen;
+using Catch::Contains;
+using nicsched::test::kTinyMap;
+using nicsched::test::replaced;
+
+namespace {
+
+std::string file_of(const std::vector<rg::GeneratedFile>& files, const std::string& rel) {
+  for (const auto& f : files) {
+    if (f.relative_path == rel) return f.content;
+  }
+  FAIL("no generated file " << rel);
+  return {};
+}
+
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+// SystemVerilog without its // comments.
+std::string code_only(const std::string& s) {
+  std::string out;
+  std::istringstream in(s);
+  for (std::string l; std::getline(in, l);) out += l.substr(0, l.find("//")) + "\n";
+  return out;
+}
+
+std::filesystem::path fresh_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("nicsched-regmap-" + name + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("tiny map: loaded model holds the YAML's values") {
+  const rg::RegisterMap m = rg::parse_map(kTinyMap, "tiny.yaml");
+  REQUIRE(m.blocks.size() == 2);
+  CHECK(m.find_param("NumLanes")->default_value == 4);  // NumPorts * 2 at NumPorts = 2
+  const rg::Block& port = m.blocks[1];
+  REQUIRE(port.array);
+  CHECK(port.array->max_count == 4);
+  CHECK(port.span() == 0x40);
+  const rg::Register& mode = m.blocks[0].registers[1];
+  CHECK(mode.name == "MODE");
+  CHECK(mode.fields[0].name == "ON");  // sorted by lsb
+  CHECK(mode.reset_value() == 0x21);   // ON = 1, SPEED = 2 << 4
+  CHECK(mode.access_summary() == "rw");
+}
+
+TEST_CASE("tiny map: every generated file names its source and says not to edit it") {
+  const auto files = rg::generate(rg::parse_map(kTinyMap, "maps/tiny.yaml"));
+  REQUIRE(files.size() == 4);
+  for (const auto& f : files) {
+    INFO(f.relative_path);
+    CHECK_THAT(first_line(f.content), Contains("GENERATED") && Contains("maps/tiny.yaml") && Contains("do not edit"));
+  }
+}
+
+TEST_CASE("tiny map: SystemVerilog package") {
+  const auto pkg = file_of(rg::generate(rg::parse_map(kTinyMap, "tiny.yaml")), "rtl/generated/nicsched_regs_pkg.sv");
+  CHECK_THAT(pkg, Contains("package nicsched_regs_pkg;"));
+  CHECK_THAT(pkg, Contains("localparam int MODE_OFFSET = 'h4;"));
+  CHECK_THAT(pkg, Contains("localparam int P_CFG_OFFSET = 'h104;"));  // base 0x100 + offset 0x4
+  CHECK_THAT(pkg, Contains("localparam int PORT_STRIDE = 'h10;"));
+  CHECK_THAT(pkg, Contains("localparam int P_CFG_LIMIT_LSB = 8;"));
+  CHECK_THAT(pkg, Contains("localparam int P_CFG_LIMIT_WIDTH = 12;"));
+  CHECK_THAT(pkg, Contains("localparam logic [1:0] MODE_SPEED_FAST = 2'h2;"));
+  CHECK_THAT(pkg, Contains("localparam int NUM_PORTS_MAX = 4;"));
+  CHECK_THAT(pkg, Contains("localparam int NUM_LANES_MAX = 8;"));
+  CHECK_THAT(pkg, Contains("localparam int TIME_OFFSET = 'h8;"));
+  CHECK_THAT(code_only(pkg), !Contains("import") && !Contains("'{"));
+}
+
+TEST_CASE("tiny map: CSR module ports follow the contract") {
+  const auto csr = file_of(rg::generate(rg::parse_map(kTinyMap, "tiny.yaml")), "rtl/generated/nicsched_csr.sv");
+  CHECK_THAT(csr, Contains("module nicsched_csr #("));
+  CHECK_THAT(csr, Contains("parameter int NumPorts = 2"));
+  CHECK_THAT(csr, Contains("input  logic [11:0] s_axil_awaddr,"));
+  CHECK_THAT(csr, Contains("output logic [NumPorts*12-1:0] p_cfg_limit_o,"));
+  CHECK_THAT(csr, Contains("input  logic [NumPorts*16-1:0] p_stat_depth_i  // Depth"));
+  CHECK_THAT(csr, Contains("input  logic [63:0] time_count_i,"));
+  CHECK_THAT(csr, Contains("output logic [1:0]  mode_speed_o,"));
+  CHECK_THAT(csr, Contains("output logic        cmd_commit_we_o,"));
+  CHECK_THAT(csr, Contains("input  logic [3:0]  limit64_flags_set_i,"));
+  CHECK_THAT(csr, Contains("output logic [39:0] limit64_val_o,"));
+  CHECK_THAT(code_only(csr), !Contains("import") && !Contains("return") && !Contains("'{"));
+}
+
+TEST_CASE("tiny map: C++ header constants") {
+  const auto hpp = file_of(rg::generate(rg::parse_map(kTinyMap, "tiny.yaml")), "include/nicsched/regmap.hpp");
+  CHECK_THAT(hpp, Contains("namespace nicsched::regmap {"));
+  CHECK_THAT(hpp, Contains("namespace P_CFG {"));
+  CHECK_THAT(hpp, Contains("inline constexpr std::uint32_t kBase = 0x0104;"));
+  CHECK_THAT(hpp, Contains("inline constexpr std::uint32_t kStride = 0x10;"));
+  CHECK_THAT(hpp, Contains("inline constexpr std::uint32_t kMaxCount = 4;"));
+  CHECK_THAT(hpp, Contains("inline constexpr std::string_view kCountParam = \"NumPorts\";"));
+  CHECK_THAT(hpp, Contains("inline constexpr Field LIMIT{8, 12};"));
+  CHECK_THAT(hpp, Contains("inline constexpr Field64 VAL{0, 40};"));
+  CHECK_THAT(hpp, Contains("enum class Speed : std::uint32_t {"));
+  CHECK_THAT(hpp, Contains("kFast = 2,"));
+  CHECK_THAT(hpp, Contains("inline constexpr std::uint32_t kReset = 0x21;"));
+  CHECK_THAT(hpp, Contains("{\"MODE\", 0x0004, 0x0, 1, \"\", 32, \"rw\", true, false, \"TOP\""));
+}
+
+TEST_CASE("tiny map: docs table") {
+  const auto md = file_of(rg::generate(rg::parse_map(kTinyMap, "tiny.yaml")), "docs/registers.md");
+  CHECK_THAT(md, Contains("| 0x0004 | MODE | 32 | rw | 0x00000021 |"));
+  CHECK_THAT(md, Contains("| 0x0104 | P_CFG | 32 | rw | 0x00012300 |"));
+  CHECK_THAT(md, Contains("`[5:4]` **SPEED** rw, reset 2: Speed (SLOW = 0, FAST = 2)"));
+  CHECK_THAT(md, Contains("| 0x0010 | LIMIT64 | 64 | rw/w1c |"));
+}
+
+TEST_CASE("tiny map: generated RTL is lint-clean under verilator -Wall at several counts") {
+  const auto dir = fresh_dir("lint");
+  rg::write_files(rg::generate(rg::parse_map(kTinyMap, "tiny.yaml")), dir);
+  for (const char* p : {"-GNumPorts=1", "-GNumPorts=3", "-GNumPorts=4"}) {
+    const std::string cmd = std::string("verilator --lint-only -Wall ") + p + " " +
+                            (dir / "rtl/generated/nicsched_regs_pkg.sv").string() + " " +
+                            (dir / "rtl/generated/nicsched_csr.sv").string() + " --top-module nicsched_csr 2>&1";
+    INFO(cmd);
+    CHECK(std::system(cmd.c_str()) == 0);
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("write_files writes every file once and leaves unchanged files untouched") {
+  const auto dir = fresh_dir("write");
+  const auto files = rg::generate(rg::parse_map(kTinyMap, "tiny.yaml"));
+  CHECK(rg::write_files(files, dir).size() == 4);
+  for (const auto& f : files) {
+    std::ifstream in(dir / f.relative_path);
+    std::stringstream s;
+    s << in.rdbuf();
+    CHECK(s.str() == f.content);
+  }
+  CHECK(rg::write_files(files, dir).empty());
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("adding a register to the YAML changes all four outputs") {
+  const std::string extra =
+      "      - {name: NEWREG, offset: 0x18, desc: Added., fields: [{name: KNOB, lsb: 3, width: 5, access: rw, reset: 7, "
+      "desc: k}]}\n";
+  const auto files = rg::generate(rg::parse_map(replaced(kTinyMap, "  - name: PORT\n", extra + "  - name: PORT\n"), "t.yaml"));
+  CHECK_THAT(file_of(files, "rtl/generated/nicsched_regs_pkg.sv"), Contains("localparam int NEWREG_OFFSET = 'h18;"));
+  CHECK_THAT(file_of(files, "rtl/generated/nicsched_csr.sv"), Contains("output logic [4:0]  newreg_knob_o,"));
+  CHECK_THAT(file_of(files, "include/nicsched/regmap.hpp"), Contains("inline constexpr Field KNOB{3, 5};"));
+  CHECK_THAT(file_of(files, "docs/registers.md"), Contains("| 0x0018 | NEWREG | 32 | rw | 0x00000038 |"));
+}
