@@ -299,7 +299,7 @@ Register parse_register(const Reader& r, const YAML::Node& n, const Block& blk) 
     }
     reg.fields.push_back(std::move(f));
   }
-  std::sort(reg.fields.begin(), reg.fields.end(), [](const Field& a, const Field& b) { return a.lsb < b.lsb; });
+  std::stable_sort(reg.fields.begin(), reg.fields.end(), [](const Field& a, const Field& b) { return a.lsb < b.lsb; });
   for (std::size_t i = 1; i < reg.fields.size(); ++i) {
     const Field& a = reg.fields[i - 1];
     const Field& b = reg.fields[i];
@@ -361,7 +361,7 @@ Block parse_block(const Reader& r, const YAML::Node& n, const RegisterMap& map) 
   const YAML::Node regs = n["registers"];
   if (!regs.IsSequence() || regs.size() == 0) r.fail(regs, "registers of " + what + " must be a non-empty list");
   for (const auto& rn : regs) blk.registers.push_back(parse_register(r, rn, blk));
-  std::sort(blk.registers.begin(), blk.registers.end(),
+  std::stable_sort(blk.registers.begin(), blk.registers.end(),
             [](const Register& a, const Register& b) { return a.offset < b.offset; });
   for (std::size_t i = 1; i < blk.registers.size(); ++i) {
     const Register& a = blk.registers[i - 1];
