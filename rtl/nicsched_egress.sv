@@ -61,7 +61,7 @@ module nicsched_egress #(
   localparam logic [3:0] DEPTH4 = 4'd4;
   localparam int ByteW  = $clog2(DataBytes);
   localparam int BeatW  = LenW - ByteW + 1;
-  localparam int UserW  = $bits(nicsched_pkg::egress_user_t);
+  localparam int UserW  = nicsched_pkg::EGRESS_USER_W;
   // sideband of a beat: {first, last, keep bytes (0 = all), queue, len, ts, op}
   localparam int SideW  = 2 + ByteW + QueueW + LenW + TsW + 2;
 

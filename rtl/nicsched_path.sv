@@ -8,8 +8,9 @@
 //   this clock and no crypto completion is waiting for it.
 // - A granted crypto frame claims a slot and waits there, cells untouched, for its hold
 //   time; the slot then hands it to the egress stage, which takes completions before
-//   new plain frames. Frames whose crypto op belongs to the other direction pass plain
-//   (tuser then says CRYPTO_NONE).
+//   new plain frames. Any crypto op in the classification (ENCRYPT or DECRYPT) means
+//   this direction's operation (one classifier table serves both directions: a
+//   tenant's frames are encrypted on TX and decrypted on RX); tuser says CryptoOp.
 // Timing (idle, 512-bit data): tlast into the queues at edge t, grant in clock t+1,
 // first beat valid on m_axis in clock t+3; with crypto add the hold time and one clock.
 `default_nettype none
@@ -152,7 +153,7 @@ module nicsched_path #(
   always_comb begin
     crypto_wait_o = '0;
     for (int q = 0; q < NumQueues; q++) begin
-      q_crypto[q]  = (head_op[q*2 +: 2] == CryptoOp);
+      q_crypto[q]  = (head_op[q*2 +: 2] != 2'd0);
       q_backlog[q] = (q_pkts_o[q*32 +: 32] != 32'd0);
       q_elig[q]    = head_valid[q] && conform_i[q/2] &&
                      (q_crypto[q] ? can_claim_i[q/2] : plain_ok);
@@ -189,20 +190,17 @@ module nicsched_path #(
   logic [LenW-1:0]  g_len;
   logic [TsW-1:0]   g_ts;
   logic             g_crypto;
-  logic [1:0]       g_op;
   always_comb begin
     g_cell   = '0;
     g_len    = '0;
     g_ts     = '0;
     g_crypto = 1'b0;
-    g_op     = '0;
     for (int q = 0; q < NumQueues; q++) begin
       if (grant_onehot[q]) begin
         g_cell   = head_cell[q*CellW +: CellW];
         g_len    = head_len[q*LenW +: LenW];
         g_ts     = head_ts[q*TsW +: TsW];
         g_crypto = q_crypto[q];
-        g_op     = head_op[q*2 +: 2];
       end
     end
   end
@@ -232,7 +230,7 @@ module nicsched_path #(
       eg_len   = g_len;
       eg_queue = deq_queue;
       eg_ts    = g_ts;
-      eg_op    = (g_op == CryptoOp) ? g_op : 2'd0;
+      eg_op    = 2'd0;
     end
   end
   assign done_ready_o = eg_ready;

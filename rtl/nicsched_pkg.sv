@@ -49,6 +49,10 @@ package nicsched_pkg;
     logic [TENANT_W-1:0]  tenant;
   } egress_user_t;
 
+  // Widths of the two structs, for flattened ports ($bits of a package type is not
+  // accepted by every tool).
+  localparam int INGRESS_META_W = 3 + 2 + 1 + TENANT_W;
+  localparam int EGRESS_USER_W  = 2 + 1 + TENANT_W;
   /* verilator lint_on UNUSEDPARAM */
 endpackage
 

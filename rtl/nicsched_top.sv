@@ -262,8 +262,8 @@ module nicsched_top #(
   end
 
   // ------------------------------------------------------------------ ingress
-  localparam int MetaW = $bits(nicsched_pkg::ingress_meta_t);
-  localparam int UserW = $bits(nicsched_pkg::egress_user_t);
+  localparam int MetaW = nicsched_pkg::INGRESS_META_W;
+  localparam int UserW = nicsched_pkg::EGRESS_USER_W;
   // [d]: 0 TX, 1 RX, flattened
   logic [2*DataWidth-1:0]      in_tdata;
   logic [2*DataBytes-1:0]      in_tkeep;
@@ -379,6 +379,7 @@ module nicsched_top #(
   logic [1:0]                  out_tvalid, out_tready, out_tlast;
   logic [2*UserW-1:0]          out_tuser;
   logic [1:0]                  ev_valid, ev_accept, ev_drop_limit, ev_drop_buf;
+  logic [2*MetaW-1:0]          ev_meta;
   logic [2*LenW-1:0]           ev_len;
   logic [2*QueueW-1:0]         ev_queue;
   logic [1:0]                  lat_valid, sent_valid;
@@ -390,10 +391,6 @@ module nicsched_top #(
   assign out_tready = {m_axis_rx_tready, m_axis_tx_tready};
 
   for (genvar d = 0; d < 2; d++) begin : gen_path
-    /* verilator lint_off UNUSEDSIGNAL */
-    nicsched_pkg::ingress_meta_t ev_m;       // classification of the frame that ended
-    logic [TenantW:0]            ev_q_full;  // {tenant, class}
-    /* verilator lint_on UNUSEDSIGNAL */
     nicsched_path #(
       .NumTenants (NumTenants),
       .DataWidth  (DataWidth),
@@ -438,7 +435,7 @@ module nicsched_top #(
       .done_ready_o   (done_ready[d]),
       .crypto_wait_o  (crypto_wait[d*NumTenants +: NumTenants]),
       .ev_valid_o     (ev_valid[d]),
-      .ev_meta_o      (ev_m),
+      .ev_meta_o      (ev_meta[d*MetaW +: MetaW]),
       .ev_len_o       (ev_len[d*LenW +: LenW]),
       .ev_accept_o    (ev_accept[d]),
       .ev_drop_limit_o(ev_drop_limit[d]),
@@ -452,10 +449,19 @@ module nicsched_top #(
       .q_bytes_o      (q_bytes[d*NumQueues*32 +: NumQueues*32]),
       .q_pkts_o       (q_pkts[d*NumQueues*32 +: NumQueues*32])
     );
-    assign ev_q_full = {ev_m.tenant[TenantW-1:0], ev_m.cls};
-    assign ev_queue[d*QueueW +: QueueW] = ev_q_full[QueueW-1:0];
   end
   assign path_buf_drop = ev_drop_buf;
+
+  // queue of the frame that ended: {tenant, class}
+  /* verilator lint_off UNUSEDSIGNAL */
+  nicsched_pkg::ingress_meta_t ev_meta_tx, ev_meta_rx;
+  logic [TenantW:0]            ev_q_tx, ev_q_rx;
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign ev_meta_tx = ev_meta[0 +: MetaW];
+  assign ev_meta_rx = ev_meta[MetaW +: MetaW];
+  assign ev_q_tx    = {ev_meta_tx.tenant[TenantW-1:0], ev_meta_tx.cls};
+  assign ev_q_rx    = {ev_meta_rx.tenant[TenantW-1:0], ev_meta_rx.cls};
+  assign ev_queue   = {ev_q_rx[QueueW-1:0], ev_q_tx[QueueW-1:0]};
 
   assign m_axis_tx_tdata  = out_tdata[0 +: DataWidth];
   assign m_axis_tx_tkeep  = out_tkeep[0 +: DataBytes];
