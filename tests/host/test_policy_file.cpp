@@ -2,6 +2,7 @@
 // file, the line, the key and what is allowed; YAML written back loads to the same policy.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fmt/format.h>
 
 #include "nicsched/host/policy.hpp"
 
