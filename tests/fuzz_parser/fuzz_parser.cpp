@@ -1,0 +1,197 @@
+// Long-random fuzzer of the parser RTL against the reference parser.
+//
+// Arbitrary bytes (random frames of 0..--max-len bytes, mutated valid packets, headers with
+// planted ethertypes/IHL/length fields), random tkeep on the last beat (any length, and
+// sometimes an extra empty tlast beat), random idle/backpressure patterns and
+// CTRL.BAD_TO_DEFAULT per batch. Each batch checks: nothing hangs, every frame leaves
+// exactly once and unchanged, its fields and verdict equal the reference parser's, and the
+// counter pulses equal the reference tally. A failing batch is rerun with an FST waveform
+// and the command to rerun it alone is printed.
+//
+// Usage: fuzz_parser [--width 512|64] [--seed S] [--batches N] [--frames N] [--max-len N]
+//                    [--batch B]     (only batch B)
+// Exit: 0 all batches passed, 1 a batch failed, 2 bad arguments.
+#include <charconv>
+#include <iostream>
+#include <optional>
+
+#include "Vparser_w512.h"
+#include "Vparser_w64.h"
+#include "ingress_bench.hpp"
+
+using namespace nicsched;
+using namespace nicsched::test;
+
+namespace {
+
+struct Options {
+  std::string width = "512";
+  std::uint64_t seed = 1;
+  std::uint64_t batches = 20;
+  std::uint64_t frames = 500;
+  std::size_t max_len = 9700;
+  std::optional<std::uint64_t> only_batch;
+};
+
+std::size_t random_length(std::mt19937_64& rng, std::size_t max_len) {
+  const auto r = rng() % 10;
+  const std::size_t cap = r < 5 ? 128 : (r < 8 ? 1600 : max_len);
+  return static_cast<std::size_t>(rng() % (std::min(cap, max_len) + 1));
+}
+
+std::vector<std::uint8_t> fuzz_frame(std::mt19937_64& rng, std::size_t max_len) {
+  std::vector<std::uint8_t> f;
+  switch (rng() % 4) {
+    case 0: {  // arbitrary bytes
+      f.resize(random_length(rng, max_len));
+      for (auto& b : f) b = static_cast<std::uint8_t>(rng());
+      break;
+    }
+    case 1: {  // arbitrary bytes behind a planted header start the parser recognises
+      f.resize(std::max<std::size_t>(random_length(rng, max_len), 14 + rng() % 80));
+      for (auto& b : f) b = static_cast<std::uint8_t>(rng());
+      static constexpr std::uint16_t kTypes[] = {0x0800, 0x86DD, 0x8100};
+      std::size_t at = 12;
+      for (int tags = 0; tags < 2 && at + 2 <= f.size(); ++tags) {
+        const std::uint16_t t = kTypes[rng() % 3];
+        f[at] = static_cast<std::uint8_t>(t >> 8);
+        f[at + 1] = static_cast<std::uint8_t>(t & 0xFF);
+        if (t != 0x8100) {
+          if (at + 2 < f.size()) f[at + 2] = static_cast<std::uint8_t>((t == 0x0800 ? 0x40 : 0x60) | (rng() % 16));
+          break;
+        }
+        at += 4;
+      }
+      break;
+    }
+    case 2: {  // a valid packet with a few bytes changed, then cut or extended
+      f = sim::build_packet(random_spec(rng));
+      const unsigned flips = 1 + static_cast<unsigned>(rng() % 4);
+      for (unsigned i = 0; i < flips && !f.empty(); ++i) {
+        f[rng() % std::min<std::size_t>(f.size(), 90)] = static_cast<std::uint8_t>(rng());
+      }
+      if (rng() % 2) f.resize(std::min(max_len, random_length(rng, max_len)), static_cast<std::uint8_t>(rng()));
+      break;
+    }
+    default: f = random_frame(rng); break;
+  }
+  if (f.size() > max_len) f.resize(max_len);
+  return f;
+}
+
+bfm::StallPattern random_pattern(std::mt19937_64& rng) {
+  switch (rng() % 3) {
+    case 0: return bfm::StallPattern::none();
+    case 1: return bfm::StallPattern::random(static_cast<double>(rng() % 90) / 100.0);
+    default: return bfm::StallPattern::bursty(static_cast<double>(1 + rng() % 20) / 100.0, 1 + static_cast<unsigned>(rng() % 64));
+  }
+}
+
+struct BatchResult {
+  std::uint64_t frames = 0;
+  std::uint64_t bytes = 0;
+  Counts counts;
+};
+
+template <class Model>
+BatchResult run_batch(const Options& o, std::uint64_t batch, const std::string& trace) {
+  std::mt19937_64 rng(o.seed * 0x9E3779B97F4A7C15ULL + batch);
+  const auto idle = random_pattern(rng);
+  const auto bp = random_pattern(rng);
+  const bool bad_to_default = rng() % 2;
+  StreamHarness<Model, ParsedFrame> h(trace, idle, bp, rng(), [](const Model& m) { return read_parser_fields(m); });
+  h.dut().bad_to_default_i = bad_to_default ? 1 : 0;
+  h.reset();
+  std::vector<std::vector<std::uint8_t>> frames;
+  BatchResult r;
+  for (std::uint64_t i = 0; i < o.frames; ++i) {
+    frames.push_back(fuzz_frame(rng, o.max_len));
+    r.bytes += frames.back().size();
+    h.send(frames.back(), rng() % 8 == 0);
+  }
+  h.drain(50000);
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    const ParsedFrame ref = sim::parse_frame(frames[i], bad_to_default);
+    r.counts.add(ref);
+    const ParsedFrame rtl = h.out(i).meta;
+    expect(rtl == ref, fmt::format("frame {} ({} bytes: {}): RTL {} reference {}", i, frames[i].size(),
+                                   hex_prefix(frames[i]), to_string(rtl), to_string(ref)));
+  }
+  expect(h.counts() == r.counts, fmt::format("counters: RTL {} reference {}", h.counts().str(), r.counts.str()));
+  r.frames = frames.size();
+  return r;
+}
+
+template <class Model>
+int fuzz(const Options& o) {
+  std::uint64_t frames = 0, bytes = 0, failed = 0, passed = 0;
+  Counts total;
+  const std::uint64_t first = o.only_batch.value_or(0);
+  const std::uint64_t last = o.only_batch ? *o.only_batch + 1 : o.batches;
+  for (std::uint64_t b = first; b < last; ++b) {
+    BatchResult r;
+    const std::string name = fmt::format("fuzz_parser.w{}.seed{}.batch{}", o.width, o.seed, b);
+    const std::string err = run_traced(name, [&](const std::string& trace) { r = run_batch<Model>(o, b, trace); });
+    if (!err.empty()) {
+      ++failed;
+      std::cerr << name << " FAILED: " << err << "\n  rerun: fuzz_parser --width " << o.width << " --seed " << o.seed
+                << " --frames " << o.frames << " --max-len " << o.max_len << " --batch " << b << '\n';
+      continue;
+    }
+    ++passed;
+    frames += r.frames;
+    bytes += r.bytes;
+    total.frames += r.counts.frames;
+    total.runt += r.counts.runt;
+    total.truncated += r.counts.truncated;
+    total.bad_ihl += r.counts.bad_ihl;
+    total.unknown_etype += r.counts.unknown_etype;
+  }
+  std::cout << fmt::format("fuzz_parser width {} seed {}: {} passed, {} failed; {} frames, {} bytes ({})\n", o.width,
+                           o.seed, passed, failed, frames, bytes, total.str());
+  return failed == 0 ? 0 : 1;
+}
+
+std::optional<std::uint64_t> number(const char* s) {
+  std::uint64_t v = 0;
+  const char* end = s + std::strlen(s);
+  const auto [p, ec] = std::from_chars(s, end, v);
+  if (ec != std::errc{} || p != end) return std::nullopt;
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (i + 1 >= argc) {
+      std::cerr << "fuzz_parser: " << arg << " needs a value\n";
+      return 2;
+    }
+    const char* val = argv[++i];
+    const auto n = number(val);
+    if (arg == "--width") {
+      o.width = val;
+      continue;
+    }
+    if (!n) {
+      std::cerr << "fuzz_parser: " << arg << " expects a number, got '" << val << "'\n";
+      return 2;
+    }
+    if (arg == "--seed") o.seed = *n;
+    else if (arg == "--batches") o.batches = *n;
+    else if (arg == "--frames") o.frames = *n;
+    else if (arg == "--max-len") o.max_len = static_cast<std::size_t>(*n);
+    else if (arg == "--batch") o.only_batch = *n;
+    else {
+      std::cerr << "fuzz_parser: unknown option " << arg << '\n';
+      return 2;
+    }
+  }
+  if (o.width == "512") return fuzz<Vparser_w512>(o);
+  if (o.width == "64") return fuzz<Vparser_w64>(o);
+  std::cerr << "fuzz_parser: --width must be 512 or 64, not '" << o.width << "'\n";
+  return 2;
+}
