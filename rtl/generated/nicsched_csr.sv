@@ -357,208 +357,208 @@ module nicsched_csr #(
   logic [0:0]  default_action_class_sh_q;  // shadow copy
   logic [1:0]  default_action_crypto_op_sh_q;  // shadow copy
   logic [7:0]  crypto_busy_slots_snap_q;  // latched at snapshot
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    ctrl_enable_sh_q <= 1'h1;
-  end else if (we_ctrl) begin
-    ctrl_enable_sh_q <= (ctrl_enable_sh_q & ~wr_mask[0:0]) | (wr_data[0:0] & wr_mask[0:0]);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ctrl_enable_sh_q <= 1'h1;
+    end else if (we_ctrl) begin
+      ctrl_enable_sh_q <= (ctrl_enable_sh_q & ~wr_mask[0:0]) | (wr_data[0:0] & wr_mask[0:0]);
+    end
   end
-end
-logic [0:0]  ctrl_enable_act_q;  // active copy, loaded at commit
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    ctrl_enable_act_q <= 1'h1;
-  end else if (commit_fire) begin
-    ctrl_enable_act_q <= ctrl_enable_sh_q;
+  logic [0:0]  ctrl_enable_act_q;  // active copy, loaded at commit
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ctrl_enable_act_q <= 1'h1;
+    end else if (commit_fire) begin
+      ctrl_enable_act_q <= ctrl_enable_sh_q;
+    end
   end
-end
-assign ctrl_enable_o = ctrl_enable_act_q;
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    ctrl_arb_mode_sh_q <= 2'h0;
-  end else if (we_ctrl) begin
-    ctrl_arb_mode_sh_q <= (ctrl_arb_mode_sh_q & ~wr_mask[5:4]) | (wr_data[5:4] & wr_mask[5:4]);
+  assign ctrl_enable_o = ctrl_enable_act_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ctrl_arb_mode_sh_q <= 2'h0;
+    end else if (we_ctrl) begin
+      ctrl_arb_mode_sh_q <= (ctrl_arb_mode_sh_q & ~wr_mask[5:4]) | (wr_data[5:4] & wr_mask[5:4]);
+    end
   end
-end
-logic [1:0]  ctrl_arb_mode_act_q;  // active copy, loaded at commit
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    ctrl_arb_mode_act_q <= 2'h0;
-  end else if (commit_fire) begin
-    ctrl_arb_mode_act_q <= ctrl_arb_mode_sh_q;
+  logic [1:0]  ctrl_arb_mode_act_q;  // active copy, loaded at commit
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ctrl_arb_mode_act_q <= 2'h0;
+    end else if (commit_fire) begin
+      ctrl_arb_mode_act_q <= ctrl_arb_mode_sh_q;
+    end
   end
-end
-assign ctrl_arb_mode_o = ctrl_arb_mode_act_q;
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    ctrl_bad_to_default_sh_q <= 1'h0;
-  end else if (we_ctrl) begin
-    ctrl_bad_to_default_sh_q <= (ctrl_bad_to_default_sh_q & ~wr_mask[8:8]) | (wr_data[8:8] & wr_mask[8:8]);
+  assign ctrl_arb_mode_o = ctrl_arb_mode_act_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ctrl_bad_to_default_sh_q <= 1'h0;
+    end else if (we_ctrl) begin
+      ctrl_bad_to_default_sh_q <= (ctrl_bad_to_default_sh_q & ~wr_mask[8:8]) | (wr_data[8:8] & wr_mask[8:8]);
+    end
   end
-end
-logic [0:0]  ctrl_bad_to_default_act_q;  // active copy, loaded at commit
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    ctrl_bad_to_default_act_q <= 1'h0;
-  end else if (commit_fire) begin
-    ctrl_bad_to_default_act_q <= ctrl_bad_to_default_sh_q;
+  logic [0:0]  ctrl_bad_to_default_act_q;  // active copy, loaded at commit
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ctrl_bad_to_default_act_q <= 1'h0;
+    end else if (commit_fire) begin
+      ctrl_bad_to_default_act_q <= ctrl_bad_to_default_sh_q;
+    end
   end
-end
-assign ctrl_bad_to_default_o = ctrl_bad_to_default_act_q;
-logic        commit_go_we_q;
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    commit_go_q <= 1'h0;
-    commit_go_we_q <= 1'b0;
-  end else begin
-    commit_go_we_q <= we_commit;
-    if (we_commit) commit_go_q <= wr_data[0:0];
+  assign ctrl_bad_to_default_o = ctrl_bad_to_default_act_q;
+  logic        commit_go_we_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      commit_go_q <= 1'h0;
+      commit_go_we_q <= 1'b0;
+    end else begin
+      commit_go_we_q <= we_commit;
+      if (we_commit) commit_go_q <= wr_data[0:0];
+    end
   end
-end
-assign commit_go_o = commit_go_q;
-assign commit_go_we_o = commit_go_we_q;
-logic        snapshot_go_we_q;
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    snapshot_go_q <= 1'h0;
-    snapshot_go_we_q <= 1'b0;
-  end else begin
-    snapshot_go_we_q <= we_snapshot;
-    if (we_snapshot) snapshot_go_q <= wr_data[0:0];
+  assign commit_go_o = commit_go_q;
+  assign commit_go_we_o = commit_go_we_q;
+  logic        snapshot_go_we_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      snapshot_go_q <= 1'h0;
+      snapshot_go_we_q <= 1'b0;
+    end else begin
+      snapshot_go_we_q <= we_snapshot;
+      if (we_snapshot) snapshot_go_q <= wr_data[0:0];
+    end
   end
-end
-assign snapshot_go_o = snapshot_go_q;
-assign snapshot_go_we_o = snapshot_go_we_q;
-logic        counter_clear_go_we_q;
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    counter_clear_go_q <= 1'h0;
-    counter_clear_go_we_q <= 1'b0;
-  end else begin
-    counter_clear_go_we_q <= we_counter_clear;
-    if (we_counter_clear) counter_clear_go_q <= wr_data[0:0];
+  assign snapshot_go_o = snapshot_go_q;
+  assign snapshot_go_we_o = snapshot_go_we_q;
+  logic        counter_clear_go_we_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      counter_clear_go_q <= 1'h0;
+      counter_clear_go_we_q <= 1'b0;
+    end else begin
+      counter_clear_go_we_q <= we_counter_clear;
+      if (we_counter_clear) counter_clear_go_q <= wr_data[0:0];
+    end
   end
-end
-assign counter_clear_go_o = counter_clear_go_q;
-assign counter_clear_go_we_o = counter_clear_go_we_q;
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    scratch_value_q <= 32'h0;
-  end else if (we_scratch) begin
-    scratch_value_q <= (scratch_value_q & ~wr_mask[31:0]) | (wr_data[31:0] & wr_mask[31:0]);
+  assign counter_clear_go_o = counter_clear_go_q;
+  assign counter_clear_go_we_o = counter_clear_go_we_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      scratch_value_q <= 32'h0;
+    end else if (we_scratch) begin
+      scratch_value_q <= (scratch_value_q & ~wr_mask[31:0]) | (wr_data[31:0] & wr_mask[31:0]);
+    end
   end
-end
-assign scratch_value_o = scratch_value_q;
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    status_tx_buf_full_q <= 1'h0;
-  end else begin
-    status_tx_buf_full_q <= (status_tx_buf_full_q & ~({1{we_status}} & wr_data[0:0] & wr_mask[0:0])) | status_tx_buf_full_set_i;
+  assign scratch_value_o = scratch_value_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      status_tx_buf_full_q <= 1'h0;
+    end else begin
+      status_tx_buf_full_q <= (status_tx_buf_full_q & ~({1{we_status}} & wr_data[0:0] & wr_mask[0:0])) | status_tx_buf_full_set_i;
+    end
   end
-end
-assign status_tx_buf_full_o = status_tx_buf_full_q;
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    status_rx_buf_full_q <= 1'h0;
-  end else begin
-    status_rx_buf_full_q <= (status_rx_buf_full_q & ~({1{we_status}} & wr_data[1:1] & wr_mask[1:1])) | status_rx_buf_full_set_i;
+  assign status_tx_buf_full_o = status_tx_buf_full_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      status_rx_buf_full_q <= 1'h0;
+    end else begin
+      status_rx_buf_full_q <= (status_rx_buf_full_q & ~({1{we_status}} & wr_data[1:1] & wr_mask[1:1])) | status_rx_buf_full_set_i;
+    end
   end
-end
-assign status_rx_buf_full_o = status_rx_buf_full_q;
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    cycle_count_snap_q <= 64'h0;
-  end else if (snapshot_fire) begin
-    cycle_count_snap_q <= cycle_count_i;
+  assign status_rx_buf_full_o = status_rx_buf_full_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      cycle_count_snap_q <= 64'h0;
+    end else if (snapshot_fire) begin
+      cycle_count_snap_q <= cycle_count_i;
+    end
   end
-end
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    crypto_engine_bytes_per_cycle_sh_q <= 8'h10;
-  end else if (we_crypto_engine) begin
-    crypto_engine_bytes_per_cycle_sh_q <= (crypto_engine_bytes_per_cycle_sh_q & ~wr_mask[7:0]) | (wr_data[7:0] & wr_mask[7:0]);
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      crypto_engine_bytes_per_cycle_sh_q <= 8'h10;
+    end else if (we_crypto_engine) begin
+      crypto_engine_bytes_per_cycle_sh_q <= (crypto_engine_bytes_per_cycle_sh_q & ~wr_mask[7:0]) | (wr_data[7:0] & wr_mask[7:0]);
+    end
   end
-end
-logic [7:0]  crypto_engine_bytes_per_cycle_act_q;  // active copy, loaded at commit
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    crypto_engine_bytes_per_cycle_act_q <= 8'h10;
-  end else if (commit_fire) begin
-    crypto_engine_bytes_per_cycle_act_q <= crypto_engine_bytes_per_cycle_sh_q;
+  logic [7:0]  crypto_engine_bytes_per_cycle_act_q;  // active copy, loaded at commit
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      crypto_engine_bytes_per_cycle_act_q <= 8'h10;
+    end else if (commit_fire) begin
+      crypto_engine_bytes_per_cycle_act_q <= crypto_engine_bytes_per_cycle_sh_q;
+    end
   end
-end
-assign crypto_engine_bytes_per_cycle_o = crypto_engine_bytes_per_cycle_act_q;
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    crypto_engine_latency_sh_q <= 16'h20;
-  end else if (we_crypto_engine) begin
-    crypto_engine_latency_sh_q <= (crypto_engine_latency_sh_q & ~wr_mask[31:16]) | (wr_data[31:16] & wr_mask[31:16]);
+  assign crypto_engine_bytes_per_cycle_o = crypto_engine_bytes_per_cycle_act_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      crypto_engine_latency_sh_q <= 16'h20;
+    end else if (we_crypto_engine) begin
+      crypto_engine_latency_sh_q <= (crypto_engine_latency_sh_q & ~wr_mask[31:16]) | (wr_data[31:16] & wr_mask[31:16]);
+    end
   end
-end
-logic [15:0] crypto_engine_latency_act_q;  // active copy, loaded at commit
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    crypto_engine_latency_act_q <= 16'h20;
-  end else if (commit_fire) begin
-    crypto_engine_latency_act_q <= crypto_engine_latency_sh_q;
+  logic [15:0] crypto_engine_latency_act_q;  // active copy, loaded at commit
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      crypto_engine_latency_act_q <= 16'h20;
+    end else if (commit_fire) begin
+      crypto_engine_latency_act_q <= crypto_engine_latency_sh_q;
+    end
   end
-end
-assign crypto_engine_latency_o = crypto_engine_latency_act_q;
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    default_action_tenant_sh_q <= 6'h0;
-  end else if (we_default_action) begin
-    default_action_tenant_sh_q <= (default_action_tenant_sh_q & ~wr_mask[5:0]) | (wr_data[5:0] & wr_mask[5:0]);
+  assign crypto_engine_latency_o = crypto_engine_latency_act_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      default_action_tenant_sh_q <= 6'h0;
+    end else if (we_default_action) begin
+      default_action_tenant_sh_q <= (default_action_tenant_sh_q & ~wr_mask[5:0]) | (wr_data[5:0] & wr_mask[5:0]);
+    end
   end
-end
-logic [5:0]  default_action_tenant_act_q;  // active copy, loaded at commit
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    default_action_tenant_act_q <= 6'h0;
-  end else if (commit_fire) begin
-    default_action_tenant_act_q <= default_action_tenant_sh_q;
+  logic [5:0]  default_action_tenant_act_q;  // active copy, loaded at commit
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      default_action_tenant_act_q <= 6'h0;
+    end else if (commit_fire) begin
+      default_action_tenant_act_q <= default_action_tenant_sh_q;
+    end
   end
-end
-assign default_action_tenant_o = default_action_tenant_act_q;
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    default_action_class_sh_q <= 1'h1;
-  end else if (we_default_action) begin
-    default_action_class_sh_q <= (default_action_class_sh_q & ~wr_mask[8:8]) | (wr_data[8:8] & wr_mask[8:8]);
+  assign default_action_tenant_o = default_action_tenant_act_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      default_action_class_sh_q <= 1'h1;
+    end else if (we_default_action) begin
+      default_action_class_sh_q <= (default_action_class_sh_q & ~wr_mask[8:8]) | (wr_data[8:8] & wr_mask[8:8]);
+    end
   end
-end
-logic [0:0]  default_action_class_act_q;  // active copy, loaded at commit
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    default_action_class_act_q <= 1'h1;
-  end else if (commit_fire) begin
-    default_action_class_act_q <= default_action_class_sh_q;
+  logic [0:0]  default_action_class_act_q;  // active copy, loaded at commit
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      default_action_class_act_q <= 1'h1;
+    end else if (commit_fire) begin
+      default_action_class_act_q <= default_action_class_sh_q;
+    end
   end
-end
-assign default_action_class_o = default_action_class_act_q;
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    default_action_crypto_op_sh_q <= 2'h0;
-  end else if (we_default_action) begin
-    default_action_crypto_op_sh_q <= (default_action_crypto_op_sh_q & ~wr_mask[13:12]) | (wr_data[13:12] & wr_mask[13:12]);
+  assign default_action_class_o = default_action_class_act_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      default_action_crypto_op_sh_q <= 2'h0;
+    end else if (we_default_action) begin
+      default_action_crypto_op_sh_q <= (default_action_crypto_op_sh_q & ~wr_mask[13:12]) | (wr_data[13:12] & wr_mask[13:12]);
+    end
   end
-end
-logic [1:0]  default_action_crypto_op_act_q;  // active copy, loaded at commit
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    default_action_crypto_op_act_q <= 2'h0;
-  end else if (commit_fire) begin
-    default_action_crypto_op_act_q <= default_action_crypto_op_sh_q;
+  logic [1:0]  default_action_crypto_op_act_q;  // active copy, loaded at commit
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      default_action_crypto_op_act_q <= 2'h0;
+    end else if (commit_fire) begin
+      default_action_crypto_op_act_q <= default_action_crypto_op_sh_q;
+    end
   end
-end
-assign default_action_crypto_op_o = default_action_crypto_op_act_q;
-always_ff @(posedge clk_i or negedge rst_ni) begin
-  if (!rst_ni) begin
-    crypto_busy_slots_snap_q <= 8'h0;
-  end else if (snapshot_fire) begin
-    crypto_busy_slots_snap_q <= crypto_busy_slots_i;
+  assign default_action_crypto_op_o = default_action_crypto_op_act_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      crypto_busy_slots_snap_q <= 8'h0;
+    end else if (snapshot_fire) begin
+      crypto_busy_slots_snap_q <= crypto_busy_slots_i;
+    end
   end
-end
 
   // ---------------------------------------------------------------- block PARSER
   // 2 elements of 32'h40 bytes from 16'h100; element i at base + i * stride.

@@ -369,7 +369,7 @@ class CsrWriter {
       return;
     }
     if (!b.array) {
-      for (const Register& r : b.registers) storage_of(b, r, "", "we_" + reg(r));
+      for (const Register& r : b.registers) storage_of(b, r, "  ", "we_" + reg(r));
       line();
       return;
     }
