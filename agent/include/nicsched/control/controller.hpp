@@ -1,0 +1,56 @@
+// Controllers: something that looks at the tracked telemetry every control interval and
+// returns the scheduler policy to commit. The baselines (no learning) live here; the PPO
+// policy is a Controller too (nicsched::ppo). All are compared by the same harness.
+//
+//   fifo          one FIFO across all queues (a plain NIC)
+//   fair          DWRR with equal weights, one priority level
+//   sp            static strict priority (tenant order, or the levels given), DWRR inside
+//   stagger       cyclic staggering: tenants in a burst get priority by burst start,
+//                 earliest first; idle tenants lowest
+//   las           least attained service (multi-level feedback, Tiresias-like): a burst
+//                 starts at the top level and sinks one level per 4x more bytes sent
+//   progress      least remaining burst first (estimated from the previous burst's size)
+//   crypto-equal  fair, and crypto slots split equally among tenants that use crypto
+//   crypto-prop   fair, and crypto slots split in proportion to each tenant's demand
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nicsched/control/tracker.hpp"
+#include "nicsched/host/types.hpp"
+
+namespace nicsched::control {
+
+// DWRR quantum of a tenant of weight level 0 (the register map's reset value).
+inline constexpr std::uint32_t kBaseQuantum = 1500;
+
+class Controller {
+ public:
+  virtual ~Controller() = default;
+  Controller() = default;
+  Controller(const Controller&) = delete;
+  Controller& operator=(const Controller&) = delete;
+
+  [[nodiscard]] virtual std::string name() const = 0;
+  // Called at the start of a run.
+  virtual void reset() {}
+  // `base` is the NIC's configuration at the start of the run (engine settings, queue
+  // limits, classifier); the result changes only what the controller controls.
+  [[nodiscard]] virtual host::Policy decide(const TelemetryTracker& tracker, const host::Policy& base) = 0;
+};
+
+// The baseline names above, in that order.
+[[nodiscard]] const std::vector<std::string>& baseline_names();
+// A baseline by name; throws EnvError naming the unknown name and the known ones.
+// sp_levels: static priorities for `sp` (by tenant; empty: tenant index order).
+[[nodiscard]] std::unique_ptr<Controller> make_baseline(const std::string& name,
+                                                         std::vector<std::uint32_t> sp_levels = {});
+
+// Levels 0..levels-1 to tenants ranked by key (ascending), rank r -> min(r, levels-2);
+// unranked tenants (key < 0) get the lowest level. Shared by the phase-aware baselines.
+[[nodiscard]] std::vector<std::uint32_t> rank_to_levels(const std::vector<double>& key,
+                                                        std::uint32_t levels);
+
+}  // namespace nicsched::control

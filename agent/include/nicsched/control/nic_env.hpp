@@ -1,0 +1,158 @@
+// NicEnv: the NIC as a reinforcement-learning environment. It reaches the NIC only
+// through RegisterBus (telemetry snapshots, one COMMIT per action) and SimControl (one
+// control interval per step); the reward reads the tenants' training progress, which
+// only a simulated target can report (EnvTarget). The observation and action encodings
+// are shared with the PPO controller used by eval and serve. docs/agent.md explains
+// every feature and reward term.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "nicsched/control/env.hpp"
+#include "nicsched/control/tracker.hpp"
+#include "nicsched/drivers/register_bus.hpp"
+#include "nicsched/host/types.hpp"
+
+namespace nicsched::control {
+
+struct NicEnvConfig {
+  std::uint64_t interval_cycles = 2000;  // cycles per control step (8 us at 250 MHz)
+  std::uint32_t history = 4;             // observation frames stacked (newest first)
+  std::uint32_t episode_steps = 500;     // steps before the episode is truncated
+  std::uint32_t priority_levels = 4;     // priority head size (masked to CAPS0.PRIO_LEVELS)
+  std::uint32_t weight_levels = 4;       // weight head: DWRR quantum 1500 * 2^level bytes
+  std::uint32_t quota_levels = 4;        // quota head: 1..quota_levels slots (masked to CRYPTO_SLOTS)
+  // --- reward (docs/agent.md) ---
+  double progress_coef = 1.0;            // mean normalised training progress in the interval
+  double fairness_coef = 0.5;            // weight of (Jain's index - 1) over episode progress
+  double drop_coef = 1.0;                // weight of the interval's dropped-packet fraction
+  double deadline_coef = 0.5;            // weight of the share of tenants missing control deadlines
+
+  void validate() const;  // throws EnvError naming the field
+};
+
+// Reads a YAML mapping of the fields above; unknown keys and bad values are EnvErrors
+// naming file, line and key.
+[[nodiscard]] NicEnvConfig load_env_config(const std::filesystem::path& file);
+// YAML of every field, loadable by load_env_config (also stored with exported policies).
+[[nodiscard]] std::string env_config_yaml(const NicEnvConfig& cfg);
+// The same from text (the `env` mapping of an exported policy); `source` names it in errors.
+[[nodiscard]] NicEnvConfig parse_env_config(const std::string& yaml_text, const std::string& source);
+
+// What only a simulated target knows: each NIC tenant's training progress.
+struct TenantProgress {
+  bool training = false;       // a training job (DDP/FL) whose progress counts in the reward
+  double units = 0;            // completed iterations + fraction of the current burst
+  double solo_rate = 0;        // units per cycle when alone on the NIC (normaliser)
+  std::uint64_t control_deadline_cycles = 0;  // 0: no control traffic
+};
+
+class EnvTarget {
+ public:
+  virtual ~EnvTarget() = default;
+  [[nodiscard]] virtual drivers::RegisterBus& bus() = 0;
+  [[nodiscard]] virtual drivers::SimControl& clock() = 0;
+  [[nodiscard]] virtual double link_bytes_per_cycle() const = 0;
+  // One entry per NIC tenant (CAPS0.TENANTS).
+  [[nodiscard]] virtual std::vector<TenantProgress> progress() = 0;
+  // The run is over (its scenario ended): the episode is truncated.
+  [[nodiscard]] virtual bool finished() = 0;
+};
+// Builds a fresh target for an episode; the seed varies the workload's randomness.
+using TargetFactory = std::function<std::unique_ptr<EnvTarget>(std::uint64_t seed)>;
+
+// Per-tenant multi-discrete action: heads (priority, weight level, quota) per tenant.
+class ActionCodec {
+ public:
+  ActionCodec(const NicEnvConfig& cfg, const host::Capabilities& caps);
+  [[nodiscard]] ActionSpace space() const;
+  // Allowed values: priorities the NIC has, quotas up to its slots; absent tenants
+  // are pinned to index 0 of every head.
+  void mask(const TelemetryTracker& tracker, std::span<std::uint8_t> out) const;
+  // The policy for an action: base with SP+DWRR and each tenant's three values.
+  [[nodiscard]] host::Policy decode(std::span<const int> action, const host::Policy& base) const;
+  // The action that stands for a policy's tenant settings (nearest levels).
+  [[nodiscard]] std::vector<int> encode(const host::Policy& policy) const;
+
+ private:
+  NicEnvConfig cfg_;
+  host::Capabilities caps_;
+};
+
+// Observation: `history` frames, newest first; a frame is, per NIC tenant, kTenantFeatures
+// features (the last action included) followed by kGlobalFeatures.
+class ObservationEncoder {
+ public:
+  static constexpr std::size_t kTenantFeatures = 19;
+  static constexpr std::size_t kGlobalFeatures = 3;
+  ObservationEncoder(const NicEnvConfig& cfg, const host::Capabilities& caps);
+  [[nodiscard]] std::size_t size() const;
+  // Clears the history (all frames zero).
+  void reset();
+  // Pushes the frame for the tracker's latest interval and the action in force.
+  void push(const TelemetryTracker& tracker, const host::Policy& in_force);
+  void write(std::span<float> out) const;
+
+ private:
+  [[nodiscard]] std::size_t frame_size() const;
+  NicEnvConfig cfg_;
+  host::Capabilities caps_;
+  std::vector<float> frames_;  // history * frame_size, newest first
+};
+
+// Reward of one interval (docs/agent.md), with its terms for logging.
+struct RewardTerms {
+  double progress = 0;    // mean over training tenants of progress / solo progress
+  double fairness = 0;    // Jain's index over cumulative normalised progress, minus 1
+  double drops = 0;       // dropped / (sent + dropped) packets in the interval
+  double deadline = 0;    // share of tenants whose control latency exceeded the deadline
+  double total = 0;
+};
+
+class NicEnv final : public Env {
+ public:
+  // The factory is called once here (to learn the NIC's shape) and at every reset.
+  NicEnv(NicEnvConfig cfg, TargetFactory factory);
+  ~NicEnv() override;
+
+  [[nodiscard]] std::size_t observation_size() const override;
+  [[nodiscard]] ActionSpace action_space() const override;
+  void reset(std::uint64_t seed, std::span<float> obs_out) override;
+  StepResult step(std::span<const int> action, std::span<float> obs_out) override;
+  void action_mask(std::span<std::uint8_t> mask_out) const override;
+
+  [[nodiscard]] const RewardTerms& last_reward() const { return reward_; }
+  [[nodiscard]] const host::Capabilities& caps() const { return caps_; }
+
+ private:
+  void observe_interval();
+  NicEnvConfig cfg_;
+  TargetFactory factory_;
+  std::unique_ptr<EnvTarget> target_;
+  host::Capabilities caps_;
+  std::optional<TelemetryTracker> tracker_;
+  std::optional<ActionCodec> codec_;
+  std::optional<ObservationEncoder> encoder_;
+  host::Policy base_, in_force_;
+  std::vector<TenantProgress> start_progress_, last_progress_;
+  std::uint64_t start_cycle_ = 0;
+  std::uint32_t steps_ = 0;
+  RewardTerms reward_;
+};
+
+// The reward of an interval from progress before/after, the episode's start, and the
+// tracked telemetry. Separate so tests can check it by hand.
+[[nodiscard]] RewardTerms compute_reward(const NicEnvConfig& cfg, const std::vector<TenantProgress>& start,
+                                         const std::vector<TenantProgress>& before,
+                                         const std::vector<TenantProgress>& after,
+                                         std::uint64_t interval_cycles, std::uint64_t elapsed_cycles,
+                                         const TelemetryTracker& tracker);
+
+}  // namespace nicsched::control

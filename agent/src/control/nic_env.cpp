@@ -1,0 +1,354 @@
+#include "nicsched/control/nic_env.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "nicsched/control/controller.hpp"
+#include "nicsched/host/discovery.hpp"
+#include "nicsched/host/policy.hpp"
+#include "nicsched/host/telemetry.hpp"
+
+namespace nicsched::control {
+namespace {
+
+constexpr std::size_t kHeadsPerTenant = 3;  // priority, weight level, crypto quota
+
+float clipped(double v, double hi) { return static_cast<float>(std::clamp(v, 0.0, hi)); }
+
+template <typename T>
+void read_field(const YAML::Node& n, const std::string& source, const std::string& key, T& out,
+                const char* expected) {
+  try {
+    out = n.as<T>();
+  } catch (const YAML::Exception&) {
+    throw EnvError(source + ":" + std::to_string(n.Mark().line + 1) + ": key '" + key +
+                   "': expected " + expected);
+  }
+}
+
+NicEnvConfig parse_node(const YAML::Node& root, const std::string& source) {
+  NicEnvConfig c;
+  if (root.IsNull()) return c;
+  if (!root.IsMap()) {
+    throw EnvError(source + ":" + std::to_string(root.Mark().line + 1) + ": expected a mapping of env settings");
+  }
+  for (const auto& kv : root) {
+    const auto key = kv.first.as<std::string>();
+    const auto& v = kv.second;
+    if (key == "interval_cycles") read_field(v, source, key, c.interval_cycles, "an unsigned integer");
+    else if (key == "history") read_field(v, source, key, c.history, "an unsigned integer");
+    else if (key == "episode_steps") read_field(v, source, key, c.episode_steps, "an unsigned integer");
+    else if (key == "priority_levels") read_field(v, source, key, c.priority_levels, "an unsigned integer");
+    else if (key == "weight_levels") read_field(v, source, key, c.weight_levels, "an unsigned integer");
+    else if (key == "quota_levels") read_field(v, source, key, c.quota_levels, "an unsigned integer");
+    else if (key == "progress_coef") read_field(v, source, key, c.progress_coef, "a number");
+    else if (key == "fairness_coef") read_field(v, source, key, c.fairness_coef, "a number");
+    else if (key == "drop_coef") read_field(v, source, key, c.drop_coef, "a number");
+    else if (key == "deadline_coef") read_field(v, source, key, c.deadline_coef, "a number");
+    else {
+      throw EnvError(source + ":" + std::to_string(kv.first.Mark().line + 1) + ": key '" + key +
+                     "': unknown env setting");
+    }
+  }
+  try {
+    c.validate();
+  } catch (const EnvError& e) {
+    throw EnvError(source + ": " + e.what());
+  }
+  return c;
+}
+
+double jain(const std::vector<double>& x) {
+  double s = 0, s2 = 0;
+  for (double v : x) {
+    s += v;
+    s2 += v * v;
+  }
+  return (x.empty() || s2 <= 0.0) ? 1.0 : s * s / (static_cast<double>(x.size()) * s2);
+}
+
+}  // namespace
+
+void NicEnvConfig::validate() const {
+  auto require = [](bool ok, const char* key, const char* what) {
+    if (!ok) throw EnvError(std::string("env config: '") + key + "' " + what);
+  };
+  require(interval_cycles >= 100, "interval_cycles", "must be at least 100");
+  require(history >= 1, "history", "must be at least 1");
+  require(episode_steps >= 1, "episode_steps", "must be at least 1");
+  require(priority_levels >= 1 && priority_levels <= 4, "priority_levels", "must be 1..4 (T_CTRL.PRIORITY has 2 bits)");
+  require(weight_levels >= 1 && weight_levels <= 6, "weight_levels", "must be 1..6 (quantum 1500 * 2^5 fits 16 bits)");
+  require(quota_levels >= 1 && quota_levels <= 255, "quota_levels", "must be 1..255");
+  require(progress_coef >= 0 && fairness_coef >= 0 && drop_coef >= 0 && deadline_coef >= 0,
+          "progress_coef/fairness_coef/drop_coef/deadline_coef", "must not be negative");
+}
+
+NicEnvConfig parse_env_config(const std::string& yaml_text, const std::string& source) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception& e) {
+    throw EnvError(source + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+  return parse_node(root, source);
+}
+
+NicEnvConfig load_env_config(const std::filesystem::path& file) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(file.string());
+  } catch (const YAML::BadFile&) {
+    throw EnvError(file.string() + ": cannot open the env config file");
+  } catch (const YAML::Exception& e) {
+    throw EnvError(file.string() + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+  return parse_node(root, file.string());
+}
+
+std::string env_config_yaml(const NicEnvConfig& c) {
+  YAML::Emitter out;
+  out << YAML::BeginMap;
+  out << YAML::Key << "interval_cycles" << YAML::Value << c.interval_cycles;
+  out << YAML::Key << "history" << YAML::Value << c.history;
+  out << YAML::Key << "episode_steps" << YAML::Value << c.episode_steps;
+  out << YAML::Key << "priority_levels" << YAML::Value << c.priority_levels;
+  out << YAML::Key << "weight_levels" << YAML::Value << c.weight_levels;
+  out << YAML::Key << "quota_levels" << YAML::Value << c.quota_levels;
+  out << YAML::Key << "progress_coef" << YAML::Value << c.progress_coef;
+  out << YAML::Key << "fairness_coef" << YAML::Value << c.fairness_coef;
+  out << YAML::Key << "drop_coef" << YAML::Value << c.drop_coef;
+  out << YAML::Key << "deadline_coef" << YAML::Value << c.deadline_coef;
+  out << YAML::EndMap;
+  return std::string(out.c_str()) + "\n";
+}
+
+// ---------------------------------------------------------------------------------------
+ActionCodec::ActionCodec(const NicEnvConfig& cfg, const host::Capabilities& caps) : cfg_(cfg), caps_(caps) {
+  cfg_.validate();
+}
+
+ActionSpace ActionCodec::space() const {
+  ActionSpace s;
+  for (std::uint32_t t = 0; t < caps_.tenants; ++t) {
+    s.head_sizes.push_back(static_cast<int>(cfg_.priority_levels));
+    s.head_sizes.push_back(static_cast<int>(cfg_.weight_levels));
+    s.head_sizes.push_back(static_cast<int>(cfg_.quota_levels));
+  }
+  return s;
+}
+
+void ActionCodec::mask(const TelemetryTracker& tracker, std::span<std::uint8_t> out) const {
+  const std::size_t per_tenant = cfg_.priority_levels + cfg_.weight_levels + cfg_.quota_levels;
+  if (out.size() != per_tenant * caps_.tenants) throw EnvError("ActionCodec::mask: wrong mask size");
+  for (std::uint32_t t = 0; t < caps_.tenants; ++t) {
+    auto m = out.subspan(t * per_tenant, per_tenant);
+    const bool present = tracker.tenants()[t].present;
+    for (std::uint32_t i = 0; i < cfg_.priority_levels; ++i) {
+      m[i] = (present ? i < caps_.prio_levels : i == 0) ? 1 : 0;
+    }
+    for (std::uint32_t i = 0; i < cfg_.weight_levels; ++i) {
+      m[cfg_.priority_levels + i] = (present || i == 0) ? 1 : 0;
+    }
+    for (std::uint32_t i = 0; i < cfg_.quota_levels; ++i) {
+      const bool fits = i + 1 <= std::max<std::uint32_t>(1, caps_.crypto_slots);
+      m[cfg_.priority_levels + cfg_.weight_levels + i] = (present ? fits : i == 0) ? 1 : 0;
+    }
+  }
+}
+
+host::Policy ActionCodec::decode(std::span<const int> action, const host::Policy& base) const {
+  if (action.size() != kHeadsPerTenant * caps_.tenants) {
+    throw EnvError("ActionCodec::decode: expected " + std::to_string(kHeadsPerTenant * caps_.tenants) +
+                   " action indices, got " + std::to_string(action.size()));
+  }
+  host::Policy p = base;
+  p.arb_mode = host::ArbMode::kSpDwrr;
+  p.tenants.resize(caps_.tenants);
+  for (std::uint32_t t = 0; t < caps_.tenants; ++t) {
+    const int prio = action[t * kHeadsPerTenant];
+    const int weight = action[t * kHeadsPerTenant + 1];
+    const int quota = action[t * kHeadsPerTenant + 2];
+    if (prio < 0 || prio >= static_cast<int>(cfg_.priority_levels) || weight < 0 ||
+        weight >= static_cast<int>(cfg_.weight_levels) || quota < 0 ||
+        quota >= static_cast<int>(cfg_.quota_levels)) {
+      throw EnvError("ActionCodec::decode: tenant " + std::to_string(t) + ": action (" + std::to_string(prio) +
+                     ", " + std::to_string(weight) + ", " + std::to_string(quota) + ") out of range");
+    }
+    auto& tp = p.tenants[t];
+    tp.priority = std::min(static_cast<std::uint32_t>(prio), caps_.prio_levels - 1);
+    tp.weight = kBaseQuantum << static_cast<unsigned>(weight);
+    tp.crypto_quota = std::min(static_cast<std::uint32_t>(quota) + 1, std::max<std::uint32_t>(1, caps_.crypto_slots));
+  }
+  return p;
+}
+
+std::vector<int> ActionCodec::encode(const host::Policy& policy) const {
+  std::vector<int> a(kHeadsPerTenant * caps_.tenants, 0);
+  for (std::uint32_t t = 0; t < caps_.tenants && t < policy.tenants.size(); ++t) {
+    const auto& tp = policy.tenants[t];
+    a[t * kHeadsPerTenant] = static_cast<int>(std::min(tp.priority, cfg_.priority_levels - 1));
+    int w = 0;
+    while (w + 1 < static_cast<int>(cfg_.weight_levels) && (kBaseQuantum << static_cast<unsigned>(w + 1)) <= tp.weight) ++w;
+    a[t * kHeadsPerTenant + 1] = w;
+    a[t * kHeadsPerTenant + 2] =
+        static_cast<int>(std::clamp<std::uint32_t>(tp.crypto_quota, 1, cfg_.quota_levels) - 1);
+  }
+  return a;
+}
+
+// ---------------------------------------------------------------------------------------
+ObservationEncoder::ObservationEncoder(const NicEnvConfig& cfg, const host::Capabilities& caps)
+    : cfg_(cfg), caps_(caps), frames_(cfg.history * frame_size(), 0.0F) {}
+
+std::size_t ObservationEncoder::frame_size() const {
+  return caps_.tenants * kTenantFeatures + kGlobalFeatures;
+}
+std::size_t ObservationEncoder::size() const { return cfg_.history * frame_size(); }
+void ObservationEncoder::reset() { std::fill(frames_.begin(), frames_.end(), 0.0F); }
+
+void ObservationEncoder::push(const TelemetryTracker& tr, const host::Policy& in_force) {
+  const std::size_t fs = frame_size();
+  std::copy_backward(frames_.begin(), frames_.end() - static_cast<std::ptrdiff_t>(fs), frames_.end());
+  std::span<float> f(frames_.data(), fs);
+  const double interval = std::max<double>(1.0, static_cast<double>(tr.interval_cycles()));
+  const double link = interval * tr.link_bytes_per_cycle();  // bytes per interval at line rate
+  for (std::uint32_t t = 0; t < caps_.tenants; ++t) {
+    const auto& s = tr.tenants()[t];
+    auto o = f.subspan(t * kTenantFeatures, kTenantFeatures);
+    const host::TenantPolicy tp = t < in_force.tenants.size() ? in_force.tenants[t] : host::TenantPolicy{};
+    const double age = s.burst_age(tr.now());
+    o[0] = s.present ? 1.0F : 0.0F;
+    o[1] = clipped(s.share, 1.0);
+    o[2] = clipped(s.link_fraction, 2.0);
+    o[3] = clipped(s.enq_bytes / link, 4.0);
+    o[4] = clipped(s.bulk_depth_bytes / std::max(1.0, static_cast<double>(tp.qlimit_bulk_bytes)), 1.0);
+    o[5] = clipped(s.control_depth_bytes / std::max(1.0, static_cast<double>(tp.qlimit_control_bytes)), 1.0);
+    o[6] = static_cast<float>(std::log1p(s.drops));
+    o[7] = clipped(s.crypto_busy_fraction, 1.0);
+    o[8] = clipped(s.crypto_wait_fraction, 1.0);
+    o[9] = clipped(s.control_latency_cycles / 1000.0, 4.0);
+    o[10] = s.in_burst ? 1.0F : 0.0F;
+    o[11] = clipped(s.period_cycles > 0 ? age / s.period_cycles : age / (64.0 * interval), 4.0);
+    o[12] = clipped(s.last_burst_bytes > 0 ? s.burst_bytes / s.last_burst_bytes : s.burst_bytes / (16.0 * link), 4.0);
+    o[13] = clipped(s.period_cycles / (256.0 * interval), 4.0);
+    o[14] = static_cast<float>(std::log1p(s.attained_bytes / link) / 10.0);
+    o[15] = clipped(s.remaining_burst_bytes() / (16.0 * link), 4.0);
+    o[16] = static_cast<float>(tp.priority) / static_cast<float>(std::max<std::uint32_t>(1, caps_.prio_levels - 1));
+    o[17] = static_cast<float>(std::log2(std::max(1.0, static_cast<double>(tp.weight) / kBaseQuantum)) /
+                               std::max(1.0, cfg_.weight_levels - 1.0));
+    o[18] = static_cast<float>(tp.crypto_quota) / static_cast<float>(std::max<std::uint32_t>(1, caps_.crypto_slots));
+  }
+  auto g = f.subspan(caps_.tenants * kTenantFeatures, kGlobalFeatures);
+  g[0] = clipped(tr.link_fraction(), 2.0);
+  g[1] = clipped(tr.crypto_busy_fraction(), 1.0);
+  g[2] = static_cast<float>(tr.present_count()) / static_cast<float>(caps_.tenants);
+}
+
+void ObservationEncoder::write(std::span<float> out) const {
+  if (out.size() != frames_.size()) throw EnvError("ObservationEncoder::write: wrong observation size");
+  std::copy(frames_.begin(), frames_.end(), out.begin());
+}
+
+// ---------------------------------------------------------------------------------------
+RewardTerms compute_reward(const NicEnvConfig& cfg, const std::vector<TenantProgress>& start,
+                           const std::vector<TenantProgress>& before, const std::vector<TenantProgress>& after,
+                           std::uint64_t interval_cycles, std::uint64_t elapsed_cycles,
+                           const TelemetryTracker& tracker) {
+  RewardTerms r;
+  std::vector<double> cumulative;
+  double progress_sum = 0.0;
+  std::size_t training = 0;
+  for (std::size_t t = 0; t < after.size() && t < before.size() && t < start.size(); ++t) {
+    if (!after[t].training || after[t].solo_rate <= 0.0) continue;
+    ++training;
+    progress_sum += (after[t].units - before[t].units) / (after[t].solo_rate * static_cast<double>(interval_cycles));
+    if (elapsed_cycles > 0) {
+      cumulative.push_back((after[t].units - start[t].units) /
+                           (after[t].solo_rate * static_cast<double>(elapsed_cycles)));
+    }
+  }
+  r.progress = training > 0 ? progress_sum / static_cast<double>(training) : 0.0;
+  r.fairness = jain(cumulative) - 1.0;
+  double dropped = 0, sent = 0;
+  std::size_t present = 0, missed = 0;
+  for (std::size_t t = 0; t < tracker.tenants().size(); ++t) {
+    const auto& s = tracker.tenants()[t];
+    dropped += s.drops;
+    sent += s.packets;
+    if (!s.present) continue;
+    ++present;
+    const auto deadline = t < after.size() ? after[t].control_deadline_cycles : 0;
+    if (deadline > 0 && s.control_latency_cycles > static_cast<double>(deadline)) ++missed;
+  }
+  r.drops = dropped + sent > 0 ? dropped / (dropped + sent) : 0.0;
+  r.deadline = present > 0 ? static_cast<double>(missed) / static_cast<double>(present) : 0.0;
+  r.total = cfg.progress_coef * r.progress + cfg.fairness_coef * r.fairness - cfg.drop_coef * r.drops -
+            cfg.deadline_coef * r.deadline;
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------
+NicEnv::NicEnv(NicEnvConfig cfg, TargetFactory factory) : cfg_(cfg), factory_(std::move(factory)) {
+  cfg_.validate();
+  target_ = factory_(0);
+  caps_ = host::discover(target_->bus());
+  tracker_.emplace(caps_, target_->link_bytes_per_cycle());
+  codec_.emplace(cfg_, caps_);
+  encoder_.emplace(cfg_, caps_);
+}
+
+NicEnv::~NicEnv() = default;
+
+std::size_t NicEnv::observation_size() const { return encoder_->size(); }
+ActionSpace NicEnv::action_space() const { return codec_->space(); }
+
+void NicEnv::action_mask(std::span<std::uint8_t> mask_out) const { codec_->mask(*tracker_, mask_out); }
+
+void NicEnv::reset(std::uint64_t seed, std::span<float> obs_out) {
+  target_ = factory_(seed);
+  auto& bus = target_->bus();
+  if (host::discover(bus).tenants != caps_.tenants) {
+    throw EnvError("NicEnv: the target built for seed " + std::to_string(seed) + " has a different tenant count");
+  }
+  base_ = host::read_policy(bus, caps_);
+  base_.classifier.reset();  // the scenario's table stays as it is
+  base_.default_action.reset();
+  in_force_ = base_;
+  tracker_->reset(host::read_snapshot(bus, caps_));
+  encoder_->reset();
+  start_progress_ = target_->progress();
+  start_cycle_ = target_->clock().cycle();
+  last_progress_ = start_progress_;
+  steps_ = 0;
+  target_->clock().step(cfg_.interval_cycles);
+  observe_interval();
+  encoder_->write(obs_out);
+}
+
+void NicEnv::observe_interval() {
+  auto& bus = target_->bus();
+  tracker_->update(host::read_snapshot(bus, caps_));
+  encoder_->push(*tracker_, in_force_);
+  const auto now_progress = target_->progress();
+  reward_ = compute_reward(cfg_, start_progress_, last_progress_, now_progress, tracker_->interval_cycles(),
+                           target_->clock().cycle() - start_cycle_, *tracker_);
+  last_progress_ = now_progress;
+}
+
+StepResult NicEnv::step(std::span<const int> action, std::span<float> obs_out) {
+  in_force_ = codec_->decode(action, base_);
+  host::apply_policy(target_->bus(), caps_, in_force_);
+  target_->clock().step(cfg_.interval_cycles);
+  observe_interval();
+  encoder_->write(obs_out);
+  ++steps_;
+  StepResult r;
+  r.reward = static_cast<float>(reward_.total);
+  r.truncated = steps_ >= cfg_.episode_steps || target_->finished();
+  return r;
+}
+
+}  // namespace nicsched::control
