@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# make bench: every part's benchmark, each writing its table into docs/ (the file named
+# beside it). Usage: tools/bench.sh [BUILD_DIR]. One part: BENCH=sim tools/bench.sh.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-build}
+[[ $build = /* ]] || build="$root/$build"
+# part  script                  results in
+benches=(
+  "rtl   tools/bench_rtl.sh   docs/rtl.md"
+  "sim   tools/bench_sim.sh   docs/simulation.md"
+  "host  tools/bench_host.sh  docs/nicctl.md"
+  "agent tools/bench_agent.sh docs/results.md"
+)
+for row in "${benches[@]}"; do
+  read -r part script doc <<<"$row"
+  [[ -z ${BENCH:-} || ${BENCH} == "$part" ]] || continue
+  echo "==> bench $part: $script -> $doc"
+  bash "$root/$script" "$build"
+done
