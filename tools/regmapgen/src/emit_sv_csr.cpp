@@ -21,7 +21,6 @@ class CsrWriter {
     for (const Block& b : map.blocks) {
       for (const Register& r : b.registers) {
         if (r.width == 64 && r.writable()) wide_writes_ = true;
-        if (r.width == 64) wide_regs_ = true;
       }
     }
   }
@@ -597,7 +596,6 @@ class CsrWriter {
   const RegisterMap& map_;
   std::uint32_t aw_;
   bool wide_writes_ = false;
-  bool wide_regs_ = false;
   std::string o_;
 };
 
