@@ -27,8 +27,10 @@
 //   fields zero except the length; a default-class frame reports its VLAN ID and length.
 //
 // Timing
-//   Two register stages: stage 1 captures the beat, the frame's first 82 bytes and its
-//   running length; stage 2 holds the beat with the fields extracted from stage 1. Latency
+//   Two register stages: stage 1 captures the beat, the frame's first 82 bytes, whether it
+//   carries a VLAN tag, and its running length; stage 2 holds the beat with the raw fields
+//   and the verdict computed from stage 1 (fields are zeroed at the output, by registered
+//   flags, for dropped frames, keeping that off the verdict's path). Latency
 //   two clocks, one beat per clock when m_axis_tready is high, no bubbles between frames.
 //   s_axis_tready = !stage1 full || stage 1 moves on (combinational from m_axis_tready).
 //
@@ -84,6 +86,8 @@ module nicsched_parser #(
   localparam int BEAT_W     = $clog2(HDR_BEATS + 1);         // beat index, saturating at HDR_BEATS
   localparam int L3_BYTES   = 64;                            // IP header window (60 + 4 port bytes)
   localparam int KEEP_CNT_W = $clog2(BPB + 1);
+  localparam int ETYPE_BEAT = 12 / BPB;                      // beat with bytes 12-13 (same beat)
+  localparam int ETYPE_LANE = 12 % BPB;
   localparam logic [15:0] MIN_FRAME   = 16'd60;
   localparam logic [15:0] ETYPE_VLAN  = 16'h8100;
   localparam logic [15:0] ETYPE_IPV4  = 16'h0800;
@@ -103,6 +107,7 @@ module nicsched_parser #(
   logic [BPB-1:0]         s1_keep_q;
   logic                   s1_last_q;
   logic [HDR_BYTES*8-1:0] hdr_q;        // byte i of the frame at [i*8 +: 8]
+  logic                   has_vlan_q;   // bytes 12-13 are 0x8100 (taken with that beat)
   logic [BEAT_W-1:0]      beat_q;       // index of the next beat in the frame (saturating)
   logic [15:0]            len_q;        // bytes so far in the frame that stage 1 last took
   logic                   s2_valid_q;
@@ -150,6 +155,9 @@ module nicsched_parser #(
       s1_data_q <= s_axis_tdata;
       s1_keep_q <= s_axis_tkeep;
       s1_last_q <= s_axis_tlast;
+      if ({{(32 - BEAT_W){1'b0}}, beat_q} == ETYPE_BEAT) begin
+        has_vlan_q <= {s_axis_tdata[ETYPE_LANE*8 +: 8], s_axis_tdata[(ETYPE_LANE + 1)*8 +: 8]} == ETYPE_VLAN;
+      end
       for (int i = 0; i < HDR_BYTES; i++) begin
         if ({{(32 - BEAT_W){1'b0}}, beat_q} == (i / BPB)) hdr_q[i*8 +: 8] <= s_axis_tdata[(i % BPB)*8 +: 8];
       end
@@ -160,7 +168,6 @@ module nicsched_parser #(
   // Field extraction and verdict from stage 1 (used when stage 1 holds a tlast beat:
   // hdr_q and len_q then describe exactly that frame)
   // ---------------------------------------------------------------------------------
-  logic                   has_vlan;
   logic [15:0]            etype;
   logic [11:0]            vlan_id;
   logic [5:0]             l2_len;        // 14 or 18
@@ -184,12 +191,11 @@ module nicsched_parser #(
   logic                   to_default;
 
   always_comb begin
-    has_vlan = {hdr_q[12*8 +: 8], hdr_q[13*8 +: 8]} == ETYPE_VLAN;
-    etype    = has_vlan ? {hdr_q[16*8 +: 8], hdr_q[17*8 +: 8]} : {hdr_q[12*8 +: 8], hdr_q[13*8 +: 8]};
-    vlan_id  = has_vlan ? {hdr_q[14*8 +: 4], hdr_q[15*8 +: 8]} : 12'd0;
-    l2_len   = has_vlan ? 6'd18 : 6'd14;
+    etype    = has_vlan_q ? {hdr_q[16*8 +: 8], hdr_q[17*8 +: 8]} : {hdr_q[12*8 +: 8], hdr_q[13*8 +: 8]};
+    vlan_id  = has_vlan_q ? {hdr_q[14*8 +: 4], hdr_q[15*8 +: 8]} : 12'd0;
+    l2_len   = has_vlan_q ? 6'd18 : 6'd14;
     for (int k = 0; k < L3_BYTES; k++) begin
-      l3[k*8 +: 8] = has_vlan ? hdr_q[(18 + k)*8 +: 8] : hdr_q[(14 + k)*8 +: 8];
+      l3[k*8 +: 8] = has_vlan_q ? hdr_q[(18 + k)*8 +: 8] : hdr_q[(14 + k)*8 +: 8];
     end
     is_ipv4 = etype == ETYPE_IPV4;
     is_ipv6 = etype == ETYPE_IPV6;
@@ -257,6 +263,8 @@ module nicsched_parser #(
   logic [7:0]                 s2_proto_q;
   nicsched_pkg::drop_reason_e s2_drop_q;
   logic                       s2_default_q;
+  logic                       s2_vlan_ok_q;  // tlast beat of a kept frame: VLAN ID valid
+  logic                       s2_ip_ok_q;    // ... and an IP frame: DSCP/protocol/ports valid
   logic                       out_fire;
 
   assign out_fire = s2_valid_q && m_axis_tready;
@@ -276,30 +284,23 @@ module nicsched_parser #(
       s2_data_q    <= s1_data_q;
       s2_keep_q    <= s1_keep_q;
       s2_last_q    <= s1_last_q;
-      s2_len_q     <= '0;
-      s2_vlan_q    <= '0;
-      s2_dscp_q    <= '0;
-      s2_proto_q   <= '0;
-      s2_sport_q   <= '0;
-      s2_dport_q   <= '0;
       s2_drop_q    <= nicsched_pkg::DROP_NONE;
       s2_default_q <= 1'b0;
+      s2_vlan_ok_q <= 1'b0;
+      s2_ip_ok_q   <= 1'b0;
       if (s1_last_q) begin
-        s2_len_q     <= len_q;
+        // Raw fields; the output gates them with the verdict (kept off the verdict's path).
         s2_drop_q    <= drop;
         s2_default_q <= to_default;
-        if (drop == nicsched_pkg::DROP_NONE) begin
-          s2_vlan_q <= vlan_id;
-          if (!to_default) begin
-            s2_dscp_q  <= is_ipv6 ? ip6_dscp : ip4_dscp;
-            s2_proto_q <= proto;
-            if (l4_ports) begin
-              s2_sport_q <= {l4_word[7:0], l4_word[15:8]};
-              s2_dport_q <= {l4_word[23:16], l4_word[31:24]};
-            end
-          end
-        end
+        s2_vlan_ok_q <= drop == nicsched_pkg::DROP_NONE;
+        s2_ip_ok_q   <= (drop == nicsched_pkg::DROP_NONE) && !to_default;
       end
+      s2_len_q   <= len_q;
+      s2_vlan_q  <= vlan_id;
+      s2_dscp_q  <= is_ipv6 ? ip6_dscp : ip4_dscp;
+      s2_proto_q <= proto;
+      s2_sport_q <= l4_ports ? {l4_word[7:0], l4_word[15:8]} : 16'd0;
+      s2_dport_q <= l4_ports ? {l4_word[23:16], l4_word[31:24]} : 16'd0;
     end
   end
 
@@ -307,12 +308,12 @@ module nicsched_parser #(
   assign m_axis_tkeep    = s2_keep_q;
   assign m_axis_tvalid   = s2_valid_q;
   assign m_axis_tlast    = s2_last_q;
-  assign m_prs_len_o     = s2_len_q;
-  assign m_prs_vlan_o    = s2_vlan_q;
-  assign m_prs_dscp_o    = s2_dscp_q;
-  assign m_prs_proto_o   = s2_proto_q;
-  assign m_prs_sport_o   = s2_sport_q;
-  assign m_prs_dport_o   = s2_dport_q;
+  assign m_prs_len_o     = s2_last_q ? s2_len_q : 16'd0;
+  assign m_prs_vlan_o    = s2_vlan_ok_q ? s2_vlan_q : 12'd0;
+  assign m_prs_dscp_o    = s2_ip_ok_q ? s2_dscp_q : 6'd0;
+  assign m_prs_proto_o   = s2_ip_ok_q ? s2_proto_q : 8'd0;
+  assign m_prs_sport_o   = s2_ip_ok_q ? s2_sport_q : 16'd0;
+  assign m_prs_dport_o   = s2_ip_ok_q ? s2_dport_q : 16'd0;
   assign m_prs_drop_o    = s2_drop_q;
   assign m_prs_default_o = s2_default_q;
 
