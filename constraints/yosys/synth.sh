@@ -59,8 +59,8 @@ if [[ ${#sources[@]} -eq 0 ]]; then
       exit 2
     fi
     if [[ $core_blackbox -eq 1 ]]; then
-      # Keep the packages (port types), drop the core's modules.
-      mapfile -t sources < <(printf '%s\n' "${sources[@]}" | grep '_pkg\.sv$')
+      # Keep the packages (port types) and the CDC blocks the shell uses; drop the rest.
+      mapfile -t sources < <(printf '%s\n' "${sources[@]}" | grep -E '_pkg\.sv$|/nicsched_(sync|async_fifo)\.sv$')
     fi
     mapfile -t -O "${#sources[@]}" sources < <(nicsched_board_sources "$root")
     sources+=("$board_top")
