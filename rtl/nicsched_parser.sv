@@ -164,6 +164,13 @@ module nicsched_parser #(
     end
   end
 
+`ifndef SYNTHESIS
+  // The contract: tkeep is contiguous from bit 0 (the length and byte positions rely on it).
+  always_ff @(posedge clk_i) begin
+    if (in_fire) assert ((s_axis_tkeep & (s_axis_tkeep + 1'b1)) == '0);
+  end
+`endif
+
   // ---------------------------------------------------------------------------------
   // Field extraction and verdict from stage 1 (used when stage 1 holds a tlast beat:
   // hdr_q and len_q then describe exactly that frame)
