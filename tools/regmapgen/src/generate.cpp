@@ -3,6 +3,8 @@
 #include <sstream>
 #include <system_error>
 
+#include <unistd.h>
+
 #include "nicsched/regmapgen/generate.hpp"
 
 namespace nicsched::regmapgen {
@@ -36,8 +38,9 @@ std::vector<std::filesystem::path> write_files(const std::vector<GeneratedFile>&
     std::error_code ec;
     std::filesystem::create_directories(path.parent_path(), ec);
     if (ec) throw OutputError("cannot create directory " + path.parent_path().string() + ": " + ec.message());
-    // Write to a temporary name, then rename, so a failed write never leaves half a file.
-    const std::filesystem::path tmp = path.string() + ".tmp";
+    // Write to a temporary name, then rename, so a failed write never leaves half a file
+    // (and two build trees regenerating at once never see each other's partial output).
+    const std::filesystem::path tmp = path.string() + ".tmp." + std::to_string(::getpid());
     {
       std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
       out << f.content;
