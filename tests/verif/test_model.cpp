@@ -522,3 +522,26 @@ TEST_CASE("counters read back through the register map land in the right fields"
                                 nicsched::regmap::PRS_BAD_IHL::offset(1)));
   CHECK(c.config_gen == nicsched::regmap::CONFIG_GEN::kOffset);
 }
+
+TEST_CASE("any crypto op in the classification means the direction's own op", "[crypto]") {
+  Params p = small_params();
+  RefModel m(p);
+  m.commit(routed_config(p));
+  m.step(1);
+  m.push(Direction::kTx, frame_for(0, 1, 200, CryptoOp::kDecrypt), 1);  // encrypted on TX
+  m.push(Direction::kRx, frame_for(1, 1, 200, CryptoOp::kEncrypt), 1);  // decrypted on RX
+  m.push(Direction::kTx, frame_for(1, 0, 200), 2);                      // plain
+  const auto recs = drain(m);
+  REQUIRE(recs.size() == 3);
+  for (const FrameRecord& r : recs) {
+    if (r.action.op == CryptoOp::kNone) {
+      CHECK_FALSE(r.crypto);
+      CHECK(r.egress_op == CryptoOp::kNone);
+    } else {
+      CHECK(r.crypto);
+      CHECK(r.egress_op == (r.dir == Direction::kTx ? CryptoOp::kEncrypt : CryptoOp::kDecrypt));
+    }
+  }
+  CHECK(m.counters().crypto[0].tx_pkts == 1);
+  CHECK(m.counters().crypto[1].rx_pkts == 1);
+}

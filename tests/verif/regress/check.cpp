@@ -20,7 +20,9 @@ constexpr std::size_t kMaxFailures = 20;
 constexpr std::uint64_t kCommitGuard = 32;      // cycles around a commit where timing decides
 constexpr std::uint64_t kEgressBeatsAhead = 7;  // output FIFO (4) + read pipeline (3)
 constexpr std::uint64_t kEligibleDelay = 4;     // tlast to an eligible head, at most
-constexpr std::uint64_t kLatencySlack = 8;      // Q_LAT vs port-to-port latency, per frame
+constexpr std::uint64_t kLatencyBelow = 32;     // Q_LAT may be below port-to-port latency by
+                                                // the ingress pipeline, per frame
+constexpr std::uint64_t kLatencyAbove = 2;      // ... and above it by at most this
 constexpr std::uint64_t kFifoJitter = 32;       // FIFO: spread of RTL - model departure
 
 class Failures {
@@ -39,8 +41,6 @@ class Failures {
 const char* dir_name(Direction d) { return d == Direction::kTx ? "TX" : "RX"; }
 
 std::uint32_t queue_of(const FrameRecord& r) { return r.action.tenant * 2 + r.action.cls; }
-
-CryptoOp path_op(Direction d) { return d == Direction::kTx ? CryptoOp::kEncrypt : CryptoOp::kDecrypt; }
 
 bool near_commit(const RunResult& run, std::uint64_t c) {
   for (std::size_t i = 1; i < run.commit_cycle.size(); ++i) {
@@ -100,8 +100,9 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
     if (f.tenant != m.action.tenant || f.cls != m.action.cls ||
         f.op != static_cast<std::uint32_t>(m.egress_op)) {
       fail.add("offer {} ({} {} bytes, tlast at {}): tuser tenant {} class {} op {}, model says "
-               "tenant {} class {} op {}", i, dir_name(f.dir), f.bytes.size(), run.arrival[i], f.tenant,
-               f.cls, f.op, m.action.tenant, m.action.cls, static_cast<int>(m.egress_op));
+               "tenant {} class {} op {} (classified op {})", i, dir_name(f.dir), f.bytes.size(), run.arrival[i],
+               f.tenant, f.cls, f.op, m.action.tenant, m.action.cls, static_cast<int>(m.egress_op),
+               static_cast<int>(m.action.op));
     }
     if (m.fate == Fate::kParseDrop) {
       fail.add("offer {} ({}, {}) delivered by the RTL; the parser must drop it ({})", i,
@@ -129,7 +130,7 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
   for (int d = 0; d < 2; ++d) crypto_queue[d].assign(nt * 2, false);
   for (std::size_t i = 0; i < n; ++i) {
     const FrameRecord& m = run.model[i];
-    if (m.fate != Fate::kParseDrop && m.action.op == path_op(m.dir)) {
+    if (m.fate != Fate::kParseDrop && m.action.op != CryptoOp::kNone) {
       crypto_queue[static_cast<int>(m.dir)][queue_of(m)] = true;
     }
   }
@@ -186,7 +187,7 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
     for (std::size_t k = 0; k < ids.size(); ++k) {
       const std::size_t i = ids[k];
       const RtlFrame& f = run.rtl[static_cast<std::size_t>(rtl_of[i])];
-      const bool crypto = run.model[i].action.op == path_op(run.model[i].dir);
+      const bool crypto = run.model[i].action.op != CryptoOp::kNone;
       if (!crypto) {
         if (last_plain != n && run.rtl[static_cast<std::size_t>(rtl_of[last_plain])].last_cycle > f.last_cycle) {
           fail.add("{} queue {}: plain frames out of order: offer {} (tlast {}) left at {}, after offer {} "
@@ -197,7 +198,7 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
         last_plain = i;
       } else if (k > 0) {
         const std::size_t j = ids[k - 1];
-        const bool j_crypto = run.model[j].action.op == path_op(run.model[j].dir);
+        const bool j_crypto = run.model[j].action.op != CryptoOp::kNone;
         if (j_crypto && run.rtl[static_cast<std::size_t>(rtl_of[j])].last_cycle > f.last_cycle &&
             run.model[i].len >= run.model[j].len) {
           fail.add("{} queue {}: crypto offer {} ({} B) overtook the earlier offer {} ({} B): only a "
@@ -239,7 +240,7 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
     const std::uint64_t lat = f.first_cycle - run.arrival[i];
     lat_sum[q] += lat;
     lat_max[q] = std::max(lat_max[q], lat);
-    if (m.action.op == path_op(m.dir)) {
+    if (m.action.op != CryptoOp::kNone) {
       const int d = static_cast<int>(m.dir);
       ++cr_pkts[d][m.action.tenant];
       cr_bytes[d][m.action.tenant] += m.len;
@@ -258,12 +259,12 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
       fail.add("queue {}: Q_DROP_PKTS {} but only {} of its frames went missing", q, c.drop_pkts, undelivered[q]);
     }
     if (c.lat_count != pkts[q]) fail.add("queue {}: Q_LAT_COUNT {} != {} delivered", q, c.lat_count, pkts[q]);
-    const std::uint64_t lo = lat_sum[q] > kLatencySlack * pkts[q] ? lat_sum[q] - kLatencySlack * pkts[q] : 0;
-    if (c.lat_sum < lo || c.lat_sum > lat_sum[q] + kLatencySlack * pkts[q]) {
-      fail.add("queue {}: Q_LAT_SUM {} vs {} seen at the ports over {} frames (+-{} each)", q, c.lat_sum,
-               lat_sum[q], pkts[q], kLatencySlack);
+    const std::uint64_t lo = lat_sum[q] > kLatencyBelow * pkts[q] ? lat_sum[q] - kLatencyBelow * pkts[q] : 0;
+    if (c.lat_sum < lo || c.lat_sum > lat_sum[q] + kLatencyAbove * pkts[q]) {
+      fail.add("queue {}: Q_LAT_SUM {} vs {} seen at the ports over {} frames (-{}/+{} each allowed)", q,
+               c.lat_sum, lat_sum[q], pkts[q], kLatencyBelow, kLatencyAbove);
     }
-    if (pkts[q] > 0 && (c.lat_max + kLatencySlack < lat_max[q] || c.lat_max > lat_max[q] + kLatencySlack)) {
+    if (pkts[q] > 0 && (c.lat_max + kLatencyBelow < lat_max[q] || c.lat_max > lat_max[q] + kLatencyAbove)) {
       fail.add("queue {}: Q_LAT_MAX {} vs {} seen at the ports", q, c.lat_max, lat_max[q]);
     }
     if (c.depth_bytes != 0 || c.depth_pkts != 0) {
@@ -323,13 +324,14 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
   // ---- 5. strict priority (TX): per stretch between commits, per level, the latest
   // departure among frames of that level that arrived by each cycle (prefix maximum).
   struct Cand {
-    std::uint64_t arrival, first;
+    std::uint64_t arrival, first;  // arrival: when it became an eligible head (see below)
     std::size_t offer;
+    std::uint64_t since;           // `arrival` of `offer` (after the prefix maximum)
   };
   bool tx_crypto_tenant[64] = {};
   for (std::size_t i = 0; i < n; ++i) {
     const FrameRecord& m = run.model[i];
-    if (m.dir == Direction::kTx && m.fate != Fate::kParseDrop && m.action.op == CryptoOp::kEncrypt) {
+    if (m.dir == Direction::kTx && m.fate != Fate::kParseDrop && m.action.op != CryptoOp::kNone) {
       tx_crypto_tenant[m.action.tenant] = true;
     }
   }
@@ -341,24 +343,34 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
     const std::uint64_t to = seg + 1 < sc.commits.size() && run.commit_cycle[seg + 1] != 0
                                  ? run.commit_cycle[seg + 1]
                                  : run.end_cycle;
-    // Level of a frame: 2*priority + (class within the tenant counts only for the tenant).
+    // A waiting frame counts from when it was the head of its queue and eligible: its
+    // tlast + kEligibleDelay, and not before the previous frame of its queue started
+    // (a queue's next head is valid a clock after a dequeue).
     std::vector<Cand> by_level[4];
     std::vector<std::vector<Cand>> ctrl_of(nt);
+    std::vector<std::uint64_t> prev_start(nt * 2, 0);
     for (std::size_t i : by_arrival) {
       const FrameRecord& m = run.model[i];
       if (m.dir != Direction::kTx || rtl_of[i] < 0) continue;
       const std::uint32_t t = m.action.tenant;
+      const std::uint64_t first = run.rtl[static_cast<std::size_t>(rtl_of[i])].first_cycle;
+      const std::uint64_t head_since = std::max(run.arrival[i] + kEligibleDelay, prev_start[queue_of(m)]);
+      prev_start[queue_of(m)] = first;
       if (run.arrival[i] < from || run.arrival[i] >= to) continue;
       if (tx_crypto_tenant[t] || cfg.tenants[t].rate_en || !cfg.tenants[t].enable) continue;
-      const Cand c{run.arrival[i], run.rtl[static_cast<std::size_t>(rtl_of[i])].first_cycle, i};
+      const Cand c{head_since, first, i, head_since};
       by_level[cfg.tenants[t].priority].push_back(c);
       if (m.action.cls == 0) ctrl_of[t].push_back(c);
     }
+    auto by_key = [](const Cand& a, const Cand& b) { return a.arrival < b.arrival; };
+    for (auto& v : by_level) std::sort(v.begin(), v.end(), by_key);
+    for (auto& v : ctrl_of) std::sort(v.begin(), v.end(), by_key);
     auto prefix_max = [](std::vector<Cand>& v) {
       for (std::size_t k = 1; k < v.size(); ++k) {
         if (v[k - 1].first > v[k].first) {
           v[k].first = v[k - 1].first;
           v[k].offer = v[k - 1].offer;
+          v[k].since = v[k - 1].since;
         }
       }
     };
@@ -371,21 +383,20 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
     };
     for (std::size_t i = 0; i < n; ++i) {
       const FrameRecord& m = run.model[i];
-      if (m.dir != Direction::kTx || rtl_of[i] < 0 || m.action.op == CryptoOp::kEncrypt) continue;
+      if (m.dir != Direction::kTx || rtl_of[i] < 0 || m.action.op != CryptoOp::kNone) continue;
       const RtlFrame& f = run.rtl[static_cast<std::size_t>(rtl_of[i])];
       if (f.first_cycle < from || f.first_cycle >= to) continue;
       if (f.first_beat_index < kEgressBeatsAhead) continue;
       const std::uint64_t granted_after = run.beat_cycles[0][f.first_beat_index - kEgressBeatsAhead];
-      if (granted_after < kEligibleDelay) continue;
-      const std::uint64_t eligible_by = granted_after - kEligibleDelay;
+      const std::uint64_t eligible_by = granted_after;
       const std::uint32_t lvl = cfg.tenants[m.action.tenant].priority;
       for (std::uint32_t hi = 0; hi < lvl; ++hi) {
         ++rep.sp_pairs_checked;
         const Cand* c = latest_waiting(by_level[hi], eligible_by);
         if (c && c->first > f.first_cycle) {
           fail.add("strict priority: offer {} (tenant {}, level {}) started at {} while offer {} (tenant {}, "
-                   "level {}), eligible since {}, waited until {}", i, m.action.tenant, lvl, f.first_cycle,
-                   c->offer, run.model[c->offer].action.tenant, hi, run.arrival[c->offer], c->first);
+                   "level {}), an eligible head since {}, waited until {}", i, m.action.tenant, lvl, f.first_cycle,
+                   c->offer, run.model[c->offer].action.tenant, hi, c->since, c->first);
           break;
         }
       }
@@ -394,8 +405,8 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
         const Cand* c = latest_waiting(ctrl_of[m.action.tenant], eligible_by);
         if (c && c->first > f.first_cycle) {
           fail.add("control before bulk: tenant {} bulk offer {} started at {} while its control offer {} "
-                   "(eligible since {}) waited until {}", m.action.tenant, i, f.first_cycle, c->offer,
-                   run.arrival[c->offer], c->first);
+                   "(an eligible head since {}) waited until {}", m.action.tenant, i, f.first_cycle, c->offer,
+                   c->since, c->first);
         }
       }
     }

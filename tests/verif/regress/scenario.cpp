@@ -73,7 +73,9 @@ std::vector<std::uint8_t> build(Rng& r, const Flow& f, std::uint32_t len) {
   s.payload_bytes = 0;
   const std::size_t bare = (f.vlan >= 0 ? 18 : 14) + (f.ipv6 ? 40 : 20 + 4 * s.ipv4_option_words) +
                            (f.proto == sim::kProtoTcp ? 20 : 8);
-  s.payload_bytes = len > bare ? len - bare : 0;
+  // At least 4 random payload bytes, so that every frame's content is unique (outputs are
+  // matched to inputs by content): a 64-byte draw on a flow with long headers grows.
+  s.payload_bytes = std::max<std::size_t>(len > bare ? len - bare : 0, 4);
   std::vector<std::uint8_t> bytes = sim::build_packet(s);
   // Random payload: makes every frame's content unique, so outputs map back to inputs.
   for (std::size_t i = bare; i < bytes.size(); ++i) bytes[i] = static_cast<std::uint8_t>(r.range(0, 255));
