@@ -214,6 +214,7 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
   const refmodel::Counters& mc = run.model_counters;
   std::vector<std::uint64_t> pkts(nt * 2, 0), bytes(nt * 2, 0), undelivered(nt * 2, 0), lat_sum(nt * 2, 0),
       lat_max(nt * 2, 0), biggest(nt * 2, 0);
+  std::vector<std::size_t> lat_max_offer(nt * 2, 0);
   std::vector<std::uint64_t> cr_pkts[2], cr_bytes[2], cr_busy[2];
   for (int d = 0; d < 2; ++d) {
     cr_pkts[d].assign(nt, 0);
@@ -239,7 +240,10 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
     biggest[q] = std::max<std::uint64_t>(biggest[q], m.len);
     const std::uint64_t lat = f.first_cycle - run.arrival[i];
     lat_sum[q] += lat;
-    lat_max[q] = std::max(lat_max[q], lat);
+    if (lat > lat_max[q]) {
+      lat_max[q] = lat;
+      lat_max_offer[q] = i;
+    }
     if (m.action.op != CryptoOp::kNone) {
       const int d = static_cast<int>(m.dir);
       ++cr_pkts[d][m.action.tenant];
@@ -265,7 +269,11 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
                c.lat_sum, lat_sum[q], pkts[q], kLatencyBelow, kLatencyAbove);
     }
     if (pkts[q] > 0 && (c.lat_max + kLatencyBelow < lat_max[q] || c.lat_max > lat_max[q] + kLatencyAbove)) {
-      fail.add("queue {}: Q_LAT_MAX {} vs {} seen at the ports", q, c.lat_max, lat_max[q]);
+      const std::size_t w = lat_max_offer[q];
+      fail.add("queue {}: Q_LAT_MAX {} vs {} seen at the ports (offer {}: {}{}, tlast at {}, first beat at {})", q,
+               c.lat_max, lat_max[q], w, dir_name(run.model[w].dir),
+               run.model[w].action.op != CryptoOp::kNone ? " crypto" : "", run.arrival[w],
+               run.rtl[static_cast<std::size_t>(rtl_of[w])].first_cycle);
     }
     if (c.depth_bytes != 0 || c.depth_pkts != 0) {
       fail.add("queue {}: Q_DEPTH {} B / {} pkts after the drain", q, c.depth_bytes, c.depth_pkts);
