@@ -182,3 +182,16 @@ TEST_CASE("open_bus: malformed URIs are refused with what was expected", "[uri]"
   CHECK_THROWS_WITH(drivers::open_bus("pcie://0000:03:00.0/bar6"), Catch::Contains("DDDD:BB:DD.F"));
   CHECK_THROWS_WITH(drivers::open_bus("xdma://dev/xdma0_user"), Catch::Contains("absolute"));
 }
+
+TEST_CASE("pcie (file standing in for the BAR): a device bound to vfio-pci is opened through VFIO", "[pcie]") {
+  FakeBarFiles files;
+  const fs::path dev = files.root() / "bus" / "pci" / "devices" / "0000:03:00.0";
+  fs::create_directories(files.root() / "bus" / "pci" / "drivers" / "vfio-pci");
+  fs::create_directories(files.root() / "kernel" / "iommu_groups" / "98765");
+  fs::create_directory_symlink(files.root() / "bus" / "pci" / "drivers" / "vfio-pci", dev / "driver");
+  fs::create_directory_symlink(files.root() / "kernel" / "iommu_groups" / "98765", dev / "iommu_group");
+  // No VFIO here (or no group 98765): the error shows the VFIO path was taken, not the
+  // resource file, and names the URI.
+  CHECK_THROWS_WITH(drivers::open_bus("pcie://0000:03:00.0/bar0", files.options()),
+                    Catch::Contains("pcie://0000:03:00.0/bar0") && Catch::Contains("/dev/vfio/"));
+}
