@@ -4,6 +4,7 @@
 // frames, against the fields the packet was built with.
 #include <catch2/catch.hpp>
 
+#include "Vparser_w128.h"
 #include "Vparser_w512.h"
 #include "Vparser_w64.h"
 #include "ingress_bench.hpp"
@@ -332,3 +333,4 @@ void full_throughput(const std::string& name, unsigned latency) {
 
 NICSCHED_PARSER_TESTS(Vparser_w512, "w512")
 NICSCHED_PARSER_TESTS(Vparser_w64, "w64")
+NICSCHED_PARSER_TESTS(Vparser_w128, "w128")  // a width between the two the top uses
