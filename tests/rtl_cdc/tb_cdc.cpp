@@ -47,12 +47,12 @@
 #include "verilated_fst_c.h"
 #pragma GCC diagnostic pop
 
+#include "cdc_common.hpp"
+
 namespace {
 
-class CheckFailure : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+using cdc_tb::CheckFailure;
+using cdc_tb::Clock;
 
 // How one side of the FIFO offers or accepts words.
 enum class Stalls {
@@ -116,31 +116,6 @@ class StallPattern {
   std::bernoulli_distribution coin_{0.5};
   bool on_ = false;
   int phase_left_ = 0;
-};
-
-// One clock with a nominal period and a random jitter of up to +-3% on each half period.
-class Clock {
- public:
-  Clock(uint64_t period_ps, std::mt19937& rng) : half_(period_ps / 2), rng_(rng) {
-    std::uniform_int_distribution<uint64_t> phase(0, period_ps);
-    next_ = phase(rng_);
-  }
-  uint64_t next_edge() const { return next_; }
-  bool level() const { return level_; }
-  // Advances to the next edge; returns true when it is a rising edge.
-  bool toggle() {
-    level_ = !level_;
-    const auto spread = static_cast<int64_t>(half_ * 3 / 100);
-    std::uniform_int_distribution<int64_t> jitter(-spread, spread);
-    next_ += static_cast<uint64_t>(static_cast<int64_t>(half_) + jitter(rng_));
-    return level_;
-  }
-
- private:
-  uint64_t half_;
-  std::mt19937& rng_;
-  uint64_t next_ = 0;
-  bool level_ = false;
 };
 
 template <class Model>
@@ -425,6 +400,9 @@ void run_scenario(const std::string& name, bool trace) {
     run_reset_sync(trace);
     return;
   }
+  if (cdc_tb::run_mac_scenario(name, trace)) {
+    return;
+  }
   const auto& list = scenarios();
   const auto it = std::find_if(list.begin(), list.end(), [&](const Scenario& s) { return s.name == name; });
   if (it == list.end()) {
@@ -461,14 +439,21 @@ int main(int argc, char** argv) {
     for (const auto& s : scenarios()) {
       std::printf("%s\n", s.name.c_str());
     }
+    for (const auto& n : cdc_tb::mac_scenarios()) {
+      std::printf("%s\n", n.c_str());
+    }
     return 0;
   }
   if (args[0] == "--check-list") {
-    int missing = 0;
+    std::vector<std::string> all = cdc_tb::mac_scenarios();
     for (const auto& s : scenarios()) {
-      if (std::find(args.begin() + 1, args.end(), s.name) == args.end()) {
+      all.push_back(s.name);
+    }
+    int missing = 0;
+    for (const auto& name : all) {
+      if (std::find(args.begin() + 1, args.end(), name) == args.end()) {
         std::fprintf(stderr, "scenario %s is not registered as a CTest (tests/rtl_cdc/CMakeLists.txt)\n",
-                     s.name.c_str());
+                     name.c_str());
         ++missing;
       }
     }
