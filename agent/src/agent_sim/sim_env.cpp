@@ -1,0 +1,124 @@
+#include "nicsched/control/sim_env.hpp"
+
+#include <chrono>
+
+#include "nicsched/control/vec_env.hpp"
+#include "nicsched/host/discovery.hpp"
+#include "nicsched/host/policy.hpp"
+#include "nicsched/host/telemetry.hpp"
+
+namespace nicsched::control {
+namespace {
+
+sim::Scenario seeded(const sim::Scenario& s, std::uint64_t seed) {
+  sim::Scenario out = s;
+  out.seed = seed == 0 ? s.seed : mix_seed(s.seed ^ seed);
+  return out;
+}
+
+class SimEnvTarget final : public EnvTarget {
+ public:
+  SimEnvTarget(const ScenarioEntry& entry, std::uint64_t seed) {
+    sim::SimOptions opts;
+    opts.baseline = sim::Baseline::kFifo;
+    opts.cycles = entry.cycles;
+    opts.solo = entry.solo;
+    sim_ = std::make_unique<sim::Simulation>(seeded(entry.scenario, seed), opts);
+    link_ = entry.scenario.link_bytes_per_cycle();
+    const auto tenants = sim_->capabilities().tenants;
+    info_.resize(tenants);
+    slot_.assign(tenants, -1);
+    for (std::size_t i = 0; i < sim_->tenant_count(); ++i) {
+      const auto& spec = sim_->tenant(i).spec;
+      if (spec.index >= tenants) continue;
+      slot_[spec.index] = static_cast<int>(i);
+      auto& p = info_[spec.index];
+      p.training = spec.kind == sim::WorkloadKind::kDdp || spec.kind == sim::WorkloadKind::kFl;
+      p.solo_rate = i < entry.solo.size() && entry.solo[i] ? entry.solo[i]->progress_rate : 0.0;
+      p.control_deadline_cycles = spec.control.enabled ? spec.control.deadline_cycles : 0;
+    }
+  }
+  drivers::RegisterBus& bus() override { return *sim_; }
+  drivers::SimControl& clock() override { return *sim_; }
+  [[nodiscard]] double link_bytes_per_cycle() const override { return link_; }
+  std::vector<TenantProgress> progress() override {
+    for (std::size_t t = 0; t < info_.size(); ++t) {
+      if (slot_[t] >= 0) info_[t].units = sim_->tenant(static_cast<std::size_t>(slot_[t])).progress().units();
+    }
+    return info_;
+  }
+  bool finished() override { return sim_->finished(); }
+  sim::Simulation& simulation() { return *sim_; }
+
+ private:
+  std::unique_ptr<sim::Simulation> sim_;
+  double link_ = 0;
+  std::vector<TenantProgress> info_;
+  std::vector<int> slot_;
+};
+
+}  // namespace
+
+ScenarioEntry load_scenario_entry(const std::filesystem::path& file, std::optional<std::uint64_t> cycles) {
+  ScenarioEntry e;
+  e.scenario = sim::load_scenario(file);
+  e.cycles = cycles;
+  e.solo = sim::solo_baselines(e.scenario, sim::default_cache_dir(), cycles);
+  return e;
+}
+
+std::unique_ptr<EnvTarget> make_sim_target(const ScenarioEntry& entry, std::uint64_t seed) {
+  return std::make_unique<SimEnvTarget>(entry, seed);
+}
+
+TargetFactory sim_target_factory(std::shared_ptr<const std::vector<ScenarioEntry>> scenarios, std::size_t env_index) {
+  if (!scenarios || scenarios->empty()) throw EnvError("sim_target_factory: no scenarios");
+  return [scenarios, env_index](std::uint64_t seed) {
+    return make_sim_target((*scenarios)[env_index % scenarios->size()], seed);
+  };
+}
+
+RunResult run_controller(const ScenarioEntry& entry, std::uint64_t seed, Controller& controller,
+                         std::uint64_t interval_cycles) {
+  sim::SimOptions opts;
+  opts.baseline = sim::Baseline::kFifo;
+  opts.cycles = entry.cycles;
+  opts.solo = entry.solo;
+  opts.policy_name = controller.name();
+  sim::Simulation sim(seeded(entry.scenario, seed), opts);
+  const auto caps = host::discover(sim);
+  host::Policy base = host::read_policy(sim, caps);
+  base.classifier.reset();
+  base.default_action.reset();
+  TelemetryTracker tracker(caps, entry.scenario.link_bytes_per_cycle());
+  tracker.reset(host::read_snapshot(sim, caps));
+  controller.reset();
+  RunResult out;
+  out.controller = controller.name();
+  out.interval_cycles = interval_cycles;
+  out.tenant_names.assign(caps.tenants, "");
+  for (std::size_t i = 0; i < sim.tenant_count(); ++i) {
+    const auto idx = sim.tenant(i).spec.index;
+    if (idx < caps.tenants) out.tenant_names[idx] = sim.tenant(i).spec.name;
+  }
+  const double gbps_per_byte_cycle = entry.scenario.clock_mhz * 8.0 / 1e3;
+  while (!sim.finished()) {
+    sim.step(std::min<std::uint64_t>(interval_cycles, sim.end_cycle() - sim.cycle()));
+    tracker.update(host::read_snapshot(sim, caps));
+    std::vector<double> bw(caps.tenants);
+    const double cycles = static_cast<double>(std::max<std::uint64_t>(1, tracker.interval_cycles()));
+    for (std::size_t t = 0; t < caps.tenants; ++t) bw[t] = tracker.tenants()[t].bytes / cycles * gbps_per_byte_cycle;
+    out.bandwidth_gbps.push_back(std::move(bw));
+    if (sim.finished()) break;
+    const auto t0 = std::chrono::steady_clock::now();
+    const host::Policy p = controller.decide(tracker, base);
+    out.decide_us.push_back(
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+    host::apply_policy(sim, caps, p);
+    ++out.decisions;
+  }
+  out.metrics = sim.metrics();
+  return out;
+}
+
+}  // namespace nicsched::control

@@ -1,0 +1,80 @@
+// nicagent: train the PPO scheduler on simulated scenarios, evaluate it against every
+// baseline, and serve it as the live control loop of a simulator or a card.
+// Exit codes: 0 success, 1 error (one line on stderr), 2 bad command line.
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <iostream>
+
+#include "commands.hpp"
+#include "nicsched/version.hpp"
+
+int main(int argc, char** argv) {
+  using namespace nicsched::agent_cli;
+  CLI::App app{"nicagent: PPO traffic scheduler for the nicsched SmartNIC"};
+  app.set_version_flag("--version", std::string("nicagent ") + nicsched::kVersion);
+  app.require_subcommand(1);
+  std::string log_level = "info";
+  app.add_option("--log-level", log_level, "trace, debug, info, warn, error")->capture_default_str();
+
+  TrainOptions t;
+  auto* train_cmd = app.add_subcommand("train", "train a policy with PPO on simulated scenarios");
+  train_cmd->add_option("--scenario", t.scenarios, "scenario YAML files (env k trains on scenario k mod n)")
+      ->required()->check(CLI::ExistingFile);
+  train_cmd->add_option("--steps", t.steps, "total environment steps (overrides the PPO config)");
+  train_cmd->add_option("--envs", t.envs, "parallel environments (overrides the PPO config)");
+  train_cmd->add_option("--seed", t.seed, "seed (overrides the PPO config)");
+  train_cmd->add_option("--cycles", t.cycles, "simulate this many cycles per scenario run instead of its duration");
+  train_cmd->add_option("--out", t.out, "output folder: checkpoint, CSV log, exported policy")->required();
+  train_cmd->add_option("--resume", t.resume, "continue the run in this folder (its configs and checkpoint)")
+      ->check(CLI::ExistingDirectory);
+  train_cmd->add_option("--ppo-config", t.ppo_config, "PPO settings (YAML)")->check(CLI::ExistingFile);
+  train_cmd->add_option("--env-config", t.env_config, "environment settings (YAML)")->check(CLI::ExistingFile);
+  train_cmd->add_flag("--quiet", t.quiet, "no progress bar");
+
+  EvalOptions e;
+  auto* eval_cmd = app.add_subcommand("eval", "every baseline and the policy on each scenario; table and plots");
+  eval_cmd->add_option("--policy", e.policy, "exported policy folder (policy.pt + policy.yaml)")
+      ->check(CLI::ExistingDirectory);
+  eval_cmd->add_option("--scenarios", e.scenarios, "scenario YAML files")->required()->check(CLI::ExistingFile);
+  eval_cmd->add_option("--baselines", e.baselines, "baselines to run (default: all)");
+  eval_cmd->add_option("--seeds", e.seeds, "seeds per scenario")->capture_default_str()->check(CLI::Range(1, 100));
+  eval_cmd->add_option("--cycles", e.cycles, "simulate this many cycles instead of the scenario's duration");
+  eval_cmd->add_option("--interval", e.interval, "control interval in cycles (default: the policy's)");
+  eval_cmd->add_option("--out", e.out, "folder for results.md, CSVs and PNG plots")->capture_default_str();
+  eval_cmd->add_option("--training-log", e.training_log, "train.csv to plot (default: next to the policy)");
+  eval_cmd->add_option("--threads", e.threads, "runs in parallel (0: one per core)")->capture_default_str();
+  eval_cmd->add_flag("!--no-plots", e.plots, "skip the gnuplot PNGs");
+
+  ServeOptions s;
+  auto* serve_cmd = app.add_subcommand("serve", "live control loop against nicsim serve or a card");
+  serve_cmd->add_option("--policy", s.policy, "exported policy folder")->check(CLI::ExistingDirectory);
+  serve_cmd->add_option("--baseline", s.baseline, "serve a baseline controller instead of a policy");
+  serve_cmd->add_option("--target", s.target, "sim://HOST:PORT, unix:///PATH, pcie://..., xdma://...")->required();
+  serve_cmd->add_option("--interval-ms", s.interval_ms, "wall time between decisions")->capture_default_str()
+      ->check(CLI::PositiveNumber);
+  serve_cmd->add_option("--step-cycles", s.step_cycles,
+                        "lock-step simulator: advance this many cycles per decision instead of sleeping");
+  serve_cmd->add_option("--max-decisions", s.max_decisions, "stop after this many decisions (0: until SIGINT)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& err) {
+    return app.exit(err);
+  }
+  spdlog::set_default_logger(spdlog::stderr_color_mt("nicagent"));
+  spdlog::set_level(spdlog::level::from_str(log_level));
+  try {
+    if (*train_cmd) return train(t);
+    if (*eval_cmd) return eval(e);
+    if (s.policy.empty() == s.baseline.empty()) {
+      std::cerr << "nicagent serve: give exactly one of --policy and --baseline\n";
+      return 2;
+    }
+    return serve(s);
+  } catch (const std::exception& ex) {
+    std::cerr << "nicagent: " << ex.what() << "\n";
+    return 1;
+  }
+}
