@@ -6,6 +6,9 @@
 //   0 counts as 1; both latched at the claim): the engine model. The slot then offers
 //   the frame's tag back on done_*; the slot is free again in the clock after the tag is
 //   taken (done_ready_i), so a slot also covers the engine's output waiting for the link.
+//   Frames with the same key (claim_key_i: the queue) come back in the order they were
+//   claimed: a finished frame waits while an older frame of its key and direction is
+//   still held (frames of a queue never overtake each other).
 // - A tenant holds at most quota_i[t] slots (TX and RX together); quota 0 keeps its
 //   crypto frames waiting. can_claim_o says, per direction and tenant, that a claim this
 //   clock is allowed. Both directions may claim in one clock: they take turns being the
@@ -21,6 +24,7 @@ module nicsched_crypto_slots #(
   parameter int CryptoSlots = 4,   // engine slots
   parameter int LenW        = 16,  // frame length bits
   parameter int TagW        = 32,  // bits carried with each frame (its descriptor)
+  parameter int KeyW        = 4,   // ordering key bits (the queue)
   // derived
   parameter int TenantW     = (NumTenants > 1) ? $clog2(NumTenants) : 1,
   parameter int SlotW       = (CryptoSlots > 1) ? $clog2(CryptoSlots) : 1,
@@ -36,6 +40,7 @@ module nicsched_crypto_slots #(
   input  wire logic [2*TenantW-1:0]        claim_tenant_i,
   input  wire logic [2*LenW-1:0]           claim_len_i,
   input  wire logic [2*TagW-1:0]           claim_tag_i,
+  input  wire logic [2*KeyW-1:0]           claim_key_i,
   output logic [1:0]                       done_valid_o, // per direction
   output logic [2*TagW-1:0]                done_tag_o,
   input  wire logic [1:0]                  done_ready_i,
@@ -62,6 +67,9 @@ module nicsched_crypto_slots #(
   logic [CryptoSlots*16-1:0]      lat_q, lat_d;
   logic [CryptoSlots*8-1:0]       bpc_q, bpc_d;
   logic [CryptoSlots*TagW-1:0]    tag_q, tag_d;
+  logic [CryptoSlots*KeyW-1:0]    key_q, key_d;
+  logic [CryptoSlots*CryptoSlots-1:0] older_q, older_d;  // [s*S + o]: slot o claimed before s
+  logic [CryptoSlots-1:0]         may_leave;              // done, and no older frame of its key
   logic                           prio_q;  // direction that may take the last slot
 
   logic [7:0]            free_cnt;
@@ -121,14 +129,26 @@ module nicsched_crypto_slots #(
     end
   end
 
-  // completions: lowest slot in DONE per direction
+  // completions: lowest slot in DONE per direction whose older same-key frames have left
+  always_comb begin
+    for (int s = 0; s < CryptoSlots; s++) begin
+      may_leave[s] = (st_q[s*2 +: 2] == ST_DONE);
+      for (int o = 0; o < CryptoSlots; o++) begin
+        if (o != s && older_q[s*CryptoSlots + o] && st_q[o*2 +: 2] != ST_FREE &&
+            dir_q[o] == dir_q[s] && key_q[o*KeyW +: KeyW] == key_q[s*KeyW +: KeyW]) begin
+          may_leave[s] = 1'b0;
+        end
+      end
+    end
+  end
+
   always_comb begin
     done_found = '0;
     done_slot  = '0;
     done_tag_o = '0;
     for (int d = 0; d < 2; d++) begin
       for (int s = CryptoSlots - 1; s >= 0; s--) begin
-        if (st_q[s*2 +: 2] == ST_DONE && dir_q[s] == d[0]) begin
+        if (may_leave[s] && dir_q[s] == d[0]) begin
           done_found[d]                 = 1'b1;
           done_slot[d*SlotW +: SlotW]   = s[SlotW-1:0];
         end
@@ -156,6 +176,8 @@ module nicsched_crypto_slots #(
     lat_d = lat_q;
     bpc_d = bpc_q;
     tag_d = tag_q;
+    key_d = key_q;
+    older_d = older_q;
     rem_n = '0;
     lat_n = '0;
     for (int s = 0; s < CryptoSlots; s++) begin
@@ -189,6 +211,10 @@ module nicsched_crypto_slots #(
           lat_d[s*16 +: 16]           = latency_i;
           bpc_d[s*8 +: 8]             = bpc;
           tag_d[s*TagW +: TagW]       = claim_tag_i[d*TagW +: TagW];
+          key_d[s*KeyW +: KeyW]       = claim_key_i[d*KeyW +: KeyW];
+          for (int o = 0; o < CryptoSlots; o++) begin
+            older_d[s*CryptoSlots + o] = (st_q[o*2 +: 2] != ST_FREE);
+          end
         end
       end
     end
@@ -203,6 +229,8 @@ module nicsched_crypto_slots #(
       lat_q  <= '0;
       bpc_q  <= '0;
       tag_q  <= '0;
+      key_q  <= '0;
+      older_q <= '0;
       prio_q <= 1'b0;
     end else begin
       st_q   <= st_d;
@@ -212,6 +240,8 @@ module nicsched_crypto_slots #(
       lat_q  <= lat_d;
       bpc_q  <= bpc_d;
       tag_q  <= tag_d;
+      key_q  <= key_d;
+      older_q <= older_d;
       prio_q <= !prio_q;
     end
   end

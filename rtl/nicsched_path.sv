@@ -65,6 +65,7 @@ module nicsched_path #(
   output logic [TenantW-1:0]                 claim_tenant_o,
   output logic [LenW-1:0]                    claim_len_o,
   output logic [TagW-1:0]                    claim_tag_o,
+  output logic [QueueW-1:0]                  claim_key_o,    // completions keep queue order
   input  wire logic                          done_valid_i,
   input  wire logic [TagW-1:0]               done_tag_i,
   output logic                               done_ready_o,
@@ -217,6 +218,7 @@ module nicsched_path #(
   assign claim_tenant_o = sched_tenant_o;
   assign claim_len_o    = g_len;
   assign claim_tag_o    = {g_cell, g_len, deq_queue, g_ts};
+  assign claim_key_o    = deq_queue;
 
   // egress descriptor: crypto completions first, else a plain grant
   always_comb begin

@@ -343,6 +343,7 @@ module nicsched_top #(
   logic [2*TenantW-1:0]    claim_tenant;
   logic [2*LenW-1:0]       claim_len;
   logic [2*TagW-1:0]       claim_tag, done_tag;
+  logic [2*QueueW-1:0]     claim_key;
   logic [NumTenants*BusyW-1:0] busy_tx, busy_rx;
   logic [NumTenants*8-1:0] held;
   logic [7:0]              held_total;
@@ -352,7 +353,8 @@ module nicsched_top #(
     .NumTenants (NumTenants),
     .CryptoSlots(CryptoSlots),
     .LenW       (LenW),
-    .TagW       (TagW)
+    .TagW       (TagW),
+    .KeyW       (QueueW)
   ) u_crypto (
     .clk_i,
     .rst_ni,
@@ -364,6 +366,7 @@ module nicsched_top #(
     .claim_tenant_i(claim_tenant),
     .claim_len_i   (claim_len),
     .claim_tag_i   (claim_tag),
+    .claim_key_i   (claim_key),
     .done_valid_o  (done_valid),
     .done_tag_o    (done_tag),
     .done_ready_i  (done_ready),
@@ -430,6 +433,7 @@ module nicsched_top #(
       .claim_tenant_o (claim_tenant[d*TenantW +: TenantW]),
       .claim_len_o    (claim_len[d*LenW +: LenW]),
       .claim_tag_o    (claim_tag[d*TagW +: TagW]),
+      .claim_key_o    (claim_key[d*QueueW +: QueueW]),
       .done_valid_i   (done_valid[d]),
       .done_tag_i     (done_tag[d*TagW +: TagW]),
       .done_ready_o   (done_ready[d]),
