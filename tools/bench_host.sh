@@ -2,12 +2,12 @@
 # bench_host.sh [BUILD_DIR]: register-bus figures (reads/s, snapshot and policy-commit time,
 # 8 and 64 tenants, every transport that runs here) into docs/nicctl.md, between the
 # bench_host markers. Needs BUILD_DIR/host/bench_host; uses BUILD_DIR/sim/nicsim too when
-# it has been built (the Verilated NIC behind nicsim serve, 8 tenants).
+# it has been built (the Verilated NIC behind nicsim serve, 8 tenants; NICSIM=path overrides).
 set -euo pipefail
 BUILD_DIR=${1:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=$BUILD_DIR/host/bench_host
-NICSIM=$BUILD_DIR/sim/nicsim
+NICSIM=${NICSIM:-$BUILD_DIR/sim/nicsim}
 SECONDS_PER=${BENCH_SECONDS:-1}
 DOC=$ROOT/docs/nicctl.md
 [ -x "$BENCH" ] || { echo "bench_host.sh: $BENCH not built (cmake --build $BUILD_DIR --target bench_host)" >&2; exit 1; }

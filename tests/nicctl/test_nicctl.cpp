@@ -93,15 +93,18 @@ class NicsimServer {
   std::string unix_path_;
 };
 
-// Tenant shares of the link over `cycles` simulated cycles (after `settle` cycles).
-std::pair<double, double> shares(const std::string& target, std::uint64_t settle, std::uint64_t cycles) {
+// stats --json over `cycles` simulated cycles, after `settle` cycles for the queues to
+// reach their new steady state.
+json measure(const std::string& target, std::uint64_t settle, std::uint64_t cycles) {
   REQUIRE(nicctl(target, fmt::format("stats --step {}", settle)).rc == 0);
   const Result r = nicctl(target, fmt::format("stats --json --step {}", cycles));
   REQUIRE(r.rc == 0);
-  const json j = json::parse(r.out);
+  json j = json::parse(r.out);
   CHECK(j["interval_cycles"].get<std::uint64_t>() >= cycles);
-  return {j["tenants"][0]["rates"]["tx_share"].get<double>(), j["tenants"][1]["rates"]["tx_share"].get<double>()};
+  return j;
 }
+double share(const json& j, std::size_t tenant) { return j["tenants"][tenant]["rates"]["tx_share"].get<double>(); }
+double gbps(const json& j, std::size_t tenant) { return j["tenants"][tenant]["rates"]["tx_gbps"].get<double>(); }
 
 nicsched::host::Capabilities caps_of(const std::string& target) {
   const Result r = nicctl(target, "info --json");
@@ -137,16 +140,16 @@ TEST_CASE("nicsim: info and dump-regs read the simulated NIC over TCP and a Unix
 TEST_CASE("nicsim: a loaded policy reads back with get-policy and changes the measured bandwidth shares", "[nicctl]") {
   NicsimServer srv;
   const std::string t = srv.unix_uri();
-  // Start from equal weights (both tenants backlogged: each gets about half the link).
+  // Equal weights, both tenants backlogged: each gets half of what leaves.
   REQUIRE(nicctl(t, "load-policy " + std::string(NICSCHED_POLICY_DIR) + "/fair.yaml").rc == 0);
-  const auto [a0, b0] = shares(t, 200000, 400000);
-  CHECK(a0 == Approx(0.5).margin(0.1));
-  CHECK(b0 == Approx(0.5).margin(0.1));
+  const json fair = measure(t, 200000, 400000);
+  CHECK(share(fair, 0) == Approx(0.5).margin(0.05));
+  CHECK(share(fair, 1) == Approx(0.5).margin(0.05));
+  CHECK(fair["link_gbps"].get<double>() > 90);
 
   const Result load = nicctl(t, "load-policy " + kTestDir + "/weights_3_to_1.yaml");
   REQUIRE(load.rc == 0);
   CHECK_THAT(load.out, Catch::Contains("committed"));
-
   const Result get = nicctl(t, "get-policy");
   REQUIRE(get.rc == 0);
   const auto caps = caps_of(t);
@@ -155,11 +158,19 @@ TEST_CASE("nicsim: a loaded policy reads back with get-policy and changes the me
   CHECK(p.tenants[0].weight == 4554);
   CHECK(p.tenants[1].weight == 1518);
 
-  // DWRR with quanta 3:1: tenant 0 now gets about three quarters of the link.
-  const auto [a1, b1] = shares(t, 200000, 400000);
-  CHECK(a1 == Approx(0.75).margin(0.08));
-  CHECK(b1 == Approx(0.25).margin(0.08));
-  CHECK(a1 / b1 > 2.0);
+  // DWRR quanta 3:1. Tenant 0 now takes what it can get in: the simulated host offers
+  // frames round robin at the NIC's 128 Gbit/s ingress, so about 64 Gbit/s of each
+  // tenant enter and tenant 0's queue drains (measured: ~64 % / 36 %, not the 75 / 25 a
+  // permanently backlogged pair would give).
+  const json weighted = measure(t, 200000, 400000);
+  CHECK(share(weighted, 0) > 0.58);
+  CHECK(share(weighted, 0) > 1.5 * share(weighted, 1));
+
+  // A rate limit is exact: tenant 1 capped at 20 Gbit/s.
+  REQUIRE(nicctl(t, "set 1 --rate 20Gbps --burst 32KiB").rc == 0);
+  const json capped = measure(t, 200000, 400000);
+  CHECK(gbps(capped, 1) == Approx(20.0).margin(0.5));
+  CHECK(gbps(capped, 0) > 55.0);
 }
 
 TEST_CASE("nicsim: a bad policy file is refused naming file, line and key, and the NIC is left as it was", "[nicctl]") {
