@@ -245,6 +245,11 @@ int cmd_stats(const Global& g, const StatsOptions& o) {
   const double clock_hz = g.clock_mhz * 1e6;
   const bool tty = ::isatty(STDOUT_FILENO) != 0;
   const bool with_interval = o.watch || o.interval_s > 0 || o.step_cycles > 0;
+  if (auto* sim = dynamic_cast<drivers::SimClient*>(s.bus.get());
+      sim && with_interval && o.step_cycles == 0 && sim->mode() == drivers::proto::Mode::kLockStep) {
+    std::cerr << fmt::format("nicctl: note: {} is in lock-step mode: its clock moves only with --step CYCLES\n",
+                             s.bus->describe());
+  }
   host::Telemetry prev = host::read_snapshot(*s.bus, s.caps);
   if (!with_interval) {
     if (o.json) {
