@@ -27,8 +27,8 @@ u250_lut=1728000 u250_ff=3456000 u250_bram=2688 u250_uram=1280 u250_dsp=12288
 table=$(mktemp)
 trap 'rm -f "$table"' EXIT
 {
-  echo "| tenants | LUT (logic) | LUTRAM (as LUTs) | FF | BRAM36 | URAM | DSP | sta estimate | U250 LUT | U250 FF | U250 BRAM | Yosys time |"
-  echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  echo "| tenants | LUT (logic) | LUTRAM (as LUTs) | FF | BRAM36 | URAM | DSP | sta estimate | U250 LUT | U250 FF | U250 BRAM | U250 URAM | U250 DSP | Yosys wall time |"
+  echo "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 } > "$table"
 
 for n in "${tenant_list[@]}"; do
@@ -39,11 +39,11 @@ for n in "${tenant_list[@]}"; do
   source <(sed 's/^/s_/' "$dir/summary.txt")
   awk -v n="$n" -v lut="$s_lut" -v lutram="$s_lutram" -v ff="$s_ff" -v bram="$s_bram36" \
       -v uram="$s_uram" -v dsp="$s_dsp" -v sta="$s_sta_ps" -v sec="$s_seconds" \
-      -v ul="$u250_lut" -v uf="$u250_ff" -v ub="$u250_bram" 'BEGIN {
+      -v ul="$u250_lut" -v uf="$u250_ff" -v ub="$u250_bram" -v uu="$u250_uram" -v ud="$u250_dsp" 'BEGIN {
     sta_txt = (sta ~ /^[0-9]+$/) ? sprintf("%.2f ns (%.0f MHz)", sta / 1000, 1e6 / sta) : "n/a"
-    printf "| %d | %d | %d | %d | %g | %d | %d | %s | %.2f%% | %.2f%% | %.2f%% | %d s |\n",
+    printf "| %d | %d | %d | %d | %g | %d | %d | %s | %.2f%% | %.2f%% | %.2f%% | %.2f%% | %.2f%% | %d s |\n",
            n, lut, lutram, ff, bram, uram, dsp, sta_txt,
-           100 * (lut + lutram) / ul, 100 * ff / uf, 100 * bram / ub, sec
+           100 * (lut + lutram) / ul, 100 * ff / uf, 100 * bram / ub, 100 * uram / uu, 100 * dsp / ud, sec
   }' >> "$table"
 done
 
