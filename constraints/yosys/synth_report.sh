@@ -5,6 +5,8 @@
 # synth-table markers.
 # usage: synth_report.sh [TENANTS...]   (default: 8 16 64)
 # Environment: SYNTH_WORK (work directory, default build/synth)
+#              SYNTH_REUSE=1: reuse a tenant count's summary already in SYNTH_WORK
+#              (rewrites the table without synthesising again)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -34,7 +36,11 @@ trap 'rm -f "$table"' EXIT
 for n in "${tenant_list[@]}"; do
   echo "synth_report.sh: nicsched_top, NumTenants=$n ..."
   dir="$work/tenants_$n"
-  bash "$here/synth.sh" --top nicsched_top --param "NumTenants=$n" --workdir "$dir"
+  if [[ ${SYNTH_REUSE:-0} == 1 && -f $dir/summary.txt ]]; then
+    echo "synth_report.sh: reusing $dir/summary.txt"
+  else
+    bash "$here/synth.sh" --top nicsched_top --param "NumTenants=$n" --workdir "$dir"
+  fi
   # shellcheck disable=SC1090
   source <(sed 's/^/s_/' "$dir/summary.txt")
   awk -v n="$n" -v lut="$s_lut" -v lutram="$s_lutram" -v ff="$s_ff" -v bram="$s_bram36" \
