@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 #include <string_view>
 #include <unordered_map>
 
@@ -143,6 +144,7 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
   bool diverged_buf[2] = {false, false};
   bool any_divergence = false;
   std::vector<bool> ambiguous(n, false);
+  std::map<std::tuple<int, std::uint32_t, bool>, std::pair<std::size_t, std::string>> admission_misses;
   for (std::size_t i : by_arrival) {
     const FrameRecord& m = run.model[i];
     if (m.fate == Fate::kParseDrop || m.fate == Fate::kPending || m.fate == Fate::kQueued) continue;
@@ -166,15 +168,19 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
       continue;
     }
     ++rep.exact_admissions;
-    if (model_delivers && !rtl_delivers) {
-      fail.add("offer {} ({} queue {}, {} bytes, tlast at {}): model delivers it (queue margin {} B, "
-               "buffer margin {} B), the RTL never did", i, dir_name(m.dir), q, m.len, run.arrival[i],
-               m.queue_margin, m.buffer_margin);
-    } else if (!model_delivers && rtl_delivers) {
-      fail.add("offer {} ({} queue {}, {} bytes, tlast at {}): model {} (queue margin {} B, buffer "
-               "margin {} B), the RTL delivered it", i, dir_name(m.dir), q, m.len, run.arrival[i],
-               refmodel::to_string(m.fate), m.queue_margin, m.buffer_margin);
+    if (model_delivers != rtl_delivers) {
+      auto& [count, first] = admission_misses[{d, q, model_delivers}];
+      if (count++ == 0) {
+        first = fmt::format("offer {} ({} bytes, tlast at {}, queue margin {} B, buffer margin {} B)", i, m.len,
+                            run.arrival[i], m.queue_margin, m.buffer_margin);
+      }
     }
+  }
+  for (const auto& [key, v] : admission_misses) {
+    const auto& [d, q, model_delivers] = key;
+    fail.add("{} queue {}: {} frames the model {} were {} by the RTL although the decision does not depend on "
+             "timing; first: {}", dir_name(static_cast<Direction>(d)), q, v.first,
+             model_delivers ? "delivers" : "drops", model_delivers ? "never delivered" : "delivered", v.second);
   }
 
   // ---- 3. per-queue order
@@ -184,6 +190,8 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
   }
   for (const auto& [key, ids] : per_queue) {
     std::size_t last_plain = n;
+    std::size_t overtakes = 0;
+    std::string first_overtake;
     for (std::size_t k = 0; k < ids.size(); ++k) {
       const std::size_t i = ids[k];
       const RtlFrame& f = run.rtl[static_cast<std::size_t>(rtl_of[i])];
@@ -201,11 +209,19 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
         const bool j_crypto = run.model[j].action.op != CryptoOp::kNone;
         if (j_crypto && run.rtl[static_cast<std::size_t>(rtl_of[j])].last_cycle > f.last_cycle &&
             run.model[i].len >= run.model[j].len) {
-          fail.add("{} queue {}: crypto offer {} ({} B) overtook the earlier offer {} ({} B): only a "
-                   "shorter frame may finish first", dir_name(static_cast<Direction>(key.first)), key.second, i,
-                   run.model[i].len, j, run.model[j].len);
+          if (overtakes++ == 0) {
+            first_overtake = fmt::format("offer {} ({} B, tlast {}) left at {}, before the earlier offer {} ({} B, "
+                                         "tlast {}) at {}", i, run.model[i].len, run.arrival[i], f.last_cycle, j,
+                                         run.model[j].len, run.arrival[j],
+                                         run.rtl[static_cast<std::size_t>(rtl_of[j])].last_cycle);
+          }
         }
       }
+    }
+    if (overtakes > 0) {
+      fail.add("{} queue {}: {} crypto frames overtook an earlier, not longer crypto frame of the queue "
+               "(holds end in claim order for equal lengths), first: {}", dir_name(static_cast<Direction>(key.first)),
+               key.second, overtakes, first_overtake);
     }
   }
 
@@ -252,6 +268,15 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
     }
   }
   std::uint64_t drop_sum = 0;
+  if (!admission_misses.empty()) {
+    std::uint64_t rq = 0, mq = 0;
+    for (std::uint32_t q = 0; q < nt * 2; ++q) {
+      rq += rc.queues[q].drop_pkts;
+      mq += mc.queues[q].drop_pkts;
+    }
+    fail.add("drops so far: RTL PRS_BUF_DROP TX/RX {}/{}, Q_DROP_PKTS {}; model {}/{}, {}", rc.parser[0].buf_drop,
+             rc.parser[1].buf_drop, rq, mc.parser[0].buf_drop, mc.parser[1].buf_drop, mq);
+  }
   for (std::uint32_t q = 0; q < nt * 2; ++q) {
     const refmodel::QueueCounters& c = rc.queues[q];
     drop_sum += c.drop_pkts;

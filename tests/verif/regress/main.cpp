@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
   bool quiet = false;
   std::string out_dir = "regress-out";
   std::string coverage_dir;
+  std::uint64_t max_waves = 5;
   verif::ScenarioLimits lim;
   app.set_version_flag("--version", std::string(nicsched::kVersion));
   auto* o_seeds = app.add_option("--seeds", seeds, "run this many seeds, from --first-seed on");
@@ -61,6 +62,8 @@ int main(int argc, char** argv) {
   app.add_option("--max-cycles", lim.max_cycles, "longest traffic phase of a scenario, cycles");
   app.add_option("--coverage-dir", coverage_dir,
                  "write each seed's coverage counts here (builds with NICSCHED_REGRESS_COVERAGE=ON)");
+  app.add_option("--max-waves", max_waves,
+                 "failing seeds rerun with tracing for a waveform, at most this many (default 5)");
   app.add_flag("--quiet", quiet, "print failing seeds and the summary only");
   o_seeds->excludes(o_seed);
   try {
@@ -103,9 +106,14 @@ int main(int argc, char** argv) {
       fmt::print("FAIL {} ({:.1f} s)\n", sc.summary, secs);
       if (!o.error.empty()) fmt::print("  run stopped: {}\n", o.error);
       for (const std::string& f : o.report.failures) fmt::print("  {}\n", f);
-      if (!trace) run_seed(sc, fst, std::string());  // same seed, same run: now with the waveform
-      fmt::print("  waveform: {}\n  rerun alone: {} --seed {} --min-cycles {} --max-cycles {} --trace\n", fst,
-                 argv[0], s, lim.min_cycles, lim.max_cycles);
+      if (trace || failed <= max_waves) {
+        if (!trace) run_seed(sc, fst, std::string());  // same seed, same run: now with the waveform
+        fmt::print("  waveform: {}\n", fst);
+      } else {
+        fmt::print("  waveform: not written (more than --max-waves {} failing seeds)\n", max_waves);
+      }
+      fmt::print("  rerun alone: {} --seed {} --min-cycles {} --max-cycles {} --trace\n", argv[0], s, lim.min_cycles,
+                 lim.max_cycles);
     }
     std::fflush(stdout);
   }
