@@ -27,8 +27,9 @@
 //   fields zero except the length; a default-class frame reports its VLAN ID and length.
 //
 // Timing
-//   Two register stages: stage 1 captures the beat, the frame's first 82 bytes, whether it
-//   carries a VLAN tag, and its running length; stage 2 holds the beat with the raw fields
+//   Two register stages: stage 1 captures the beat, the frame's first 82 bytes, its running
+//   length and, as their beats arrive, the tests of the ethertype, IPv4 protocol / IPv6 next
+//   header and fragment-offset bytes at each of their two possible places (tag or not); stage 2 holds the beat with the raw fields
 //   and the verdict computed from stage 1 (fields are zeroed at the output, by registered
 //   flags, for dropped frames, keeping that off the verdict's path). Latency
 //   two clocks, one beat per clock when m_axis_tready is high, no bubbles between frames.
@@ -86,8 +87,14 @@ module nicsched_parser #(
   localparam int BEAT_W     = $clog2(HDR_BEATS + 1);         // beat index, saturating at HDR_BEATS
   localparam int L3_BYTES   = 64;                            // IP header window (60 + 4 port bytes)
   localparam int KEEP_CNT_W = $clog2(BPB + 1);
-  localparam int ETYPE_BEAT = 12 / BPB;                      // beat with bytes 12-13 (same beat)
-  localparam int ETYPE_LANE = 12 % BPB;
+  // Header bytes whose tests are taken as their beat arrives (all below 60, so a frame that
+  // is not a runt always has them from its own bytes; 16-bit fields never straddle beats).
+  localparam int POS_ET0 = 12;  // ethertype / TPID
+  localparam int POS_ET1 = 16;  // ethertype after an 802.1Q tag
+  localparam int POS_FR0 = 20;  // untagged: IPv4 flags + fragment offset; IPv6 next header
+  localparam int POS_FR1 = 24;  // the same, tagged
+  localparam int POS_PR0 = 23;  // untagged IPv4 protocol
+  localparam int POS_PR1 = 27;  // tagged IPv4 protocol
   localparam logic [15:0] MIN_FRAME   = 16'd60;
   localparam logic [15:0] ETYPE_VLAN  = 16'h8100;
   localparam logic [15:0] ETYPE_IPV4  = 16'h0800;
@@ -107,7 +114,11 @@ module nicsched_parser #(
   logic [BPB-1:0]         s1_keep_q;
   logic                   s1_last_q;
   logic [HDR_BYTES*8-1:0] hdr_q;        // byte i of the frame at [i*8 +: 8]
-  logic                   has_vlan_q;   // bytes 12-13 are 0x8100 (taken with that beat)
+  logic                   has_vlan_q;   // bytes 12-13 are 0x8100
+  logic                   et0_v4_q, et0_v6_q, et1_v4_q, et1_v6_q;  // ethertype at 12 / 16
+  logic                   fz0_q, fz1_q;                            // IPv4 fragment offset 0
+  logic                   nh0_udp_q, nh0_tcp_q, nh1_udp_q, nh1_tcp_q;  // IPv6 next header
+  logic                   pr0_udp_q, pr0_tcp_q, pr1_udp_q, pr1_tcp_q;  // IPv4 protocol
   logic [BEAT_W-1:0]      beat_q;       // index of the next beat in the frame (saturating)
   logic [15:0]            len_q;        // bytes so far in the frame that stage 1 last took
   logic                   s2_valid_q;
@@ -118,13 +129,22 @@ module nicsched_parser #(
   assign s_axis_tready = !s1_valid_q || s1_advance;
   assign in_fire       = s_axis_tvalid && s_axis_tready;
 
+  logic [BPB-1:0]        keep_end;     // one-hot: the last lane with tkeep set
+  logic [31:0]           keep_cnt32;
   logic [KEEP_CNT_W-1:0] keep_cnt;
   logic [15:0]           len_base;
   logic [16:0]           len_sum;
   logic [15:0]           len_d;
   logic [BEAT_W-1:0]     beat_d;
   always_comb begin
-    keep_cnt = $countones(s_axis_tkeep);
+    // Bytes in the beat. tkeep is contiguous (asserted below), so the count is the index of
+    // its last set lane plus one: a one-hot encoder, shallower than a popcount.
+    keep_end   = s_axis_tkeep & ~{1'b0, s_axis_tkeep[BPB-1:1]};
+    keep_cnt32 = '0;
+    for (int i = 0; i < BPB; i++) begin
+      if (keep_end[i]) keep_cnt32 = keep_cnt32 | (i + 1);
+    end
+    keep_cnt = keep_cnt32[KEEP_CNT_W-1:0];
     len_base = (beat_q == '0) ? 16'd0 : len_q;
     len_sum  = {1'b0, len_base} + {{(17 - KEEP_CNT_W){1'b0}}, keep_cnt};
     len_d    = len_sum[16] ? 16'hFFFF : len_sum[15:0];
@@ -149,17 +169,54 @@ module nicsched_parser #(
     end
   end
 
+  logic [31:0] beat_idx;
+  logic [15:0] in_et0, in_et1, in_fr0, in_fr1;
+  logic [7:0]  in_pr0, in_pr1;
+  always_comb begin
+    beat_idx = {{(32 - BEAT_W){1'b0}}, beat_q};
+    in_et0   = {s_axis_tdata[(POS_ET0 % BPB)*8 +: 8], s_axis_tdata[((POS_ET0 + 1) % BPB)*8 +: 8]};
+    in_et1   = {s_axis_tdata[(POS_ET1 % BPB)*8 +: 8], s_axis_tdata[((POS_ET1 + 1) % BPB)*8 +: 8]};
+    in_fr0   = {s_axis_tdata[(POS_FR0 % BPB)*8 +: 8], s_axis_tdata[((POS_FR0 + 1) % BPB)*8 +: 8]};
+    in_fr1   = {s_axis_tdata[(POS_FR1 % BPB)*8 +: 8], s_axis_tdata[((POS_FR1 + 1) % BPB)*8 +: 8]};
+    in_pr0   = s_axis_tdata[(POS_PR0 % BPB)*8 +: 8];
+    in_pr1   = s_axis_tdata[(POS_PR1 % BPB)*8 +: 8];
+  end
+
   // Data registers without reset (qualified by the valid bits).
   always_ff @(posedge clk_i) begin
     if (in_fire) begin
       s1_data_q <= s_axis_tdata;
       s1_keep_q <= s_axis_tkeep;
       s1_last_q <= s_axis_tlast;
-      if ({{(32 - BEAT_W){1'b0}}, beat_q} == ETYPE_BEAT) begin
-        has_vlan_q <= {s_axis_tdata[ETYPE_LANE*8 +: 8], s_axis_tdata[(ETYPE_LANE + 1)*8 +: 8]} == ETYPE_VLAN;
+      if (beat_idx == POS_ET0 / BPB) begin
+        has_vlan_q <= in_et0 == ETYPE_VLAN;
+        et0_v4_q   <= in_et0 == ETYPE_IPV4;
+        et0_v6_q   <= in_et0 == ETYPE_IPV6;
+      end
+      if (beat_idx == POS_ET1 / BPB) begin
+        et1_v4_q <= in_et1 == ETYPE_IPV4;
+        et1_v6_q <= in_et1 == ETYPE_IPV6;
+      end
+      if (beat_idx == POS_FR0 / BPB) begin
+        fz0_q     <= in_fr0[12:0] == 13'd0;
+        nh0_udp_q <= in_fr0[15:8] == PROTO_UDP;
+        nh0_tcp_q <= in_fr0[15:8] == PROTO_TCP;
+      end
+      if (beat_idx == POS_FR1 / BPB) begin
+        fz1_q     <= in_fr1[12:0] == 13'd0;
+        nh1_udp_q <= in_fr1[15:8] == PROTO_UDP;
+        nh1_tcp_q <= in_fr1[15:8] == PROTO_TCP;
+      end
+      if (beat_idx == POS_PR0 / BPB) begin
+        pr0_udp_q <= in_pr0 == PROTO_UDP;
+        pr0_tcp_q <= in_pr0 == PROTO_TCP;
+      end
+      if (beat_idx == POS_PR1 / BPB) begin
+        pr1_udp_q <= in_pr1 == PROTO_UDP;
+        pr1_tcp_q <= in_pr1 == PROTO_TCP;
       end
       for (int i = 0; i < HDR_BYTES; i++) begin
-        if ({{(32 - BEAT_W){1'b0}}, beat_q} == (i / BPB)) hdr_q[i*8 +: 8] <= s_axis_tdata[(i % BPB)*8 +: 8];
+        if (beat_idx == i / BPB) hdr_q[i*8 +: 8] <= s_axis_tdata[(i % BPB)*8 +: 8];
       end
     end
   end
@@ -175,7 +232,6 @@ module nicsched_parser #(
   // Field extraction and verdict from stage 1 (used when stage 1 holds a tlast beat:
   // hdr_q and len_q then describe exactly that frame)
   // ---------------------------------------------------------------------------------
-  logic [15:0]            etype;
   logic [11:0]            vlan_id;
   logic [5:0]             l2_len;        // 14 or 18
   logic [L3_BYTES*8-1:0]  l3;            // 64 bytes from the IP header on
@@ -183,7 +239,7 @@ module nicsched_parser #(
   logic [3:0]             ip_ver, ihl;
   logic [5:0]             ip4_hdr_len;   // IHL * 4
   logic [15:0]            ip4_total;
-  logic [12:0]            ip4_frag_off;
+  logic                   l4_udp, l4_tcp;
   logic [7:0]             ip4_proto;
   logic [5:0]             ip4_dscp, ip6_dscp;
   logic [15:0]            ip6_payload;
@@ -198,33 +254,34 @@ module nicsched_parser #(
   logic                   to_default;
 
   always_comb begin
-    etype    = has_vlan_q ? {hdr_q[16*8 +: 8], hdr_q[17*8 +: 8]} : {hdr_q[12*8 +: 8], hdr_q[13*8 +: 8]};
     vlan_id  = has_vlan_q ? {hdr_q[14*8 +: 4], hdr_q[15*8 +: 8]} : 12'd0;
     l2_len   = has_vlan_q ? 6'd18 : 6'd14;
     for (int k = 0; k < L3_BYTES; k++) begin
       l3[k*8 +: 8] = has_vlan_q ? hdr_q[(18 + k)*8 +: 8] : hdr_q[(14 + k)*8 +: 8];
     end
-    is_ipv4 = etype == ETYPE_IPV4;
-    is_ipv6 = etype == ETYPE_IPV6;
+    is_ipv4 = has_vlan_q ? et1_v4_q : et0_v4_q;
+    is_ipv6 = has_vlan_q ? et1_v6_q : et0_v6_q;
 
     ip_ver       = l3[4 +: 4];
     ihl          = l3[0 +: 4];
     ip4_hdr_len  = {ihl, 2'b00};
     ip4_dscp     = l3[1*8 + 2 +: 6];                 // TOS[7:2]
     ip4_total    = {l3[2*8 +: 8], l3[3*8 +: 8]};
-    ip4_frag_off = {l3[6*8 +: 5], l3[7*8 +: 8]};
     ip4_proto    = l3[9*8 +: 8];
     ip6_dscp     = {l3[0 +: 4], l3[1*8 + 6 +: 2]};   // traffic class[7:2]
     ip6_payload  = {l3[4*8 +: 8], l3[5*8 +: 8]};
     ip6_nh       = l3[6*8 +: 8];
 
     proto = is_ipv6 ? ip6_nh : ip4_proto;
-    unique case (proto)
-      PROTO_UDP: l4_min = 6'd8;
-      PROTO_TCP: l4_min = 6'd20;
-      default:   l4_min = 6'd0;
-    endcase
-    l4_ports = (l4_min != 6'd0) && (is_ipv6 || ip4_frag_off == 13'd0);
+    if (is_ipv6) begin
+      l4_udp = has_vlan_q ? nh1_udp_q : nh0_udp_q;
+      l4_tcp = has_vlan_q ? nh1_tcp_q : nh0_tcp_q;
+    end else begin
+      l4_udp = has_vlan_q ? pr1_udp_q : pr0_udp_q;
+      l4_tcp = has_vlan_q ? pr1_tcp_q : pr0_tcp_q;
+    end
+    l4_min   = l4_udp ? 6'd8 : (l4_tcp ? 6'd20 : 6'd0);
+    l4_ports = (l4_udp || l4_tcp) && (is_ipv6 || (has_vlan_q ? fz1_q : fz0_q));
 
     l4_word = l3[40*8 +: 32];
     if (!is_ipv6) begin
