@@ -214,6 +214,7 @@ module nicsched_crypto_slots #(
           key_d[s*KeyW +: KeyW]       = claim_key_i[d*KeyW +: KeyW];
           for (int o = 0; o < CryptoSlots; o++) begin
             older_d[s*CryptoSlots + o] = (st_q[o*2 +: 2] != ST_FREE);
+            older_d[o*CryptoSlots + s] = 1'b0;  // the new frame is younger than every other
           end
         end
       end

@@ -96,7 +96,8 @@ TEST_CASE("DWRR bandwidth shares match the weights within 2 percent") {
 
 TEST_CASE("strict priority serves the higher level only, and a policy committed mid-run applies at once") {
   const auto err = run_traced("top_sp_commit", [](const std::string& trace) {
-    TopBench<Vtop_t8, 8, 16, 512> b(trace, bfm::StallPattern::none(), bfm::StallPattern::random(0.5), 22);
+    // the MAC takes 30% of clocks: both tenants' input exceeds it, so both stay backlogged
+    TopBench<Vtop_t8, 8, 16, 512> b(trace, bfm::StallPattern::none(), bfm::StallPattern::random(0.7), 22);
     b.set_flows(b.all_flows());
     b.set_tenant(0, 0, 1500);
     b.set_tenant(1, 1, 1500);
@@ -109,7 +110,7 @@ TEST_CASE("strict priority serves the higher level only, and a policy committed 
     bytes_by_tenant(b, 8);
     for (unsigned i = 0; i < 50000; ++i) { feed.step(); b.tick(); }
     auto got = bytes_by_tenant(b, 8);
-    check(got[0] > 500000, fmt::format("level 0 tenant got {} bytes", got[0]));
+    check(got[0] > 300000, fmt::format("level 0 tenant got {} bytes", got[0]));
     check(got[1] == 0, fmt::format("level 1 tenant got {} bytes while level 0 was backlogged", got[1]));
     // swap the levels; the commit is applied when its write completes
     b.set_tenant(0, 1, 1500);
