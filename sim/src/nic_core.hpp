@@ -13,6 +13,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "nicsched/sim/error.hpp"
@@ -89,7 +90,16 @@ class CoreImpl final : public NicCore {
     top_->s_axil_wstrb = 0xF;
     for (std::uint32_t i = 0; i < cfg.reset_cycles; ++i) clock_edge_pair();
     top_->rst_ni = 1;
+    // The queue managers initialise their free lists after reset, one cell per cycle,
+    // with their inputs stalled; the NIC is ready once the larger (either direction's)
+    // list is built. Cycle 0 is the first ready cycle.
+    const std::uint64_t init_cycles = cfg.buffer_bytes / kBeatBytes + 16;
+    for (std::uint64_t i = 0; i < init_cycles; ++i) clock_edge_pair();
+    top_->clk_i = 0;
     top_->eval();
+    if (!top_->s_axis_tx_tready || !top_->s_axis_rx_tready) {
+      throw SimError("nicsched_top: input streams not ready " + std::to_string(init_cycles) + " cycles after reset");
+    }
     cycle = 0;
   }
 
@@ -114,7 +124,7 @@ class CoreImpl final : public NicCore {
   }
 
   AxilResult axil_write(std::uint32_t addr, std::uint32_t value, std::uint32_t timeout) override {
-    top_->s_axil_awaddr = static_cast<decltype(top_->s_axil_awaddr)>(addr);
+    top_->s_axil_awaddr = static_cast<std::remove_reference_t<decltype(top_->s_axil_awaddr)>>(addr);
     top_->s_axil_wdata = value;
     top_->s_axil_wstrb = 0xF;
     top_->s_axil_awvalid = 1;
@@ -125,7 +135,7 @@ class CoreImpl final : public NicCore {
   }
 
   AxilResult axil_read(std::uint32_t addr, std::uint32_t timeout) override {
-    top_->s_axil_araddr = static_cast<decltype(top_->s_axil_araddr)>(addr);
+    top_->s_axil_araddr = static_cast<std::remove_reference_t<decltype(top_->s_axil_araddr)>>(addr);
     top_->s_axil_arvalid = 1;
     top_->s_axil_rready = 1;
     axil_op_ = AxilOp::kRead;
@@ -276,7 +286,6 @@ class CoreImpl final : public NicCore {
     if (!top_->s_axis_tx_tvalid && (src_[0].active || fetch(Direction::kTx, src_[0]))) {
       offer(src_[0], top_->s_axis_tx_tdata, top_->s_axis_tx_tkeep, top_->s_axis_tx_tlast, top_->s_axis_tx_tvalid);
     }
-    rx_credit_.refill();
     if (rx_in) {
       Source& s = src_[1];
       const std::uint32_t n = std::min<std::uint32_t>(kBeatBytes, s.len - s.off);
@@ -287,6 +296,7 @@ class CoreImpl final : public NicCore {
       top_->s_axis_rx_tvalid = 0;
       if (s.off >= s.len) s.active = false;
     }
+    rx_credit_.refill();
     if (!top_->s_axis_rx_tvalid && rx_credit_.credit > 0 && (src_[1].active || fetch(Direction::kRx, src_[1]))) {
       offer(src_[1], top_->s_axis_rx_tdata, top_->s_axis_rx_tkeep, top_->s_axis_rx_tlast, top_->s_axis_rx_tvalid);
     }

@@ -108,51 +108,19 @@ host::Policy load_policy(const std::filesystem::path& file, const host::Capabili
   return host::load_policy(file.string(), caps);
 }
 
-host::Telemetry snapshot(drivers::RegisterBus& bus, const host::Capabilities& caps) {
+MetricCounters metric_counters(drivers::RegisterBus& bus, const host::Capabilities& caps) {
   bus.write32(rm::SNAPSHOT::kOffset, rm::SNAPSHOT::GO.set(0, 1));
-  host::Telemetry t;
-  t.cycle = bus.read64(rm::CYCLE::kOffset);
-  t.config_gen = bus.read32(rm::CONFIG_GEN::kOffset);
-  t.crypto_busy_slots = rm::CRYPTO_BUSY::SLOTS.get(bus.read32(rm::CRYPTO_BUSY::kOffset));
-  t.queues.resize(caps.queues());
-  for (std::uint32_t q = 0; q < caps.queues(); ++q) {
-    auto& c = t.queues[q];
-    c.enq_pkts = bus.read64(rm::Q_ENQ_PKTS::offset(q));
-    c.enq_bytes = bus.read64(rm::Q_ENQ_BYTES::offset(q));
-    c.tx_pkts = bus.read64(rm::Q_TX_PKTS::offset(q));
-    c.tx_bytes = bus.read64(rm::Q_TX_BYTES::offset(q));
-    c.drop_pkts = bus.read64(rm::Q_DROP_PKTS::offset(q));
-    c.drop_bytes = bus.read64(rm::Q_DROP_BYTES::offset(q));
-    c.lat_sum = bus.read64(rm::Q_LAT_SUM::offset(q));
-    c.lat_count = bus.read64(rm::Q_LAT_COUNT::offset(q));
-    c.lat_max = bus.read32(rm::Q_LAT_MAX::offset(q));
-    c.depth_bytes = bus.read32(rm::Q_DEPTH::offset(q));
-    c.depth_hwm = bus.read32(rm::Q_DEPTH_HWM::offset(q));
-    c.depth_pkts = bus.read32(rm::Q_DEPTH_PKTS::offset(q));
-  }
-  t.crypto.resize(caps.tenants);
+  MetricCounters m;
+  m.cycle = bus.read64(rm::CYCLE::kOffset);
+  m.drop_pkts.resize(caps.queues());
+  for (std::uint32_t q = 0; q < caps.queues(); ++q) m.drop_pkts[q] = bus.read64(rm::Q_DROP_PKTS::offset(q));
+  m.crypto_busy.resize(caps.tenants);
+  m.crypto_wait.resize(caps.tenants);
   for (std::uint32_t i = 0; i < caps.tenants; ++i) {
-    auto& c = t.crypto[i];
-    c.tx_busy = bus.read64(rm::CR_TX_BUSY::offset(i));
-    c.tx_wait = bus.read64(rm::CR_TX_WAIT::offset(i));
-    c.tx_bytes = bus.read64(rm::CR_TX_BYTES::offset(i));
-    c.tx_pkts = bus.read64(rm::CR_TX_PKTS::offset(i));
-    c.rx_busy = bus.read64(rm::CR_RX_BUSY::offset(i));
-    c.rx_wait = bus.read64(rm::CR_RX_WAIT::offset(i));
-    c.rx_bytes = bus.read64(rm::CR_RX_BYTES::offset(i));
-    c.rx_pkts = bus.read64(rm::CR_RX_PKTS::offset(i));
-    c.slots_held = rm::CR_SLOTS_HELD::COUNT.get(bus.read32(rm::CR_SLOTS_HELD::offset(i)));
+    m.crypto_busy[i] = bus.read64(rm::CR_TX_BUSY::offset(i)) + bus.read64(rm::CR_RX_BUSY::offset(i));
+    m.crypto_wait[i] = bus.read64(rm::CR_TX_WAIT::offset(i)) + bus.read64(rm::CR_RX_WAIT::offset(i));
   }
-  for (std::uint32_t d = 0; d < 2; ++d) {
-    auto& pc = t.parser[d];
-    pc.frames = bus.read64(rm::PRS_FRAMES::offset(d));
-    pc.runt = bus.read64(rm::PRS_RUNT::offset(d));
-    pc.truncated = bus.read64(rm::PRS_TRUNCATED::offset(d));
-    pc.bad_ihl = bus.read64(rm::PRS_BAD_IHL::offset(d));
-    pc.unknown_etype = bus.read64(rm::PRS_UNKNOWN_ETYPE::offset(d));
-    pc.buf_drop = bus.read64(rm::PRS_BUF_DROP::offset(d));
-  }
-  return t;
+  return m;
 }
 
 }  // namespace nicsched::sim::nic_io

@@ -3,7 +3,9 @@
 // COMMIT, and one SNAPSHOT of the counters.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
+#include <vector>
 
 #include "nicsched/drivers/register_bus.hpp"
 #include "nicsched/host/types.hpp"
@@ -17,6 +19,14 @@ void apply(drivers::RegisterBus& bus, const host::Capabilities& caps, const host
 // A policy file, validated against the capabilities (nicsched::host's loader; errors are
 // host::PolicyError naming file, line and key).
 [[nodiscard]] host::Policy load_policy(const std::filesystem::path& file, const host::Capabilities& caps);
-[[nodiscard]] host::Telemetry snapshot(drivers::RegisterBus& bus, const host::Capabilities& caps);
+// The counters the run metrics need, latched by one SNAPSHOT and read narrowly (about
+// 100 register reads, a few hundred cycles): per queue tail drops, per tenant crypto
+// busy and wait cycles.
+struct MetricCounters {
+  std::uint64_t cycle = 0;
+  std::vector<std::uint64_t> drop_pkts;                  // per queue (tenant * 2 + class)
+  std::vector<std::uint64_t> crypto_busy, crypto_wait;   // per tenant, TX + RX
+};
+[[nodiscard]] MetricCounters metric_counters(drivers::RegisterBus& bus, const host::Capabilities& caps);
 
 }  // namespace nicsched::sim::nic_io

@@ -455,9 +455,10 @@ RunMetrics Simulation::metrics() {
   m.frames_checked = frames_checked_;
   m.foreign_frames = foreign_frames_;
 
-  const host::Telemetry tel = nic_io::snapshot(*nic_, caps_);
+  // Register reads take cycles: the counters are read after the cycle count is taken.
+  const nic_io::MetricCounters tel = nic_io::metric_counters(*nic_, caps_);
   std::uint64_t busy_total = 0;
-  for (const auto& c : tel.crypto) busy_total += c.tx_busy + c.rx_busy;
+  for (auto b : tel.crypto_busy) busy_total += b;
   m.crypto_utilisation = static_cast<double>(busy_total) /
                          (static_cast<double>(caps_.crypto_slots) * static_cast<double>(std::max<std::uint64_t>(1, tel.cycle)));
 
@@ -492,11 +493,10 @@ RunMetrics Simulation::metrics() {
     }
     tm.deadline_misses = h.deadline_misses + overdue;
     const std::size_t qc = 2 * t.spec.index;
-    if (qc + 1 < tel.queues.size()) tm.nic_drops = tel.queues[qc].drop_pkts + tel.queues[qc + 1].drop_pkts;
-    if (t.spec.index < tel.crypto.size()) {
-      const auto& c = tel.crypto[t.spec.index];
-      tm.crypto_wait_cycles = c.tx_wait + c.rx_wait;
-      tm.crypto_busy_cycles = c.tx_busy + c.rx_busy;
+    if (qc + 1 < tel.drop_pkts.size()) tm.nic_drops = tel.drop_pkts[qc] + tel.drop_pkts[qc + 1];
+    if (t.spec.index < tel.crypto_busy.size()) {
+      tm.crypto_wait_cycles = tel.crypto_wait[t.spec.index];
+      tm.crypto_busy_cycles = tel.crypto_busy[t.spec.index];
     }
     tm.retransmits = h.retransmits;
     tm.host_drops = h.host_drops;

@@ -43,8 +43,8 @@ struct ListSink : FrameSink {
   }
 };
 
-// Entry e: VLAN 100+t -> tenant t, bulk, crypto op; FIFO arbitration; then COMMIT.
-void classify_by_vlan(NicModel& nic, std::uint32_t tenants, std::uint32_t crypto_tenant) {
+// Entry t: VLAN 100+t -> tenant t, bulk, crypto op `op` for crypto_tenant; FIFO arbitration; then COMMIT.
+void classify_by_vlan(NicModel& nic, std::uint32_t tenants, std::uint32_t crypto_tenant, std::uint32_t op = 1) {
   nic.write32(rm::CTRL::kOffset, rm::CTRL::ARB_MODE.set(rm::CTRL::ENABLE.set(0, 1), rm::ArbMode::kFifo));
   for (std::uint32_t t = 0; t < tenants; ++t) {
     nic.write32(rm::CLS_VLAN::offset(t), rm::CLS_VLAN::MASK.set(rm::CLS_VLAN::VALUE.set(0, 100 + t), 0xFFF));
@@ -53,7 +53,7 @@ void classify_by_vlan(NicModel& nic, std::uint32_t tenants, std::uint32_t crypto
     std::uint32_t a = rm::CLS_ACTION::VALID.set(0, 1);
     a = rm::CLS_ACTION::TENANT.set(a, t);
     a = rm::CLS_ACTION::CLASS.set(a, 1);
-    a = rm::CLS_ACTION::CRYPTO_OP.set(a, t == crypto_tenant ? 1U : 0U);
+    a = rm::CLS_ACTION::CRYPTO_OP.set(a, t == crypto_tenant ? op : 0U);
     nic.write32(rm::CLS_ACTION::offset(t), a);
   }
   nic.write32(rm::COMMIT::kOffset, 1);
@@ -119,7 +119,7 @@ TEST_CASE("NicModel: frames come out intact and attributed to the tenant the cla
 
 TEST_CASE("NicModel: RX frames reach the host; crypto-classified frames are flagged", "[nic_model]") {
   NicModel nic(NicConfig{});
-  classify_by_vlan(nic, 2, 1);
+  classify_by_vlan(nic, 2, 1, 2);  // tenant 1 needs decryption
   FrameBuilder fb;
   ListSource src;
   ListSink sink;
@@ -132,7 +132,7 @@ TEST_CASE("NicModel: RX frames reach the host; crypto-classified frames are flag
     const auto tag = parse_tag(o.bytes.data(), static_cast<std::uint32_t>(o.bytes.size()));
     REQUIRE(tag.has_value());
     CHECK(o.tenant == tag->tenant);
-    CHECK(o.crypto_op == (tag->tenant == 1 ? 1U : 0U));
+    CHECK(o.crypto_op == (tag->tenant == 1 ? 2U : 0U));
     CHECK(o.bytes == frame(fb, tag->tenant, 700, tag->id));
   }
 }

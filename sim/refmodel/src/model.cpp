@@ -296,7 +296,8 @@ void RefModel::admit_arrivals() {
       continue;
     }
     f.rec.action = classify(pf, cfg_);
-    f.rec.egress_op = f.rec.action.op == path(f.rec.dir).op ? f.rec.action.op : CryptoOp::kNone;
+    // One classifier table serves both directions: any crypto op means this direction's.
+    f.rec.egress_op = f.rec.action.op != CryptoOp::kNone ? path(f.rec.dir).op : CryptoOp::kNone;
     f.cells = static_cast<std::uint32_t>(ceil_div(f.rec.len, params_.cell_bytes));
     f.visible = cycle_ + params_.ingress_latency;
     admit(f);
@@ -371,7 +372,8 @@ bool RefModel::slot_available(std::uint32_t t) const {
 }
 
 bool RefModel::needs_crypto(const Path& p, const Live& f) const {
-  return f.rec.action.op == p.op;
+  (void)p;
+  return f.rec.action.op != CryptoOp::kNone;
 }
 
 bool RefModel::queue_eligible(const Path& p, std::uint32_t q, bool plain_ok) const {

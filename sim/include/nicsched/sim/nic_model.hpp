@@ -33,6 +33,10 @@ struct NicConfig {
   std::vector<PausePeriod> pauses;         // egress pause periods, sorted
   std::filesystem::path trace;             // FST file; empty: no waveform
   std::uint32_t reset_cycles = 16;
+  // BufferBytes of the variants (docs/architecture.md default). After reset the model is
+  // clocked buffer_bytes / 64 + 16 cycles while the queue managers build their free
+  // lists; cycle() counts from the end of that.
+  std::uint32_t buffer_bytes = 262144;
   std::uint32_t axil_timeout_cycles = 2000;  // an access not answered by then is a BusError
 };
 

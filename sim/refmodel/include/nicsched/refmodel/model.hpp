@@ -10,8 +10,9 @@
 //
 // Structure (from the specification): two directions, each with one queue per (tenant,
 // class) in its own shared buffer (byte limits T_QLIMIT_*, tail drop), an arbiter making
-// one decision per clock, the crypto op it performs (TX encrypt, RX decrypt; a frame
-// classified for the other direction's op passes plain), and an output stream. TX
+// one decision per clock, the crypto op it performs (TX encrypt, RX decrypt: one
+// classifier table serves both directions, so a frame classified ENCRYPT or DECRYPT gets
+// its direction's op, as docs/rtl.md decides), and an output stream. TX
 // arbitrates as CTRL.ARB_MODE says with tenant enables and token buckets; RX weights
 // tenants by DWRR (T_WEIGHT). Both share one pool of crypto slots with per-tenant quotas.
 //
