@@ -117,7 +117,7 @@ TEST_CASE("NicModel: frames come out intact and attributed to the tenant the cla
   CHECK(nic.mac_stats().frames_out[0] == sent.size());
 }
 
-TEST_CASE("NicModel: RX frames reach the host; crypto-classified frames are flagged", "[nic_model]") {
+TEST_CASE("NicModel: RX frames reach the host with crypto-classified frames flagged", "[nic_model]") {
   NicModel nic(NicConfig{});
   classify_by_vlan(nic, 2, 1, 2);  // tenant 1 needs decryption
   FrameBuilder fb;

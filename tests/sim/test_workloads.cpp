@@ -43,7 +43,7 @@ TenantSpec ddp_spec() {
 
 }  // namespace
 
-TEST_CASE("DDP: compute then a burst of 2(N-1)/N x model; the iteration ends when it is delivered",
+TEST_CASE("DDP: compute then a burst of 2(N-1)/N x model and the iteration ends when it is delivered",
           "[workload]") {
   const TenantSpec spec = ddp_spec();
   // 8 MB, 4 workers: 2*3/4*8 MB = 12 MB real -> 12000 bytes at scale 1000.
