@@ -141,7 +141,9 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
                    [&](std::size_t a, std::size_t b) { return run.arrival[a] < run.arrival[b]; });
   std::vector<bool> diverged_q[2];
   for (int d = 0; d < 2; ++d) diverged_q[d].assign(nt * 2, false);
-  bool diverged_buf[2] = {false, false};
+  // Bytes (in whole cells) by which the RTL's buffer may differ from the model's after
+  // timing-dependent decisions went the other way.
+  std::int64_t diverged_bytes[2] = {0, 0};
   bool any_divergence = false;
   std::vector<bool> ambiguous(n, false);
   std::map<std::tuple<int, std::uint32_t, bool>, std::pair<std::size_t, std::string>> admission_misses;
@@ -156,8 +158,8 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
     // and the model dispatched, or not, in the clock the commit took effect.
     const bool q_exact = (m.queue_frozen_for > 64 && std::llabs(m.queue_margin) > static_cast<std::int64_t>(max_len)) ||
                          std::llabs(m.queue_margin) > slack;
-    const bool b_exact = std::llabs(m.buffer_margin) > slack * 2;
-    const bool amb = diverged_q[d][q] || diverged_buf[d] || !q_exact || !b_exact || near_commit(run, run.arrival[i]);
+    const bool b_exact = std::llabs(m.buffer_margin) > slack * 2 + diverged_bytes[d];
+    const bool amb = diverged_q[d][q] || !q_exact || !b_exact || near_commit(run, run.arrival[i]);
     ambiguous[i] = amb;
     const bool model_delivers = m.fate == Fate::kDelivered;
     // A drop near a full buffer may be a buffer drop in one and a tail drop in the other:
@@ -169,7 +171,8 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
       if (model_delivers != rtl_delivers) {
         any_divergence = true;
         diverged_q[d][q] = true;
-        if (!b_exact) diverged_buf[d] = true;
+        const std::int64_t cell = static_cast<std::int64_t>(sc.params.cell_bytes);
+        diverged_bytes[d] += (static_cast<std::int64_t>(m.len) + cell - 1) / cell * cell;
       }
       continue;
     }
