@@ -1,0 +1,140 @@
+// bench_agent: agent figures for docs/results.md. Environment steps per second (one
+// NicEnv, and a VecEnv of K stepped in parallel threads), policy inference latency per
+// decision, and the time of one PPO update (rollout and optimisation separately).
+// Prints Markdown; tools/bench_agent.sh runs it.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <random>
+
+#include "nicsched/control/nic_env.hpp"
+#include "nicsched/control/sim_env.hpp"
+#include "nicsched/control/vec_env.hpp"
+#include "nicsched/ppo/policy.hpp"
+#include "nicsched/ppo/trainer.hpp"
+#include "nicsched/version.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using nicsched::control::NicEnv;
+using nicsched::control::NicEnvConfig;
+
+double seconds(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// A valid random action: a uniformly chosen allowed value per head.
+std::vector<int> random_action(const nicsched::control::ActionSpace& space, std::span<const std::uint8_t> mask,
+                               std::mt19937_64& rng) {
+  std::vector<int> a;
+  std::size_t off = 0;
+  for (int h : space.head_sizes) {
+    std::vector<int> allowed;
+    for (int i = 0; i < h; ++i) {
+      if (mask[off + static_cast<std::size_t>(i)] != 0) allowed.push_back(i);
+    }
+    a.push_back(allowed[std::uniform_int_distribution<std::size_t>(0, allowed.size() - 1)(rng)]);
+    off += static_cast<std::size_t>(h);
+  }
+  return a;
+}
+
+double percentile(std::vector<double> v, double p) {
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<std::size_t>(p / 100.0 * static_cast<double>(v.size())))];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"bench_agent: NicEnv steps/s, inference latency, PPO update time"};
+  app.set_version_flag("--version", std::string("bench_agent ") + nicsched::kVersion);
+  std::string scenario = "sim/scenarios/default.yaml";
+  std::string policy_dir;
+  std::uint64_t steps = 400;
+  std::uint32_t envs = 2;
+  app.add_option("--scenario", scenario, "scenario YAML")->capture_default_str();
+  app.add_option("--policy", policy_dir, "exported policy (for the inference latency)");
+  app.add_option("--steps", steps, "env steps per measurement")->capture_default_str();
+  app.add_option("--envs", envs, "environments of the vectorised measurement")->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+  try {
+    auto scenarios = std::make_shared<std::vector<nicsched::control::ScenarioEntry>>();
+    scenarios->push_back(nicsched::control::load_scenario_entry(scenario, 4'000'000));
+    const NicEnvConfig cfg;
+    std::mt19937_64 rng(1);
+    std::cout << "| figure | value | how |\n|---|---|---|\n";
+
+    {  // single env
+      NicEnv env(cfg, nicsched::control::sim_target_factory(scenarios, 0));
+      std::vector<float> obs(env.observation_size());
+      std::vector<std::uint8_t> mask(env.action_space().total());
+      env.reset(1, obs);
+      const auto t0 = Clock::now();
+      for (std::uint64_t i = 0; i < steps; ++i) {
+        env.action_mask(mask);
+        (void)env.step(random_action(env.action_space(), mask, rng), obs);
+      }
+      const double s = seconds(t0);
+      std::cout << "| NicEnv steps/s, 1 env | " << static_cast<double>(steps) / s << " | " << steps
+                << " steps of " << cfg.interval_cycles << " cycles, random actions |\n";
+    }
+    {  // vectorised
+      std::vector<std::unique_ptr<nicsched::control::Env>> list;
+      for (std::uint32_t k = 0; k < envs; ++k) {
+        list.push_back(std::make_unique<NicEnv>(cfg, nicsched::control::sim_target_factory(scenarios, k)));
+      }
+      nicsched::control::VecEnv vec(std::move(list), 1, envs);
+      vec.reset();
+      const auto t0 = Clock::now();
+      const std::uint64_t rounds = steps / envs;
+      for (std::uint64_t i = 0; i < rounds; ++i) {
+        std::vector<int> actions;
+        for (std::uint32_t k = 0; k < envs; ++k) {
+          const auto total = vec.action_space().total();
+          const auto a = random_action(vec.action_space(), vec.masks().subspan(k * total, total), rng);
+          actions.insert(actions.end(), a.begin(), a.end());
+        }
+        vec.step(actions);
+      }
+      const double s = seconds(t0);
+      std::cout << "| NicEnv steps/s, " << envs << " envs in " << envs << " threads | "
+                << static_cast<double>(rounds * envs) / s << " | VecEnv, " << rounds * envs << " steps |\n";
+    }
+    if (!policy_dir.empty()) {
+      const nicsched::ppo::TrainedPolicy policy(policy_dir);
+      std::vector<float> obs(policy.observation_size(), 0.1F);
+      std::size_t total = 0;
+      for (int h : policy.head_sizes()) total += static_cast<std::size_t>(h);
+      const std::vector<std::uint8_t> mask(total, 1);
+      std::vector<double> us;
+      for (int i = 0; i < 2000; ++i) {
+        const auto t0 = Clock::now();
+        (void)policy.act(obs, mask);
+        if (i >= 100) us.push_back(seconds(t0) * 1e6);
+      }
+      std::cout << "| policy inference per decision, p50 / p99 (us) | " << percentile(us, 50) << " / "
+                << percentile(us, 99) << " | TorchScript act(), 1 thread, 1900 calls |\n";
+    }
+    {  // one PPO update on NicEnv
+      nicsched::ppo::PpoConfig pc;
+      pc.num_envs = envs;
+      pc.num_steps = 128;
+      pc.total_steps = 10ULL * envs * 128;
+      pc.env_threads = envs;
+      std::vector<std::unique_ptr<nicsched::control::Env>> list;
+      for (std::uint32_t k = 0; k < envs; ++k) {
+        list.push_back(std::make_unique<NicEnv>(cfg, nicsched::control::sim_target_factory(scenarios, k)));
+      }
+      nicsched::ppo::Trainer trainer(pc, std::move(list));
+      const auto st = trainer.update();
+      std::cout << "| PPO update: rollout / optimisation (s) | " << st.rollout_seconds << " / " << st.update_seconds
+                << " | " << envs << " envs x 128 steps, 4 epochs x 4 minibatches, MLP 64x64 |\n";
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "bench_agent: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
