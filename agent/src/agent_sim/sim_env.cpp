@@ -109,6 +109,7 @@ RunResult run_controller(const ScenarioEntry& entry, std::uint64_t seed, Control
     const double cycles = static_cast<double>(std::max<std::uint64_t>(1, tracker.interval_cycles()));
     for (std::size_t t = 0; t < caps.tenants; ++t) bw[t] = tracker.tenants()[t].bytes / cycles * gbps_per_byte_cycle;
     out.bandwidth_gbps.push_back(std::move(bw));
+    out.time_us.push_back(static_cast<double>(tracker.now()) / entry.scenario.clock_mhz);
     if (sim.finished()) break;
     const auto t0 = std::chrono::steady_clock::now();
     const host::Policy p = controller.decide(tracker, base);

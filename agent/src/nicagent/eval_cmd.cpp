@@ -137,9 +137,8 @@ void write_bandwidth_plot(const std::filesystem::path& out, const std::string& s
     d << "# time_us";
     for (const auto& n : r->tenant_names) d << ' ' << (n.empty() ? "-" : n);
     d << "\n";
-    const double us_per_interval = static_cast<double>(r->interval_cycles) / r->metrics.clock_mhz;
     for (std::size_t i = 0; i < r->bandwidth_gbps.size(); ++i) {
-      d << static_cast<double>(i + 1) * us_per_interval;
+      d << r->time_us[i];
       for (double v : r->bandwidth_gbps[i]) d << ' ' << v;
       d << "\n";
     }

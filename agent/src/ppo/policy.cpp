@@ -1,6 +1,7 @@
 // Loading and running an exported policy (TorchScript), for eval and serve.
 #include "nicsched/ppo/policy.hpp"
 
+#include <torch/csrc/jit/runtime/graph_executor.h>
 #include <torch/script.h>
 #include <yaml-cpp/yaml.h>
 
@@ -47,6 +48,14 @@ TrainedPolicy::TrainedPolicy(const std::filesystem::path& dir) : impl_(std::make
     throw CheckpointError(model_file.string() + ": cannot load the TorchScript policy");
   }
   impl_->module.eval();
+  // One decision is a tiny MLP: the profiling executor's re-optimisation on the first
+  // calls and intra-op threads cost far more than the arithmetic (docs/results.md).
+  torch::jit::getProfilingMode() = false;
+  torch::jit::getExecutorMode() = false;
+  torch::set_num_threads(1);
+  const std::vector<float> obs(impl_->obs_size, 0.0F);
+  const std::vector<std::uint8_t> mask(impl_->n_logits, 1);
+  (void)act(obs, mask);  // warm-up: the first call compiles the method
 }
 
 TrainedPolicy::~TrainedPolicy() = default;

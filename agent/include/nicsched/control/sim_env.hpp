@@ -43,6 +43,7 @@ struct RunResult {
   std::uint64_t interval_cycles = 0;
   std::vector<std::string> tenant_names;           // NIC tenant order
   std::vector<std::vector<double>> bandwidth_gbps;  // per interval, per NIC tenant
+  std::vector<double> time_us;                     // end of each interval, simulated us
   std::vector<double> decide_us;                   // wall time of each decide()
   std::uint64_t decisions = 0;
 };
