@@ -109,7 +109,7 @@ Latency idle_latency(bool crypto, unsigned len) {
 int main(int argc, char** argv) {
   try {
     Verilated::commandArgs(argc, argv);
-    const Rate pre = back_to_back_preloaded(512);
+    const Rate pre = back_to_back_preloaded(500);  // 4000 of the 4095 cells
     const Rate str = back_to_back_streaming(8000);
     const Latency plain64 = idle_latency(false, 64);
     const Latency crypt64 = idle_latency(true, 64);
