@@ -2,6 +2,7 @@
 #include "nicsched/ppo/policy.hpp"
 
 #include <torch/csrc/jit/runtime/graph_executor.h>
+#include <ATen/Parallel.h>
 #include <torch/script.h>
 #include <yaml-cpp/yaml.h>
 
@@ -52,7 +53,7 @@ TrainedPolicy::TrainedPolicy(const std::filesystem::path& dir) : impl_(std::make
   // calls and intra-op threads cost far more than the arithmetic (docs/results.md).
   torch::jit::getProfilingMode() = false;
   torch::jit::getExecutorMode() = false;
-  torch::set_num_threads(1);
+  at::set_num_threads(1);
   const std::vector<float> obs(impl_->obs_size, 0.0F);
   const std::vector<std::uint8_t> mask(impl_->n_logits, 1);
   (void)act(obs, mask);  // warm-up: the first call compiles the method
