@@ -1,6 +1,7 @@
 // Workload generators: burst sizes, periods, progress accounting, arrivals and departures.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <vector>
 
 #include "nicsched/sim/scenario.hpp"
@@ -69,8 +70,11 @@ TEST_CASE("DDP: compute then a burst of 2(N-1)/N x model and the iteration ends 
   }
   CHECK(now == 11000);  // compute of exactly 10000 cycles (no jitter)
   CHECK(w.progress().phase == Phase::kCommunicate);
-  const Msg burst = sink.msgs.back();
-  CHECK(burst.flow == Flow::kBulkTx);
+  // The burst goes out at the end of the compute phase (with the control frame due then).
+  const auto burst_it = std::find_if(sink.msgs.begin(), sink.msgs.end(), [](const Msg& m) { return m.flow == Flow::kBulkTx; });
+  REQUIRE(burst_it != sink.msgs.end());
+  const Msg burst = *burst_it;
+  CHECK(burst.created == 11000);
   CHECK(burst.bytes == 12000);
   CHECK(burst.frame == 1518);
   // Control frames at 1000, 3500, 6000, 8500, 11000.
