@@ -16,6 +16,8 @@
 
 #include "nic_core.hpp"
 #include "nic_io.hpp"
+#include "nicsched/host/discovery.hpp"
+#include "nicsched/host/policy.hpp"
 #include "nicsched/sim/simulation.hpp"
 #include "nicsched/version.hpp"
 
@@ -133,9 +135,9 @@ void write_hex(const std::filesystem::path& dir, const sim::Scenario& s) {
   sim::NicConfig nc;
   sim::NicModel nic(nc);
   RecordingBus rec(nic);
-  const auto caps = sim::nic_io::discover(nic);
+  const auto caps = host::discover(nic);
   auto p = sim::with_scenario_classifier(sim::baseline_policy(sim::Baseline::kFair, s, caps.tenants), s);
-  sim::nic_io::apply(rec, caps, p);
+  host::apply_policy(rec, caps, p);
   std::filesystem::create_directories(dir);
   std::ofstream regs(dir / "regs.hex");
   for (const auto& [a, v] : rec.writes) regs << fmt::format("{:04x}{:08x}\n", a, v);

@@ -1,10 +1,9 @@
-// Register-level configuration and telemetry of the simulated NIC, through the generated
-// register map (include/nicsched/regmap.hpp): discovery, a complete policy with one
-// COMMIT, and one SNAPSHOT of the counters.
+// The narrow telemetry read the run metrics need, through the generated register map
+// (include/nicsched/regmap.hpp). Discovery and policy writes are nicsched::host's
+// (host::discover, host::apply_policy), the same code nicctl and the agent use.
 #pragma once
 
 #include <cstdint>
-#include <filesystem>
 #include <vector>
 
 #include "nicsched/drivers/register_bus.hpp"
@@ -12,13 +11,6 @@
 
 namespace nicsched::sim::nic_io {
 
-[[nodiscard]] host::Capabilities discover(drivers::RegisterBus& bus);
-// Writes every shadow register of the policy, then COMMIT. Throws SimError for a policy
-// the capabilities cannot hold.
-void apply(drivers::RegisterBus& bus, const host::Capabilities& caps, const host::Policy& p);
-// A policy file, validated against the capabilities (nicsched::host's loader; errors are
-// host::PolicyError naming file, line and key).
-[[nodiscard]] host::Policy load_policy(const std::filesystem::path& file, const host::Capabilities& caps);
 // The counters the run metrics need, latched by one SNAPSHOT and read narrowly (about
 // 100 register reads, a few hundred cycles): per queue tail drops, per tenant crypto
 // busy and wait cycles.

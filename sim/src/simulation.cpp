@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "nic_io.hpp"
+#include "nicsched/host/discovery.hpp"
+#include "nicsched/host/policy.hpp"
 #include "nicsched/sim/error.hpp"
 
 namespace nicsched::sim {
@@ -162,7 +164,7 @@ Simulation::Simulation(Scenario scenario, SimOptions options)
 Simulation::~Simulation() = default;
 
 void Simulation::configure_nic() {
-  caps_ = nic_io::discover(*nic_);
+  caps_ = host::discover(*nic_);
   if (scenario_.classifier_entries_needed() > caps_.cls_entries) {
     throw SimError(fmt::format("{}: the scenario needs {} classifier entries, the NIC has {}",
                                scenario_.file.string(), scenario_.classifier_entries_needed(), caps_.cls_entries));
@@ -172,7 +174,7 @@ void Simulation::configure_nic() {
                                "parameter)",
                                scenario_.file.string(), scenario_.crypto_slots, caps_.crypto_slots));
   }
-  host::Policy p = !options_.policy_file.empty() ? nic_io::load_policy(options_.policy_file, caps_)
+  host::Policy p = !options_.policy_file.empty() ? host::load_policy(options_.policy_file.string(), caps_)
                   : options_.policy               ? *options_.policy
                                                   : baseline_policy(options_.baseline, scenario_, caps_.tenants);
   if (p.classifier && (options_.policy || !options_.policy_file.empty())) {
@@ -180,7 +182,7 @@ void Simulation::configure_nic() {
   }
   p = with_scenario_classifier(std::move(p), scenario_);
   if (p.tenants.size() != caps_.tenants) p.tenants.resize(caps_.tenants);
-  nic_io::apply(*nic_, caps_, p);
+  host::apply_policy(*nic_, caps_, p);
 }
 
 // ------------------------------------------------------------------ SimTarget
