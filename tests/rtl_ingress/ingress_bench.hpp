@@ -15,10 +15,9 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <verilated.h>
-#include <verilated_fst_c.h>
 
 #include "nicsched/sim/bfm/axis.hpp"
+#include "nicsched/sim/bfm/testbench.hpp"
 #include "nicsched/sim/packet.hpp"
 
 namespace nicsched::test {
@@ -39,129 +38,13 @@ inline void expect(bool ok, const std::string& what) {
   if (!ok) throw TestFailure(what);
 }
 
-/// One Verilated model with its own context, clock and optional FST trace.
-template <class Model>
-class Testbench {
- public:
-  explicit Testbench(const std::string& trace_path = {})
-      : ctx_(std::make_unique<VerilatedContext>()) {
-    if (!trace_path.empty()) ctx_->traceEverOn(true);
-    model_ = std::make_unique<Model>(ctx_.get(), "tb");
-    if (!trace_path.empty()) open_trace(trace_path);
-    model_->clk_i = 0;
-    model_->rst_ni = 1;
-    model_->eval();
-  }
-  Testbench(const Testbench&) = delete;
-  Testbench& operator=(const Testbench&) = delete;
-  ~Testbench() {
-    if (trace_) trace_->close();
-    model_->final();
-  }
-
-  Model& dut() { return *model_; }
-  [[nodiscard]] std::uint64_t cycle() const { return cycle_; }
-
-  void open_trace(const std::string& path) {
-    trace_ = std::make_unique<VerilatedFstC>();
-    model_->trace(trace_.get(), 99);
-    trace_->open(path.c_str());
-  }
-
-  /// Called before each rising edge (handshakes, pulses) and after it (next inputs).
-  void on_sample(std::function<void(std::uint64_t)> fn) { samplers_.push_back(std::move(fn)); }
-  void on_drive(std::function<void()> fn) { drivers_.push_back(std::move(fn)); }
-
-  void tick() {
-    for (auto& s : samplers_) s(cycle_);
-    model_->clk_i = 1;
-    model_->eval();
-    dump();
-    for (auto& d : drivers_) d();
-    model_->clk_i = 0;
-    model_->eval();
-    dump();
-    ++cycle_;
-  }
-
-  void reset(unsigned cycles) {
-    model_->rst_ni = 0;
-    model_->eval();
-    for (unsigned i = 0; i < cycles; ++i) {
-      model_->clk_i = 1;
-      model_->eval();
-      dump();
-      model_->clk_i = 0;
-      model_->eval();
-      dump();
-    }
-    model_->rst_ni = 1;
-    model_->eval();
-  }
-
- private:
-  void dump() {
-    ctx_->timeInc(1);
-    if (trace_) trace_->dump(ctx_->time());
-  }
-
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Model> model_;
-  std::unique_ptr<VerilatedFstC> trace_;
-  std::vector<std::function<void(std::uint64_t)>> samplers_;
-  std::vector<std::function<void()>> drivers_;
-  std::uint64_t cycle_ = 0;
-};
-
-/// Where failing runs write their waveform: $NICSCHED_TRACE_DIR or the working directory.
-inline std::string trace_path_for(const std::string& name) {
-  const char* dir = std::getenv("NICSCHED_TRACE_DIR");
-  std::string file = name;
-  for (char& c : file) {
-    if (c == '/' || c == ' ' || c == ':') c = '_';
-  }
-  return (std::filesystem::path(dir ? dir : ".") / (file + ".fst")).string();
-}
-
-/// Runs body(trace_path) without a trace; if it throws, runs it again writing an FST
-/// waveform and returns the first error with the waveform's path (empty string: passed).
-template <class Body>
-std::string run_traced(const std::string& name, Body&& body) {
-  std::string error;
-  try {
-    body(std::string{});
-    return {};
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
-  const std::string fst = trace_path_for(name);
-  try {
-    body(fst);
-  } catch (const std::exception&) {
-    // The rerun fails the same way; its only purpose is the waveform.
-  }
-  return fmt::format("{} [waveform: {}]", error, fst);
-}
-
-// ------------------------------------------------------------------------------------
-// Bit access to flattened ports of any width (integral or VlWide)
-// ------------------------------------------------------------------------------------
-template <class T>
-void set_bits(T& sig, unsigned lsb, unsigned width, std::uint64_t value) {
-  for (unsigned i = 0; i < width; ++i) {
-    const unsigned bit = lsb + i;
-    const bool v = (value >> i) & 1U;
-    if constexpr (std::is_integral_v<T>) {
-      const auto mask = static_cast<std::uint64_t>(1) << bit;
-      auto word = static_cast<std::uint64_t>(sig);
-      sig = static_cast<T>(v ? (word | mask) : (word & ~mask));
-    } else {
-      EData& w = sig.at(bit / 32);
-      const EData mask = EData{1} << (bit % 32);
-      w = v ? (w | mask) : (w & ~mask);
-    }
-  }
-}
+// The Verilated test bench, waveform-on-failure runner and port bit access are shared
+// with the core benches (nicsched/sim/bfm/testbench.hpp).
+using bfm::get_bits;
+using bfm::run_traced;
+using bfm::set_bits;
+using bfm::Testbench;
+using bfm::trace_path_for;
 
 /// Writes a classifier configuration onto a model with the CSR-named configuration ports.
 template <class Model>
