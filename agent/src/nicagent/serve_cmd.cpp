@@ -52,6 +52,7 @@ int serve(const ServeOptions& o) {
   }
   std::uint64_t decisions = 0;
   auto backoff = std::chrono::milliseconds(200);
+  bool connected = false;  // the last attempt reached the target (for the log line)
   while (!g_stop.load()) {
     try {
       auto bus = drivers::open_bus(o.target);
@@ -70,6 +71,7 @@ int serve(const ServeOptions& o) {
       spdlog::info("serving {} on {} ({} tenants, {} priority levels, {} crypto slots)", controller->name(),
                    bus->describe(), caps.tenants, caps.prio_levels, caps.crypto_slots);
       backoff = std::chrono::milliseconds(200);
+      connected = true;
       while (!g_stop.load()) {
         if (o.step_cycles > 0) {
           clock->step(o.step_cycles);
@@ -93,7 +95,12 @@ int serve(const ServeOptions& o) {
       throw;  // a wrong URI does not get better by retrying
     } catch (const drivers::BusError& e) {
       if (g_stop.load()) break;
-      spdlog::warn("connection to {} lost ({}); reconnecting in {} ms", o.target, e.what(), backoff.count());
+      if (connected) {
+        spdlog::warn("connection to {} lost ({}); reconnecting in {} ms", o.target, e.what(), backoff.count());
+      } else {
+        spdlog::warn("cannot reach {} ({}); retrying in {} ms", o.target, e.what(), backoff.count());
+      }
+      connected = false;
       nap(backoff);
       backoff = std::min(backoff * 2, std::chrono::milliseconds(5000));
     }
