@@ -4,10 +4,13 @@
 // Bus: AXI4-Lite slave, 16-bit byte address (bits [1:0] ignored), 32-bit data.
 //   AW and W are accepted independently into one-entry holding registers; a write is
 //   performed in the cycle both are present and the B channel is free, and BVALID rises
-//   in the next cycle. A read is performed in the cycle its address is present and the R
-//   channel is free; RVALID rises in the next cycle. With BREADY/RREADY high, one write
-//   and one read complete every clock. Every VALID and READY output comes from a flop:
-//   no combinational path from any input to any output.
+//   in the next cycle. A read goes through a three-stage pipeline, so that no clock
+//   period holds more than a part of the read decode and mux: its address is registered
+//   (AR handshake); stage 1 decodes it and, in each block, selects the addressed word by
+//   address bits alone; stage 2 combines the blocks' registered words; RVALID rises three
+//   cycles after the AR handshake. A stalled R channel holds the pipeline (and then AR).
+//   With BREADY/RREADY high, one write and one read complete every clock. Every VALID and
+//   READY output comes from a flop: no combinational path from any input to any output.
 //   Responses: DECERR where no register is mapped (or an array element >= its count),
 //   SLVERR for a write to a register with no writable field or a read of a register with
 //   only wo fields, OKAY otherwise. Byte strobes apply to rw and w1c fields; wo fields
@@ -206,13 +209,21 @@ module nicsched_csr #(
   logic        bvalid_q, rvalid_q;
   logic [1:0]  bresp_q, rresp_q;
   logic [31:0] rdata_q;
-  logic        wr_fire, rd_fire;  // the write / read is performed this cycle
-  logic [15:0] wr_addr, rd_addr;
+  logic        wr_fire;  // the write is performed this cycle
+  logic        rd_fire;  // a read's address enters read stage 1 this cycle
+  logic [15:0] wr_addr, ar_addr;  // the write's address; the read address offered or held
+  logic [15:0] rd_addr;  // the address of the read in stage 1
   logic [31:0] wr_data, wr_mask;  // wr_mask: wstrb as a bit mask
   logic [3:0]  wr_strb;
-  logic [1:0]  wr_resp, rd_resp;
-  logic [31:0] rd_data;
+  logic [1:0]  wr_resp, rd_resp;  // rd_resp: of the read in stage 1
+  logic [31:0] rd_data;  // of the read in stage 2
   logic        commit_fire, snapshot_fire;  // every shadow -> active / every snapshot latched
+  // Read pipeline: AR holding register -> stage 1 (address) -> stage 2 (block words) -> R.
+  logic [15:0] rd1_addr_q;
+  logic        rd1_valid_q, rd2_valid_q;  // a read is in stage 1 / stage 2
+  logic [1:0]  rd2_resp_q;
+  logic        rd_out_free, rd2_free, rd1_free;  // R / stage 2 / stage 1 can take a read now
+  logic        rd1_adv;  // the read in stage 1 moves to stage 2 at this edge
 
   assign s_axil_awready = ~aw_full_q;
   assign s_axil_wready  = ~w_full_q;
@@ -228,23 +239,32 @@ module nicsched_csr #(
   assign wr_strb = w_full_q ? w_strb_q : s_axil_wstrb;
   assign wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
   assign wr_fire = (aw_full_q | s_axil_awvalid) & (w_full_q | s_axil_wvalid) & (~bvalid_q | s_axil_bready);
-  assign rd_addr = ar_full_q ? ar_addr_q : s_axil_araddr;
-  assign rd_fire = (ar_full_q | s_axil_arvalid) & (~rvalid_q | s_axil_rready);
+  assign ar_addr = ar_full_q ? ar_addr_q : s_axil_araddr;
+  assign rd_addr = rd1_addr_q;
+  assign rd_out_free = ~rvalid_q | s_axil_rready;
+  assign rd2_free = ~rd2_valid_q | rd_out_free;
+  assign rd1_free = ~rd1_valid_q | rd2_free;
+  assign rd1_adv = rd1_valid_q & rd2_free;
+  assign rd_fire = (ar_full_q | s_axil_arvalid) & rd1_free;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      aw_full_q <= 1'b0;
-      w_full_q  <= 1'b0;
-      ar_full_q <= 1'b0;
-      aw_addr_q <= 16'h0;
-      ar_addr_q <= 16'h0;
-      w_data_q  <= 32'h0;
-      w_strb_q  <= 4'h0;
-      bvalid_q  <= 1'b0;
-      bresp_q   <= RESP_OKAY;
-      rvalid_q  <= 1'b0;
-      rresp_q   <= RESP_OKAY;
-      rdata_q   <= 32'h0;
+      aw_full_q   <= 1'b0;
+      w_full_q    <= 1'b0;
+      ar_full_q   <= 1'b0;
+      aw_addr_q   <= 16'h0;
+      ar_addr_q   <= 16'h0;
+      w_data_q    <= 32'h0;
+      w_strb_q    <= 4'h0;
+      bvalid_q    <= 1'b0;
+      bresp_q     <= RESP_OKAY;
+      rd1_addr_q  <= 16'h0;
+      rd1_valid_q <= 1'b0;
+      rd2_valid_q <= 1'b0;
+      rd2_resp_q  <= RESP_OKAY;
+      rvalid_q    <= 1'b0;
+      rresp_q     <= RESP_OKAY;
+      rdata_q     <= 32'h0;
     end else begin
       // A channel's beat is held when it arrives and the operation cannot complete yet.
       aw_full_q <= (aw_full_q | s_axil_awvalid) & ~wr_fire;
@@ -262,12 +282,17 @@ module nicsched_csr #(
       end else if (s_axil_bready) begin
         bvalid_q <= 1'b0;
       end
-      if (rd_fire) begin
-        rvalid_q <= 1'b1;
-        rresp_q  <= rd_resp;
-        rdata_q  <= rd_data;
-      end else if (s_axil_rready) begin
-        rvalid_q <= 1'b0;
+      // Each read stage moves on when the next one is free or frees up at this edge.
+      if (rd_fire) rd1_addr_q <= ar_addr;
+      if (rd1_free) rd1_valid_q <= rd_fire;
+      if (rd2_free) rd2_valid_q <= rd1_valid_q;
+      if (rd1_adv) rd2_resp_q <= rd_resp;
+      if (rd_out_free) begin
+        rvalid_q <= rd2_valid_q;
+        if (rd2_valid_q) begin
+          rresp_q <= rd2_resp_q;
+          rdata_q <= rd_data;
+        end
       end
     end
   end
@@ -587,8 +612,8 @@ module nicsched_csr #(
   assign rd_hit_prs_bad_ihl = rd_blk_parser_in & (rd_blk_parser_rel[5:3] == 3'h3);
   assign rd_hit_prs_unknown_etype = rd_blk_parser_in & (rd_blk_parser_rel[5:3] == 3'h4);
   assign rd_hit_prs_buf_drop = rd_blk_parser_in & (rd_blk_parser_rel[5:3] == 3'h5);
-  logic [9:0]  rd_blk_parser_idx;  // element addressed by the read
-  assign rd_blk_parser_idx = rd_blk_parser_rel[15:6];
+  logic [0:0]  rd_blk_parser_idx;  // element addressed by the read
+  assign rd_blk_parser_idx = rd_addr[6:6];
   logic [2*64-1:0] prs_frames_count_snap_q;  // latched at snapshot
   logic [2*64-1:0] prs_runt_count_snap_q;  // latched at snapshot
   logic [2*64-1:0] prs_truncated_count_snap_q;  // latched at snapshot
@@ -691,8 +716,8 @@ module nicsched_csr #(
   assign we_t_qlimit_ctrl = wr_fire & wr_hit_t_qlimit_ctrl;
   logic        we_t_qlimit_bulk;  // T_QLIMIT_BULK is written this cycle
   assign we_t_qlimit_bulk = wr_fire & wr_hit_t_qlimit_bulk;
-  logic [10:0] rd_blk_tenant_idx;  // element addressed by the read
-  assign rd_blk_tenant_idx = rd_blk_tenant_rel[15:5];
+  logic [5:0]  rd_blk_tenant_idx;  // element addressed by the read
+  assign rd_blk_tenant_idx = rd_addr[10:5];
   logic [NumTenants*1-1:0] t_ctrl_enable_sh_q;  // shadow copy
   logic [NumTenants*2-1:0] t_ctrl_priority_sh_q;  // shadow copy
   logic [NumTenants*8-1:0] t_ctrl_crypto_quota_sh_q;  // shadow copy
@@ -901,8 +926,8 @@ module nicsched_csr #(
   assign we_cls_port = wr_fire & wr_hit_cls_port;
   logic        we_cls_action;  // CLS_ACTION is written this cycle
   assign we_cls_action = wr_fire & wr_hit_cls_action;
-  logic [10:0] rd_blk_classifier_idx;  // element addressed by the read
-  assign rd_blk_classifier_idx = rd_blk_classifier_rel[15:5];
+  logic [5:0]  rd_blk_classifier_idx;  // element addressed by the read
+  assign rd_blk_classifier_idx = rd_addr[10:5];
   logic [NumClsEntries*12-1:0] cls_vlan_value_sh_q;  // shadow copy
   logic [NumClsEntries*12-1:0] cls_vlan_mask_sh_q;  // shadow copy
   logic [NumClsEntries*6-1:0] cls_dscp_proto_dscp_sh_q;  // shadow copy
@@ -1175,8 +1200,8 @@ module nicsched_csr #(
   assign rd_hit_cr_rx_bytes = rd_blk_crypto_stats_in & (rd_blk_crypto_stats_rel[6:3] == 4'h6);
   assign rd_hit_cr_rx_pkts = rd_blk_crypto_stats_in & (rd_blk_crypto_stats_rel[6:3] == 4'h7);
   assign rd_hit_cr_slots_held = rd_blk_crypto_stats_in & (rd_blk_crypto_stats_rel[6:2] == 5'h10);
-  logic [8:0]  rd_blk_crypto_stats_idx;  // element addressed by the read
-  assign rd_blk_crypto_stats_idx = rd_blk_crypto_stats_rel[15:7];
+  logic [5:0]  rd_blk_crypto_stats_idx;  // element addressed by the read
+  assign rd_blk_crypto_stats_idx = rd_addr[12:7];
   logic [NumTenants*64-1:0] cr_tx_busy_count_snap_q;  // latched at snapshot
   logic [NumTenants*64-1:0] cr_tx_wait_count_snap_q;  // latched at snapshot
   logic [NumTenants*64-1:0] cr_tx_bytes_count_snap_q;  // latched at snapshot
@@ -1315,8 +1340,8 @@ module nicsched_csr #(
   assign rd_hit_q_depth = rd_blk_queue_stats_in & (rd_blk_queue_stats_rel[6:2] == 5'h11);
   assign rd_hit_q_depth_hwm = rd_blk_queue_stats_in & (rd_blk_queue_stats_rel[6:2] == 5'h12);
   assign rd_hit_q_depth_pkts = rd_blk_queue_stats_in & (rd_blk_queue_stats_rel[6:2] == 5'h13);
-  logic [8:0]  rd_blk_queue_stats_idx;  // element addressed by the read
-  assign rd_blk_queue_stats_idx = rd_blk_queue_stats_rel[15:7];
+  logic [6:0]  rd_blk_queue_stats_idx;  // element addressed by the read
+  assign rd_blk_queue_stats_idx = rd_addr[13:7];
   logic [NumQueues*64-1:0] q_enq_pkts_count_snap_q;  // latched at snapshot
   logic [NumQueues*64-1:0] q_enq_bytes_count_snap_q;  // latched at snapshot
   logic [NumQueues*64-1:0] q_tx_pkts_count_snap_q;  // latched at snapshot
@@ -1450,58 +1475,189 @@ module nicsched_csr #(
   assign rd_resp = |{rd_hit_id, rd_hit_version, rd_hit_caps0, rd_hit_caps1, rd_hit_ctrl, rd_hit_config_gen, rd_hit_scratch, rd_hit_status, rd_hit_cycle, rd_hit_crypto_engine, rd_hit_default_action, rd_hit_crypto_busy, rd_hit_prs_frames, rd_hit_prs_runt, rd_hit_prs_truncated, rd_hit_prs_bad_ihl, rd_hit_prs_unknown_etype, rd_hit_prs_buf_drop, rd_hit_t_ctrl, rd_hit_t_weight, rd_hit_t_rate, rd_hit_t_burst, rd_hit_t_qlimit_ctrl, rd_hit_t_qlimit_bulk, rd_hit_cls_vlan, rd_hit_cls_dscp_proto, rd_hit_cls_port, rd_hit_cls_action, rd_hit_cr_tx_busy, rd_hit_cr_tx_wait, rd_hit_cr_tx_bytes, rd_hit_cr_tx_pkts, rd_hit_cr_rx_busy, rd_hit_cr_rx_wait, rd_hit_cr_rx_bytes, rd_hit_cr_rx_pkts, rd_hit_cr_slots_held, rd_hit_q_enq_pkts, rd_hit_q_enq_bytes, rd_hit_q_tx_pkts, rd_hit_q_tx_bytes, rd_hit_q_drop_pkts, rd_hit_q_drop_bytes, rd_hit_q_lat_sum, rd_hit_q_lat_count, rd_hit_q_lat_max, rd_hit_q_depth, rd_hit_q_depth_hwm, rd_hit_q_depth_pkts} ? RESP_OKAY :
                    |{rd_hit_commit, rd_hit_snapshot, rd_hit_counter_clear} ? RESP_SLVERR : RESP_DECERR;
 
+  // Read stage 1: in each block, the word at the read address, selected by the element
+  // index and word-offset bits only (0 in holes and in registers with no readable field).
+  // Stage 2: the word of the block the address lies in (none: 0).
+  logic [31:0] rd_word_global;  // block GLOBAL: the addressed word
   always_comb begin
-    rd_data = 32'h0;
-    if (rd_hit_id) rd_data = {32'h4E534348};
-    if (rd_hit_version) rd_data = {16'h1, 16'h0};
-    if (rd_hit_caps0) rd_data = {caps0_cls_entries_i, caps0_crypto_slots_i, caps0_prio_levels_i, caps0_classes_i, caps0_tenants_i};
-    if (rd_hit_caps1) rd_data = {caps1_buffer_kib_i, 8'h0, caps1_data_bytes_i};
-    if (rd_hit_ctrl) rd_data = {23'h0, ctrl_bad_to_default_sh_q, 2'h0, ctrl_arb_mode_sh_q, 3'h0, ctrl_enable_sh_q};
-    if (rd_hit_config_gen) rd_data = {config_gen_count_i};
-    if (rd_hit_scratch) rd_data = {scratch_value_q};
-    if (rd_hit_status) rd_data = {30'h0, status_rx_buf_full_q, status_tx_buf_full_q};
-    if (rd_hit_cycle) rd_data = rd_addr[2] ? {cycle_count_snap_q[63:32]} : {cycle_count_snap_q[31:0]};
-    if (rd_hit_crypto_engine) rd_data = {crypto_engine_latency_sh_q, 8'h0, crypto_engine_bytes_per_cycle_sh_q};
-    if (rd_hit_default_action) rd_data = {18'h0, default_action_crypto_op_sh_q, 3'h0, default_action_class_sh_q, 2'h0, default_action_tenant_sh_q};
-    if (rd_hit_crypto_busy) rd_data = {24'h0, crypto_busy_slots_snap_q};
-    if (rd_hit_prs_frames) rd_data = rd_addr[2] ? {prs_frames_count_snap_q[rd_blk_parser_idx*64 + 32 +: 32]} : {prs_frames_count_snap_q[rd_blk_parser_idx*64 +: 32]};
-    if (rd_hit_prs_runt) rd_data = rd_addr[2] ? {prs_runt_count_snap_q[rd_blk_parser_idx*64 + 32 +: 32]} : {prs_runt_count_snap_q[rd_blk_parser_idx*64 +: 32]};
-    if (rd_hit_prs_truncated) rd_data = rd_addr[2] ? {prs_truncated_count_snap_q[rd_blk_parser_idx*64 + 32 +: 32]} : {prs_truncated_count_snap_q[rd_blk_parser_idx*64 +: 32]};
-    if (rd_hit_prs_bad_ihl) rd_data = rd_addr[2] ? {prs_bad_ihl_count_snap_q[rd_blk_parser_idx*64 + 32 +: 32]} : {prs_bad_ihl_count_snap_q[rd_blk_parser_idx*64 +: 32]};
-    if (rd_hit_prs_unknown_etype) rd_data = rd_addr[2] ? {prs_unknown_etype_count_snap_q[rd_blk_parser_idx*64 + 32 +: 32]} : {prs_unknown_etype_count_snap_q[rd_blk_parser_idx*64 +: 32]};
-    if (rd_hit_prs_buf_drop) rd_data = rd_addr[2] ? {prs_buf_drop_count_snap_q[rd_blk_parser_idx*64 + 32 +: 32]} : {prs_buf_drop_count_snap_q[rd_blk_parser_idx*64 +: 32]};
-    if (rd_hit_t_ctrl) rd_data = {15'h0, t_ctrl_rate_en_sh_q[rd_blk_tenant_idx*1 +: 1], t_ctrl_crypto_quota_sh_q[rd_blk_tenant_idx*8 +: 8], 2'h0, t_ctrl_priority_sh_q[rd_blk_tenant_idx*2 +: 2], 3'h0, t_ctrl_enable_sh_q[rd_blk_tenant_idx*1 +: 1]};
-    if (rd_hit_t_weight) rd_data = {16'h0, t_weight_quantum_sh_q[rd_blk_tenant_idx*16 +: 16]};
-    if (rd_hit_t_rate) rd_data = {8'h0, t_rate_bytes_per_kcycle_sh_q[rd_blk_tenant_idx*24 +: 24]};
-    if (rd_hit_t_burst) rd_data = {8'h0, t_burst_bytes_sh_q[rd_blk_tenant_idx*24 +: 24]};
-    if (rd_hit_t_qlimit_ctrl) rd_data = {8'h0, t_qlimit_ctrl_bytes_sh_q[rd_blk_tenant_idx*24 +: 24]};
-    if (rd_hit_t_qlimit_bulk) rd_data = {8'h0, t_qlimit_bulk_bytes_sh_q[rd_blk_tenant_idx*24 +: 24]};
-    if (rd_hit_cls_vlan) rd_data = {4'h0, cls_vlan_mask_sh_q[rd_blk_classifier_idx*12 +: 12], 4'h0, cls_vlan_value_sh_q[rd_blk_classifier_idx*12 +: 12]};
-    if (rd_hit_cls_dscp_proto) rd_data = {cls_dscp_proto_proto_mask_sh_q[rd_blk_classifier_idx*8 +: 8], cls_dscp_proto_proto_sh_q[rd_blk_classifier_idx*8 +: 8], 2'h0, cls_dscp_proto_dscp_mask_sh_q[rd_blk_classifier_idx*6 +: 6], 2'h0, cls_dscp_proto_dscp_sh_q[rd_blk_classifier_idx*6 +: 6]};
-    if (rd_hit_cls_port) rd_data = {cls_port_mask_sh_q[rd_blk_classifier_idx*16 +: 16], cls_port_value_sh_q[rd_blk_classifier_idx*16 +: 16]};
-    if (rd_hit_cls_action) rd_data = {10'h0, cls_action_crypto_op_sh_q[rd_blk_classifier_idx*2 +: 2], 3'h0, cls_action_class_sh_q[rd_blk_classifier_idx*1 +: 1], 2'h0, cls_action_tenant_sh_q[rd_blk_classifier_idx*6 +: 6], 7'h0, cls_action_valid_sh_q[rd_blk_classifier_idx*1 +: 1]};
-    if (rd_hit_cr_tx_busy) rd_data = rd_addr[2] ? {cr_tx_busy_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]} : {cr_tx_busy_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
-    if (rd_hit_cr_tx_wait) rd_data = rd_addr[2] ? {cr_tx_wait_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]} : {cr_tx_wait_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
-    if (rd_hit_cr_tx_bytes) rd_data = rd_addr[2] ? {cr_tx_bytes_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]} : {cr_tx_bytes_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
-    if (rd_hit_cr_tx_pkts) rd_data = rd_addr[2] ? {cr_tx_pkts_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]} : {cr_tx_pkts_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
-    if (rd_hit_cr_rx_busy) rd_data = rd_addr[2] ? {cr_rx_busy_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]} : {cr_rx_busy_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
-    if (rd_hit_cr_rx_wait) rd_data = rd_addr[2] ? {cr_rx_wait_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]} : {cr_rx_wait_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
-    if (rd_hit_cr_rx_bytes) rd_data = rd_addr[2] ? {cr_rx_bytes_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]} : {cr_rx_bytes_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
-    if (rd_hit_cr_rx_pkts) rd_data = rd_addr[2] ? {cr_rx_pkts_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]} : {cr_rx_pkts_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
-    if (rd_hit_cr_slots_held) rd_data = {24'h0, cr_slots_held_count_snap_q[rd_blk_crypto_stats_idx*8 +: 8]};
-    if (rd_hit_q_enq_pkts) rd_data = rd_addr[2] ? {q_enq_pkts_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]} : {q_enq_pkts_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
-    if (rd_hit_q_enq_bytes) rd_data = rd_addr[2] ? {q_enq_bytes_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]} : {q_enq_bytes_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
-    if (rd_hit_q_tx_pkts) rd_data = rd_addr[2] ? {q_tx_pkts_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]} : {q_tx_pkts_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
-    if (rd_hit_q_tx_bytes) rd_data = rd_addr[2] ? {q_tx_bytes_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]} : {q_tx_bytes_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
-    if (rd_hit_q_drop_pkts) rd_data = rd_addr[2] ? {q_drop_pkts_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]} : {q_drop_pkts_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
-    if (rd_hit_q_drop_bytes) rd_data = rd_addr[2] ? {q_drop_bytes_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]} : {q_drop_bytes_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
-    if (rd_hit_q_lat_sum) rd_data = rd_addr[2] ? {q_lat_sum_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]} : {q_lat_sum_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
-    if (rd_hit_q_lat_count) rd_data = rd_addr[2] ? {q_lat_count_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]} : {q_lat_count_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
-    if (rd_hit_q_lat_max) rd_data = {q_lat_max_cycles_snap_q[rd_blk_queue_stats_idx*32 +: 32]};
-    if (rd_hit_q_depth) rd_data = {q_depth_bytes_snap_q[rd_blk_queue_stats_idx*32 +: 32]};
-    if (rd_hit_q_depth_hwm) rd_data = {q_depth_hwm_bytes_snap_q[rd_blk_queue_stats_idx*32 +: 32]};
-    if (rd_hit_q_depth_pkts) rd_data = {q_depth_pkts_count_snap_q[rd_blk_queue_stats_idx*32 +: 32]};
+    unique case (rd_addr[6:2])
+      5'h0: rd_word_global = {32'h4E534348};
+      5'h1: rd_word_global = {16'h1, 16'h0};
+      5'h2: rd_word_global = {caps0_cls_entries_i, caps0_crypto_slots_i, caps0_prio_levels_i, caps0_classes_i, caps0_tenants_i};
+      5'h3: rd_word_global = {caps1_buffer_kib_i, 8'h0, caps1_data_bytes_i};
+      5'h4: rd_word_global = {23'h0, ctrl_bad_to_default_sh_q, 2'h0, ctrl_arb_mode_sh_q, 3'h0, ctrl_enable_sh_q};
+      5'h8: rd_word_global = {config_gen_count_i};
+      5'h9: rd_word_global = {scratch_value_q};
+      5'hA: rd_word_global = {30'h0, status_rx_buf_full_q, status_tx_buf_full_q};
+      5'hC: rd_word_global = {cycle_count_snap_q[31:0]};
+      5'hD: rd_word_global = {cycle_count_snap_q[63:32]};
+      5'h10: rd_word_global = {crypto_engine_latency_sh_q, 8'h0, crypto_engine_bytes_per_cycle_sh_q};
+      5'h11: rd_word_global = {18'h0, default_action_crypto_op_sh_q, 3'h0, default_action_class_sh_q, 2'h0, default_action_tenant_sh_q};
+      5'h12: rd_word_global = {24'h0, crypto_busy_slots_snap_q};
+      default: rd_word_global = 32'h0;
+    endcase
   end
+  logic [31:0] rd2_word_global_q;
+  logic        rd2_in_global_q;  // the read lies in block GLOBAL
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd2_word_global_q <= 32'h0;
+      rd2_in_global_q   <= 1'b0;
+    end else if (rd1_adv) begin
+      rd2_word_global_q <= rd_word_global;
+      rd2_in_global_q   <= rd_blk_global_in;
+    end
+  end
+  logic [31:0] rd_word_parser;  // block PARSER: the addressed word
+  always_comb begin
+    unique case (rd_addr[5:2])
+      4'h0: rd_word_parser = {prs_frames_count_snap_q[rd_blk_parser_idx*64 +: 32]};
+      4'h1: rd_word_parser = {prs_frames_count_snap_q[rd_blk_parser_idx*64 + 32 +: 32]};
+      4'h2: rd_word_parser = {prs_runt_count_snap_q[rd_blk_parser_idx*64 +: 32]};
+      4'h3: rd_word_parser = {prs_runt_count_snap_q[rd_blk_parser_idx*64 + 32 +: 32]};
+      4'h4: rd_word_parser = {prs_truncated_count_snap_q[rd_blk_parser_idx*64 +: 32]};
+      4'h5: rd_word_parser = {prs_truncated_count_snap_q[rd_blk_parser_idx*64 + 32 +: 32]};
+      4'h6: rd_word_parser = {prs_bad_ihl_count_snap_q[rd_blk_parser_idx*64 +: 32]};
+      4'h7: rd_word_parser = {prs_bad_ihl_count_snap_q[rd_blk_parser_idx*64 + 32 +: 32]};
+      4'h8: rd_word_parser = {prs_unknown_etype_count_snap_q[rd_blk_parser_idx*64 +: 32]};
+      4'h9: rd_word_parser = {prs_unknown_etype_count_snap_q[rd_blk_parser_idx*64 + 32 +: 32]};
+      4'hA: rd_word_parser = {prs_buf_drop_count_snap_q[rd_blk_parser_idx*64 +: 32]};
+      4'hB: rd_word_parser = {prs_buf_drop_count_snap_q[rd_blk_parser_idx*64 + 32 +: 32]};
+      default: rd_word_parser = 32'h0;
+    endcase
+  end
+  logic [31:0] rd2_word_parser_q;
+  logic        rd2_in_parser_q;  // the read lies in block PARSER
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd2_word_parser_q <= 32'h0;
+      rd2_in_parser_q   <= 1'b0;
+    end else if (rd1_adv) begin
+      rd2_word_parser_q <= rd_word_parser;
+      rd2_in_parser_q   <= rd_blk_parser_in;
+    end
+  end
+  logic [31:0] rd_word_tenant;  // block TENANT: the addressed word
+  always_comb begin
+    unique case (rd_addr[4:2])
+      3'h0: rd_word_tenant = {15'h0, t_ctrl_rate_en_sh_q[rd_blk_tenant_idx*1 +: 1], t_ctrl_crypto_quota_sh_q[rd_blk_tenant_idx*8 +: 8], 2'h0, t_ctrl_priority_sh_q[rd_blk_tenant_idx*2 +: 2], 3'h0, t_ctrl_enable_sh_q[rd_blk_tenant_idx*1 +: 1]};
+      3'h1: rd_word_tenant = {16'h0, t_weight_quantum_sh_q[rd_blk_tenant_idx*16 +: 16]};
+      3'h2: rd_word_tenant = {8'h0, t_rate_bytes_per_kcycle_sh_q[rd_blk_tenant_idx*24 +: 24]};
+      3'h3: rd_word_tenant = {8'h0, t_burst_bytes_sh_q[rd_blk_tenant_idx*24 +: 24]};
+      3'h4: rd_word_tenant = {8'h0, t_qlimit_ctrl_bytes_sh_q[rd_blk_tenant_idx*24 +: 24]};
+      3'h5: rd_word_tenant = {8'h0, t_qlimit_bulk_bytes_sh_q[rd_blk_tenant_idx*24 +: 24]};
+      default: rd_word_tenant = 32'h0;
+    endcase
+  end
+  logic [31:0] rd2_word_tenant_q;
+  logic        rd2_in_tenant_q;  // the read lies in block TENANT
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd2_word_tenant_q <= 32'h0;
+      rd2_in_tenant_q   <= 1'b0;
+    end else if (rd1_adv) begin
+      rd2_word_tenant_q <= rd_word_tenant;
+      rd2_in_tenant_q   <= rd_blk_tenant_in;
+    end
+  end
+  logic [31:0] rd_word_classifier;  // block CLASSIFIER: the addressed word
+  always_comb begin
+    unique case (rd_addr[4:2])
+      3'h0: rd_word_classifier = {4'h0, cls_vlan_mask_sh_q[rd_blk_classifier_idx*12 +: 12], 4'h0, cls_vlan_value_sh_q[rd_blk_classifier_idx*12 +: 12]};
+      3'h1: rd_word_classifier = {cls_dscp_proto_proto_mask_sh_q[rd_blk_classifier_idx*8 +: 8], cls_dscp_proto_proto_sh_q[rd_blk_classifier_idx*8 +: 8], 2'h0, cls_dscp_proto_dscp_mask_sh_q[rd_blk_classifier_idx*6 +: 6], 2'h0, cls_dscp_proto_dscp_sh_q[rd_blk_classifier_idx*6 +: 6]};
+      3'h2: rd_word_classifier = {cls_port_mask_sh_q[rd_blk_classifier_idx*16 +: 16], cls_port_value_sh_q[rd_blk_classifier_idx*16 +: 16]};
+      3'h3: rd_word_classifier = {10'h0, cls_action_crypto_op_sh_q[rd_blk_classifier_idx*2 +: 2], 3'h0, cls_action_class_sh_q[rd_blk_classifier_idx*1 +: 1], 2'h0, cls_action_tenant_sh_q[rd_blk_classifier_idx*6 +: 6], 7'h0, cls_action_valid_sh_q[rd_blk_classifier_idx*1 +: 1]};
+      default: rd_word_classifier = 32'h0;
+    endcase
+  end
+  logic [31:0] rd2_word_classifier_q;
+  logic        rd2_in_classifier_q;  // the read lies in block CLASSIFIER
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd2_word_classifier_q <= 32'h0;
+      rd2_in_classifier_q   <= 1'b0;
+    end else if (rd1_adv) begin
+      rd2_word_classifier_q <= rd_word_classifier;
+      rd2_in_classifier_q   <= rd_blk_classifier_in;
+    end
+  end
+  logic [31:0] rd_word_crypto_stats;  // block CRYPTO_STATS: the addressed word
+  always_comb begin
+    unique case (rd_addr[6:2])
+      5'h0: rd_word_crypto_stats = {cr_tx_busy_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
+      5'h1: rd_word_crypto_stats = {cr_tx_busy_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
+      5'h2: rd_word_crypto_stats = {cr_tx_wait_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
+      5'h3: rd_word_crypto_stats = {cr_tx_wait_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
+      5'h4: rd_word_crypto_stats = {cr_tx_bytes_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
+      5'h5: rd_word_crypto_stats = {cr_tx_bytes_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
+      5'h6: rd_word_crypto_stats = {cr_tx_pkts_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
+      5'h7: rd_word_crypto_stats = {cr_tx_pkts_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
+      5'h8: rd_word_crypto_stats = {cr_rx_busy_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
+      5'h9: rd_word_crypto_stats = {cr_rx_busy_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
+      5'hA: rd_word_crypto_stats = {cr_rx_wait_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
+      5'hB: rd_word_crypto_stats = {cr_rx_wait_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
+      5'hC: rd_word_crypto_stats = {cr_rx_bytes_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
+      5'hD: rd_word_crypto_stats = {cr_rx_bytes_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
+      5'hE: rd_word_crypto_stats = {cr_rx_pkts_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
+      5'hF: rd_word_crypto_stats = {cr_rx_pkts_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
+      5'h10: rd_word_crypto_stats = {24'h0, cr_slots_held_count_snap_q[rd_blk_crypto_stats_idx*8 +: 8]};
+      default: rd_word_crypto_stats = 32'h0;
+    endcase
+  end
+  logic [31:0] rd2_word_crypto_stats_q;
+  logic        rd2_in_crypto_stats_q;  // the read lies in block CRYPTO_STATS
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd2_word_crypto_stats_q <= 32'h0;
+      rd2_in_crypto_stats_q   <= 1'b0;
+    end else if (rd1_adv) begin
+      rd2_word_crypto_stats_q <= rd_word_crypto_stats;
+      rd2_in_crypto_stats_q   <= rd_blk_crypto_stats_in;
+    end
+  end
+  logic [31:0] rd_word_queue_stats;  // block QUEUE_STATS: the addressed word
+  always_comb begin
+    unique case (rd_addr[6:2])
+      5'h0: rd_word_queue_stats = {q_enq_pkts_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
+      5'h1: rd_word_queue_stats = {q_enq_pkts_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]};
+      5'h2: rd_word_queue_stats = {q_enq_bytes_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
+      5'h3: rd_word_queue_stats = {q_enq_bytes_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]};
+      5'h4: rd_word_queue_stats = {q_tx_pkts_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
+      5'h5: rd_word_queue_stats = {q_tx_pkts_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]};
+      5'h6: rd_word_queue_stats = {q_tx_bytes_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
+      5'h7: rd_word_queue_stats = {q_tx_bytes_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]};
+      5'h8: rd_word_queue_stats = {q_drop_pkts_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
+      5'h9: rd_word_queue_stats = {q_drop_pkts_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]};
+      5'hA: rd_word_queue_stats = {q_drop_bytes_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
+      5'hB: rd_word_queue_stats = {q_drop_bytes_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]};
+      5'hC: rd_word_queue_stats = {q_lat_sum_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
+      5'hD: rd_word_queue_stats = {q_lat_sum_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]};
+      5'hE: rd_word_queue_stats = {q_lat_count_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
+      5'hF: rd_word_queue_stats = {q_lat_count_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]};
+      5'h10: rd_word_queue_stats = {q_lat_max_cycles_snap_q[rd_blk_queue_stats_idx*32 +: 32]};
+      5'h11: rd_word_queue_stats = {q_depth_bytes_snap_q[rd_blk_queue_stats_idx*32 +: 32]};
+      5'h12: rd_word_queue_stats = {q_depth_hwm_bytes_snap_q[rd_blk_queue_stats_idx*32 +: 32]};
+      5'h13: rd_word_queue_stats = {q_depth_pkts_count_snap_q[rd_blk_queue_stats_idx*32 +: 32]};
+      default: rd_word_queue_stats = 32'h0;
+    endcase
+  end
+  logic [31:0] rd2_word_queue_stats_q;
+  logic        rd2_in_queue_stats_q;  // the read lies in block QUEUE_STATS
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd2_word_queue_stats_q <= 32'h0;
+      rd2_in_queue_stats_q   <= 1'b0;
+    end else if (rd1_adv) begin
+      rd2_word_queue_stats_q <= rd_word_queue_stats;
+      rd2_in_queue_stats_q   <= rd_blk_queue_stats_in;
+    end
+  end
+  assign rd_data = ({32{rd2_in_global_q}} & rd2_word_global_q)
+                 | ({32{rd2_in_parser_q}} & rd2_word_parser_q)
+                 | ({32{rd2_in_tenant_q}} & rd2_word_tenant_q)
+                 | ({32{rd2_in_classifier_q}} & rd2_word_classifier_q)
+                 | ({32{rd2_in_crypto_stats_q}} & rd2_word_crypto_stats_q)
+                 | ({32{rd2_in_queue_stats_q}} & rd2_word_queue_stats_q);
 
   // Address bits [1:0] and unmapped data bits carry nothing.
   logic unused_bits;

@@ -66,6 +66,24 @@ class CsrWriter {
     return b.array ? static_cast<std::uint32_t>(std::countr_zero(b.array->stride)) : aw_;
   }
 
+  // Bits of the element index of an array block (at least 1).
+  static std::uint32_t index_bits(const Block& b) {
+    return std::max<std::uint32_t>(1, static_cast<std::uint32_t>(std::bit_width(b.array->max_count - 1)));
+  }
+  // Bits [hi:lo] of a block-relative address of channel `ch`: straight address bits where the
+  // block's base has no bit set at or below `hi` (no subtraction in the path), else the
+  // difference.
+  std::string rel_bits(const Block& b, const std::string& ch, std::uint32_t hi, std::uint32_t lo) const {
+    const bool aligned = hi >= 31 ? b.base == 0 : (b.base & ((std::uint64_t{2} << hi) - 1)) == 0;
+    if (aligned) return fmt::format("{}_addr[{}:{}]", ch, hi, lo);
+    return fmt::format("{}_blk_{}_rel[{}:{}]", ch, blk(b), hi, lo);
+  }
+  // Byte-address bits that name a word inside one element (arrays) or the block: [sel_bits-1:2].
+  std::uint32_t word_sel_bits(const Block& b) const {
+    if (b.array) return offset_bits(b);
+    return std::max<std::uint32_t>(2, static_cast<std::uint32_t>(std::bit_width(b.span() - 1)));
+  }
+
   // `vec` holds one W-bit field per element; select bits [a, a+n) of the element at `idx`
   // (or of the single copy when the block is not an array).
   static std::string select(const Block& b, const std::string& vec, std::uint32_t w, const std::string& idx,
@@ -88,10 +106,13 @@ class CsrWriter {
     line("// Bus: AXI4-Lite slave, " + std::to_string(aw_) + "-bit byte address (bits [1:0] ignored), 32-bit data.");
     line("//   AW and W are accepted independently into one-entry holding registers; a write is");
     line("//   performed in the cycle both are present and the B channel is free, and BVALID rises");
-    line("//   in the next cycle. A read is performed in the cycle its address is present and the R");
-    line("//   channel is free; RVALID rises in the next cycle. With BREADY/RREADY high, one write");
-    line("//   and one read complete every clock. Every VALID and READY output comes from a flop:");
-    line("//   no combinational path from any input to any output.");
+    line("//   in the next cycle. A read goes through a three-stage pipeline, so that no clock");
+    line("//   period holds more than a part of the read decode and mux: its address is registered");
+    line("//   (AR handshake); stage 1 decodes it and, in each block, selects the addressed word by");
+    line("//   address bits alone; stage 2 combines the blocks' registered words; RVALID rises three");
+    line("//   cycles after the AR handshake. A stalled R channel holds the pipeline (and then AR).");
+    line("//   With BREADY/RREADY high, one write and one read complete every clock. Every VALID and");
+    line("//   READY output comes from a flop: no combinational path from any input to any output.");
     line("//   Responses: DECERR where no register is mapped (or an array element >= its count),");
     line("//   SLVERR for a write to a register with no writable field or a read of a register with");
     line("//   only wo fields, OKAY otherwise. Byte strobes apply to rw and w1c fields; wo fields");
@@ -223,13 +244,21 @@ class CsrWriter {
     line("  logic        bvalid_q, rvalid_q;");
     line("  logic [1:0]  bresp_q, rresp_q;");
     line("  logic [31:0] rdata_q;");
-    line("  logic        wr_fire, rd_fire;  // the write / read is performed this cycle");
-    line(fmt::format("  logic {:<7}wr_addr, rd_addr;", a));
+    line("  logic        wr_fire;  // the write is performed this cycle");
+    line("  logic        rd_fire;  // a read's address enters read stage 1 this cycle");
+    line(fmt::format("  logic {:<7}wr_addr, ar_addr;  // the write's address; the read address offered or held", a));
+    line(fmt::format("  logic {:<7}rd_addr;  // the address of the read in stage 1", a));
     line("  logic [31:0] wr_data, wr_mask;  // wr_mask: wstrb as a bit mask");
     line("  logic [3:0]  wr_strb;");
-    line("  logic [1:0]  wr_resp, rd_resp;");
-    line("  logic [31:0] rd_data;");
+    line("  logic [1:0]  wr_resp, rd_resp;  // rd_resp: of the read in stage 1");
+    line("  logic [31:0] rd_data;  // of the read in stage 2");
     line("  logic        commit_fire, snapshot_fire;  // every shadow -> active / every snapshot latched");
+    line("  // Read pipeline: AR holding register -> stage 1 (address) -> stage 2 (block words) -> R.");
+    line(fmt::format("  logic {:<7}rd1_addr_q;", a));
+    line("  logic        rd1_valid_q, rd2_valid_q;  // a read is in stage 1 / stage 2");
+    line("  logic [1:0]  rd2_resp_q;");
+    line("  logic        rd_out_free, rd2_free, rd1_free;  // R / stage 2 / stage 1 can take a read now");
+    line("  logic        rd1_adv;  // the read in stage 1 moves to stage 2 at this edge");
     line();
     line("  assign s_axil_awready = ~aw_full_q;");
     line("  assign s_axil_wready  = ~w_full_q;");
@@ -245,8 +274,13 @@ class CsrWriter {
     line("  assign wr_strb = w_full_q ? w_strb_q : s_axil_wstrb;");
     line("  assign wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};");
     line("  assign wr_fire = (aw_full_q | s_axil_awvalid) & (w_full_q | s_axil_wvalid) & (~bvalid_q | s_axil_bready);");
-    line("  assign rd_addr = ar_full_q ? ar_addr_q : s_axil_araddr;");
-    line("  assign rd_fire = (ar_full_q | s_axil_arvalid) & (~rvalid_q | s_axil_rready);");
+    line("  assign ar_addr = ar_full_q ? ar_addr_q : s_axil_araddr;");
+    line("  assign rd_addr = rd1_addr_q;");
+    line("  assign rd_out_free = ~rvalid_q | s_axil_rready;");
+    line("  assign rd2_free = ~rd2_valid_q | rd_out_free;");
+    line("  assign rd1_free = ~rd1_valid_q | rd2_free;");
+    line("  assign rd1_adv = rd1_valid_q & rd2_free;");
+    line("  assign rd_fire = (ar_full_q | s_axil_arvalid) & rd1_free;");
     if (wide_writes_) {
       line();
       line("  // Writes to 64-bit registers: the addressed word's data, strobe mask and word mask.");
@@ -258,18 +292,22 @@ class CsrWriter {
     line();
     line("  always_ff @(posedge clk_i or negedge rst_ni) begin");
     line("    if (!rst_ni) begin");
-    line("      aw_full_q <= 1'b0;");
-    line("      w_full_q  <= 1'b0;");
-    line("      ar_full_q <= 1'b0;");
-    line(fmt::format("      aw_addr_q <= {};", sized(aw_, 0)));
-    line(fmt::format("      ar_addr_q <= {};", sized(aw_, 0)));
-    line("      w_data_q  <= 32'h0;");
-    line("      w_strb_q  <= 4'h0;");
-    line("      bvalid_q  <= 1'b0;");
-    line("      bresp_q   <= RESP_OKAY;");
-    line("      rvalid_q  <= 1'b0;");
-    line("      rresp_q   <= RESP_OKAY;");
-    line("      rdata_q   <= 32'h0;");
+    line("      aw_full_q   <= 1'b0;");
+    line("      w_full_q    <= 1'b0;");
+    line("      ar_full_q   <= 1'b0;");
+    line(fmt::format("      aw_addr_q   <= {};", sized(aw_, 0)));
+    line(fmt::format("      ar_addr_q   <= {};", sized(aw_, 0)));
+    line("      w_data_q    <= 32'h0;");
+    line("      w_strb_q    <= 4'h0;");
+    line("      bvalid_q    <= 1'b0;");
+    line("      bresp_q     <= RESP_OKAY;");
+    line(fmt::format("      rd1_addr_q  <= {};", sized(aw_, 0)));
+    line("      rd1_valid_q <= 1'b0;");
+    line("      rd2_valid_q <= 1'b0;");
+    line("      rd2_resp_q  <= RESP_OKAY;");
+    line("      rvalid_q    <= 1'b0;");
+    line("      rresp_q     <= RESP_OKAY;");
+    line("      rdata_q     <= 32'h0;");
     line("    end else begin");
     line("      // A channel's beat is held when it arrives and the operation cannot complete yet.");
     line("      aw_full_q <= (aw_full_q | s_axil_awvalid) & ~wr_fire;");
@@ -287,12 +325,17 @@ class CsrWriter {
     line("      end else if (s_axil_bready) begin");
     line("        bvalid_q <= 1'b0;");
     line("      end");
-    line("      if (rd_fire) begin");
-    line("        rvalid_q <= 1'b1;");
-    line("        rresp_q  <= rd_resp;");
-    line("        rdata_q  <= rd_data;");
-    line("      end else if (s_axil_rready) begin");
-    line("        rvalid_q <= 1'b0;");
+    line("      // Each read stage moves on when the next one is free or frees up at this edge.");
+    line("      if (rd_fire) rd1_addr_q <= ar_addr;");
+    line("      if (rd1_free) rd1_valid_q <= rd_fire;");
+    line("      if (rd2_free) rd2_valid_q <= rd1_valid_q;");
+    line("      if (rd1_adv) rd2_resp_q <= rd_resp;");
+    line("      if (rd_out_free) begin");
+    line("        rvalid_q <= rd2_valid_q;");
+    line("        if (rd2_valid_q) begin");
+    line("          rresp_q <= rd2_resp_q;");
+    line("          rdata_q <= rd_data;");
+    line("        end");
     line("      end");
     line("    end");
     line("  end");
@@ -346,8 +389,11 @@ class CsrWriter {
     bool storage = false;
     for (const Register& r : b.registers) storage = storage || r.writable() || r.snapshot;
     if (b.array) {
-      line(fmt::format("  logic {:<7}rd_blk_{}_idx;  // element addressed by the read", range(aw_ - ob), n));
-      line(fmt::format("  assign rd_blk_{0}_idx = rd_blk_{0}_rel[{1}:{2}];", n, aw_ - 1, ob));
+      // As many bits as the map's largest count needs: an element beyond the count is
+      // answered with DECERR (rd_blk_*_in), so its (undefined) word is never returned.
+      const std::uint32_t hi = std::min(aw_ - 1, ob + index_bits(b) - 1);
+      line(fmt::format("  logic {:<7}rd_blk_{}_idx;  // element addressed by the read", range(hi - ob + 1), n));
+      line(fmt::format("  assign rd_blk_{}_idx = {};", n, rel_bits(b, "rd", hi, ob)));
     }
     // Flattened copies that the read mux indexes (arrays: driven by the element loop below).
     for (const Register& r : b.registers) {
@@ -567,20 +613,56 @@ class CsrWriter {
     line(fmt::format("  assign rd_resp = {} ? RESP_OKAY :\n                   {} ? RESP_SLVERR : RESP_DECERR;", any(rd_ok),
                      any(rd_err)));
     line();
-    line("  always_comb begin");
-    line("    rd_data = 32'h0;");
+    line("  // Read stage 1: in each block, the word at the read address, selected by the element");
+    line("  // index and word-offset bits only (0 in holes and in registers with no readable field).");
+    line("  // Stage 2: the word of the block the address lies in (none: 0).");
+    std::vector<std::string> terms;
     for (const Block& b : map_.blocks) {
-      for (const Register& r : b.registers) {
-        if (!r.readable()) continue;
-        if (r.width == 64) {
-          line(fmt::format("    if (rd_hit_{}) rd_data = rd_addr[2] ? {} : {};", reg(r), read_word(b, r, 1),
-                           read_word(b, r, 0)));
-        } else {
-          line(fmt::format("    if (rd_hit_{}) rd_data = {};", reg(r), read_word(b, r, 0)));
+      bool readable = false;
+      for (const Register& r : b.registers) readable = readable || r.readable();
+      if (!readable) continue;
+      const std::string n = blk(b);
+      const std::uint32_t sb = word_sel_bits(b);
+      line(fmt::format("  logic [31:0] rd_word_{};  // block {}: the addressed word", n, b.name));
+      if (sb <= 2) {
+        // One 32-bit word per element: nothing to select inside it.
+        for (const Register& r : b.registers) {
+          if (r.readable()) line(fmt::format("  assign rd_word_{} = {};", n, read_word(b, r, 0)));
         }
+      } else {
+        const std::uint32_t w = sb - 2;
+        line("  always_comb begin");
+        line(fmt::format("    unique case ({})", rel_bits(b, "rd", sb - 1, 2)));
+        for (const Register& r : b.registers) {
+          if (!r.readable()) continue;
+          for (std::uint32_t k = 0; k < r.width / 32; ++k) {
+            line(fmt::format("      {}: rd_word_{} = {};", sized(w, (r.offset >> 2) + k), n, read_word(b, r, k)));
+          }
+        }
+        line(fmt::format("      default: rd_word_{} = 32'h0;", n));
+        line("    endcase");
+        line("  end");
       }
+      line(fmt::format("  logic [31:0] rd2_word_{}_q;", n));
+      line(fmt::format("  logic        rd2_in_{}_q;  // the read lies in block {}", n, b.name));
+      line("  always_ff @(posedge clk_i or negedge rst_ni) begin");
+      line("    if (!rst_ni) begin");
+      line(fmt::format("      rd2_word_{}_q <= 32'h0;", n));
+      line(fmt::format("      rd2_in_{}_q   <= 1'b0;", n));
+      line("    end else if (rd1_adv) begin");
+      line(fmt::format("      rd2_word_{0}_q <= rd_word_{0};", n));
+      line(fmt::format("      rd2_in_{0}_q   <= rd_blk_{0}_in;", n));
+      line("    end");
+      line("  end");
+      terms.push_back(fmt::format("({{32{{rd2_in_{0}_q}}}} & rd2_word_{0}_q)", n));
     }
-    line("  end");
+    if (terms.empty()) {
+      line("  assign rd_data = 32'h0;");
+    } else {
+      std::string s = "  assign rd_data = ";
+      for (std::size_t i = 0; i < terms.size(); ++i) s += (i ? "\n                 | " : "") + terms[i];
+      line(s + ";");
+    }
     line();
   }
 
