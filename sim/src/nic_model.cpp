@@ -12,6 +12,8 @@ namespace nicsched::sim {
 // Built into nicsched::sim (nic_variants.cpp).
 std::unique_ptr<NicCore> make_core_t8(const NicConfig& cfg);
 std::unique_ptr<NicCore> make_core_t16(const NicConfig& cfg);
+// The reference-model backend (model_backend.cpp).
+std::unique_ptr<NicCore> make_model_core(const NicConfig& cfg);
 
 namespace {
 
@@ -45,7 +47,20 @@ bool NicModel::variant_traces(std::uint32_t tenants) {
   return it != registry().end() && it->second.traces;
 }
 
+bool NicModel::supports(NicBackend backend, std::uint32_t tenants) {
+  if (backend == NicBackend::kModel) return tenants >= 1 && tenants <= 64;
+  return registry().count(tenants) != 0;
+}
+
 NicModel::NicModel(const NicConfig& cfg) : cfg_(cfg) {
+  if (cfg.backend == NicBackend::kModel) {
+    if (!cfg.trace.empty()) {
+      throw SimError(fmt::format("the model backend has no signals to trace; cannot write {} (use the rtl backend)",
+                                 cfg.trace.string()));
+    }
+    core_ = make_model_core(cfg);
+    return;
+  }
   const auto it = registry().find(cfg.tenants);
   if (it == registry().end()) {
     std::string list;
@@ -107,7 +122,10 @@ void NicModel::write32(std::uint32_t addr, std::uint32_t value) {
   }
 }
 
-std::string NicModel::describe() const { return fmt::format("inproc:nicsched_top[NumTenants={}]", cfg_.tenants); }
+std::string NicModel::describe() const {
+  if (cfg_.backend == NicBackend::kModel) return fmt::format("inproc:refmodel[NumTenants={}]", cfg_.tenants);
+  return fmt::format("inproc:nicsched_top[NumTenants={}]", cfg_.tenants);
+}
 
 const MacStats& NicModel::mac_stats() const { return core_->stats; }
 

@@ -37,7 +37,14 @@ struct Common {
   std::optional<std::uint64_t> cycles;
   std::string cache_dir;
   bool no_cache = false;
+  std::string backend;  // rtl | model; empty: the scenario's nic.backend (default rtl)
 };
+
+sim::Scenario load(const Common& c) {
+  sim::Scenario s = sim::load_scenario(c.scenario);
+  if (!c.backend.empty()) s.backend = sim::parse_backend(c.backend);
+  return s;
+}
 
 class ProgressBar {
  public:
@@ -78,7 +85,7 @@ std::vector<std::optional<sim::SoloResult>> solos(const Common& c, const sim::Sc
 
 int cmd_run(const Common& c, bool json, const std::string& trace, const std::string& pcap_out,
             const std::string& csv) {
-  const sim::Scenario s = sim::load_scenario(c.scenario);
+  const sim::Scenario s = load(c);
   const bool tty = isatty(STDERR_FILENO) != 0 && !json;
   ProgressBar bar(tty);
   std::vector<std::string> baselines;
@@ -130,7 +137,7 @@ int cmd_run(const Common& c, bool json, const std::string& trace, const std::str
 
 int cmd_serve(const Common& c, const std::string& listen, const std::string& unix_path, bool lockstep,
               bool baselines) {
-  const sim::Scenario s = sim::load_scenario(c.scenario);
+  const sim::Scenario s = load(c);
   sim::SimOptions o = make_options(c, c.baseline);
   if (baselines) o.solo = solos(c, s);
   sim::Simulation simulation(s, o);
@@ -183,6 +190,10 @@ int main(int argc, char** argv) {
     sub->add_option("--cycles", c.cycles, "Simulated cycles instead of the scenario's duration");
     sub->add_option("--cache-dir", c.cache_dir, "Where solo-baseline results are cached");
     sub->add_flag("--no-cache", c.no_cache, "Recompute the solo baselines");
+    sub->add_option("--backend", c.backend,
+                    "What simulates the NIC: rtl (Verilated nicsched_top) or model (the reference model, "
+                    "faster; docs/simulation.md); default: the scenario's nic.backend, else rtl")
+        ->check(CLI::IsMember({"rtl", "model"}));
   };
 
   CLI::App* run = app.add_subcommand("run", "Run a scenario and print its metrics");

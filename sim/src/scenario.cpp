@@ -28,6 +28,14 @@ const char* to_string(WorkloadKind k) {
 
 const char* to_string(Direction d) { return d == Direction::kTx ? "tx" : "rx"; }
 
+const char* to_string(NicBackend b) { return b == NicBackend::kModel ? "model" : "rtl"; }
+
+NicBackend parse_backend(const std::string& name) {
+  if (name == "rtl") return NicBackend::kRtl;
+  if (name == "model") return NicBackend::kModel;
+  throw SimError("unknown NIC backend '" + name + "' (expected rtl or model)");
+}
+
 const std::vector<ModelPreset>& model_presets() {
   // Real jobs on 8 workers with 100 GbE (docs/scaling.md): gradient size in MB and
   // forward+backward compute time per iteration.
@@ -365,7 +373,8 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file_na
     s.crypto_bytes_per_cycle =
         static_cast<std::uint32_t>(n.integer("crypto_bytes_per_cycle", 16, 1, 255, "engine bytes per cycle per slot"));
     s.crypto_latency = static_cast<std::uint32_t>(n.integer("crypto_latency", 32, 0, 65535, "engine latency in cycles"));
-    n.finish("tenants, crypto_slots, crypto_bytes_per_cycle, crypto_latency");
+    s.backend = parse_backend(n.choice("backend", {"rtl", "model"}, std::string("rtl")));
+    n.finish("tenants, crypto_slots, crypto_bytes_per_cycle, crypto_latency, backend");
   }
 
   if (r.has("mac")) {

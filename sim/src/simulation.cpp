@@ -119,13 +119,15 @@ host::Policy with_scenario_classifier(host::Policy p, const Scenario& s) {
 Simulation::Simulation(Scenario scenario, SimOptions options)
     : scenario_(std::move(scenario)), options_(std::move(options)) {
   const auto variants = NicModel::variants();
-  if (std::find(variants.begin(), variants.end(), scenario_.nic_tenants) == variants.end()) {
+  if (!NicModel::supports(scenario_.backend, scenario_.nic_tenants)) {
     std::string list;
     for (auto v : variants) list += (list.empty() ? "" : ", ") + std::to_string(v);
     throw SimError(scenario_.file.string() + ": nic.tenants " + std::to_string(scenario_.nic_tenants) +
                    " has no model in this build (built: " + list + ")");
   }
   NicConfig nc;
+  nc.backend = scenario_.backend;
+  nc.crypto_slots = scenario_.crypto_slots;  // model backend; the RTL's is elaborated (checked in configure_nic)
   nc.tenants = scenario_.nic_tenants;
   nc.link_bytes_per_cycle = scenario_.link_bytes_per_cycle();
   nc.pauses = scenario_.pauses;
@@ -553,7 +555,8 @@ std::filesystem::path default_cache_dir() {
 std::vector<std::optional<SoloResult>> solo_baselines(const Scenario& s, const std::filesystem::path& cache_dir,
                                                       std::optional<std::uint64_t> cycles, std::uint64_t iterations) {
   const std::uint64_t end = cycles.value_or(s.duration_cycles);
-  const std::string key = fmt::format("{}-{}-{}-{}-v1", s.name, s.text_digest, end, iterations);
+  const std::string key = fmt::format("{}-{}-{}-{}{}-v1", s.name, s.text_digest, end, iterations,
+                                      s.backend == NicBackend::kModel ? "-model" : "");
   std::filesystem::path cache_file;
   if (!cache_dir.empty()) {
     std::string safe = key;

@@ -1,4 +1,6 @@
-// NicModel: the Verilated nicsched_top, clocked in process.
+// NicModel: the Verilated nicsched_top, clocked in process; or, with
+// NicConfig::backend = NicBackend::kModel, the reference model nicsched::refmodel behind
+// the same interfaces (model_backend.hpp; docs/simulation.md, "Backends").
 //
 // - Owns the model (and its VerilatedContext) of the variant whose NumTenants the
 //   configuration asks for (variants(): the ones built into this binary).
@@ -28,7 +30,9 @@
 namespace nicsched::sim {
 
 struct NicConfig {
-  std::uint32_t tenants = 8;               // NumTenants of the Verilated variant
+  NicBackend backend = NicBackend::kRtl;   // Verilated top, or the reference model
+  std::uint32_t tenants = 8;               // NumTenants of the Verilated variant (model: any 1..64)
+  std::uint32_t crypto_slots = 4;          // model backend only; the RTL's CryptoSlots is elaborated (4)
   double link_bytes_per_cycle = 50.0;      // 100 GbE at 250 MHz
   std::vector<PausePeriod> pauses;         // egress pause periods, sorted
   std::filesystem::path trace;             // FST file; empty: no waveform
@@ -38,6 +42,7 @@ struct NicConfig {
   // lists; cycle() counts from the end of that.
   std::uint32_t buffer_bytes = 262144;
   std::uint32_t axil_timeout_cycles = 2000;  // an access not answered by then is a BusError
+                                             // (RTL backend; the model answers at once)
 };
 
 // A frame that left the NIC (TX: onto the wire; RX: to the host).
@@ -93,6 +98,8 @@ class NicModel final : public drivers::RegisterBus, public drivers::SimControl {
   [[nodiscard]] static std::vector<std::uint32_t> variants();
   // Whether the variant writes waveforms.
   [[nodiscard]] static bool variant_traces(std::uint32_t tenants);
+  // Whether this build can simulate `tenants` tenants on the backend (model: 1..64).
+  [[nodiscard]] static bool supports(NicBackend backend, std::uint32_t tenants);
 
   void attach(FrameSource* source, FrameSink* sink);
   void notify_pending(Direction dir);
@@ -112,6 +119,7 @@ class NicModel final : public drivers::RegisterBus, public drivers::SimControl {
 
   [[nodiscard]] const MacStats& mac_stats() const;
   [[nodiscard]] std::uint32_t tenants() const { return cfg_.tenants; }
+  [[nodiscard]] NicBackend backend() const { return cfg_.backend; }
   [[nodiscard]] const NicConfig& config() const { return cfg_; }
 
  private:

@@ -21,9 +21,14 @@ inline constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max(
 enum class WorkloadKind : std::uint8_t { kDdp, kFl, kBackground, kPcap };
 enum class BgPattern : std::uint8_t { kConstant, kPoisson, kOnOff };
 enum class Direction : std::uint8_t { kTx = 0, kRx = 1 };  // TX: host -> wire, RX: wire -> host
+// What simulates the NIC (docs/simulation.md, "Backends"): the Verilated nicsched_top, or
+// the reference model nicsched::refmodel behind the same register map (fast mode).
+enum class NicBackend : std::uint8_t { kRtl, kModel };
 
 [[nodiscard]] const char* to_string(WorkloadKind k);
 [[nodiscard]] const char* to_string(Direction d);
+[[nodiscard]] const char* to_string(NicBackend b);                 // "rtl", "model"
+[[nodiscard]] NicBackend parse_backend(const std::string& name);  // throws SimError
 
 // Periodic small latency-sensitive packets (heartbeats, state) of a DDP tenant.
 struct ControlSpec {
@@ -105,6 +110,7 @@ struct Scenario {
   std::uint32_t crypto_slots = 4;
   std::uint32_t crypto_bytes_per_cycle = 16;
   std::uint32_t crypto_latency = 32;
+  NicBackend backend = NicBackend::kRtl;  // nic.backend
   std::vector<PausePeriod> pauses;    // sorted, non-overlapping
   std::vector<TenantSpec> tenants;
 
