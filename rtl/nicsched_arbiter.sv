@@ -20,6 +20,22 @@
 // positive credit (kept debt stays). So a decision is made every clock whenever a
 // quantum is at least one frame length; smaller quanta make a round take several clocks.
 // Nothing inside a level starves: round robin visits every eligible tenant.
+// Deficits are DefW = max(QuantumW, LenW) + 1 bits, signed: a deficit stays within
+// -(2^LenW - 2) (credit >= 1 less the longest frame) .. 2^QuantumW - 1 (a refill of a
+// deficit <= 0), so no quantum or frame length can wrap it.
+// Timing: the grant is combinational in the queue heads (q_elig_i, q_len_i, q_ts_i), so
+// the logic between them and the grant is kept shallow and free of ripple chains:
+//   - what does not depend on the heads is ready before them: per level, which tenants
+//     are enabled at that level (configuration), whether a deficit is positive (a flop,
+//     pos_q, kept beside the deficit) and whether a refill would give credit;
+//   - every level's pick is computed in parallel and the top level selects one; inside
+//     a level both candidate masks (tenants with credit, tenants with credit after a
+//     refill) are picked from in parallel and the refill decision selects;
+//   - round robin is a masked lowest-set-bit search (tenants after the level's last
+//     grant, held as a mask, rr_above_q; else all), i.e. OR prefixes, not a rotating
+//     index walk;
+//   - FIFO compares heads' ages in a balanced tree (log2 of the queues deep);
+//   - the grant is produced one-hot, and the queue number encoded from it.
 `default_nettype none
 
 module nicsched_arbiter #(
@@ -28,8 +44,7 @@ module nicsched_arbiter #(
   parameter int TsW        = 32,  // enqueue timestamp bits
   // derived
   parameter int NumQueues  = NumTenants * 2,
-  parameter int QueueW     = $clog2(NumQueues),
-  parameter int TenantW    = (NumTenants > 1) ? $clog2(NumTenants) : 1
+  parameter int QueueW     = $clog2(NumQueues)
 ) (
   input  wire logic                    clk_i,
   input  wire logic                    rst_ni,
@@ -54,160 +69,207 @@ module nicsched_arbiter #(
   localparam logic [1:0] MODE_SP      = nicsched_regs_pkg::CTRL_ARB_MODE_SP;
   localparam logic [1:0] MODE_DWRR    = nicsched_regs_pkg::CTRL_ARB_MODE_DWRR;
   localparam logic [1:0] MODE_SP_DWRR = nicsched_regs_pkg::CTRL_ARB_MODE_SP_DWRR;
-  localparam int DefW = LenW + 4;  // signed deficit: -(max len) .. quantum
-  localparam logic [31:0] NT32 = NumTenants;
+  localparam int QuantumW  = 16;  // T_WEIGHT.QUANTUM bits (the t_quantum_i element width)
+  localparam int DefW      = ((QuantumW > LenW) ? QuantumW : LenW) + 1;  // signed deficit
+  localparam int NumLevels = 4;   // strict-priority levels (T_CTRL.PRIORITY is 2 bits)
+  localparam int FifoLeaves = 1 << QueueW;  // FIFO age tree: queues rounded up to a power of 2
+  localparam int FifoNodes  = 2 * FifoLeaves - 1;
+  localparam logic [NumTenants-1:0] RR_ABOVE_RESET = {NumTenants{1'b1}} << 1;  // after tenant 0
 
   if (NumTenants < 1 || NumTenants > 64) begin : gen_bad_tenants
     $error("nicsched_arbiter %m: NumTenants must be in 1..64");
   end
-
-  logic [NumTenants*DefW-1:0]    def_q, def_d;      // deficits (signed)
-  logic [4*TenantW-1:0]          rr_q, rr_d;        // last grant per level
-
-  // per-tenant candidate
-  logic [NumTenants-1:0]         t_elig, t_backlog, t_cls;
-  logic [NumTenants*LenW-1:0]    t_len;
-  logic [NumTenants*2-1:0]       t_lvl;
-  logic [1:0]                    top_lvl;
-  logic                          any_elig;
-  logic [NumTenants-1:0]         in_lvl, credit, after, repl_set, pick_mask;
-  logic                          use_dwrr, replenish;
-  logic [TenantW-1:0]            rr_ptr, pick;
-  logic                          pick_found;
-  logic [NumTenants*DefW-1:0]    def_repl;          // deficits after a round's quantum
-
-  always_comb begin
-    for (int t = 0; t < NumTenants; t++) begin
-      t_elig[t]    = enable_i && t_enable_i[t] && (q_elig_i[2*t] || q_elig_i[2*t+1]);
-      t_backlog[t] = q_backlog_i[2*t] || q_backlog_i[2*t+1];
-      t_cls[t]     = !q_elig_i[2*t];  // control first
-      t_len[t*LenW +: LenW] = t_cls[t] ? q_len_i[(2*t+1)*LenW +: LenW]
-                                       : q_len_i[2*t*LenW +: LenW];
-      t_lvl[t*2 +: 2] = (mode_i == MODE_SP || mode_i == MODE_SP_DWRR) ? t_prio_i[t*2 +: 2]
-                                                                      : 2'd0;
-    end
+  if (LenW < 1 || LenW > 30) begin : gen_bad_len
+    $error("nicsched_arbiter %m: LenW must be in 1..30");
   end
 
-  // top level: the lowest level number with an eligible tenant
-  always_comb begin
-    top_lvl  = 2'd3;
-    any_elig = 1'b0;
-    for (int l = 3; l >= 0; l--) begin
-      for (int t = 0; t < NumTenants; t++) begin
-        if (t_elig[t] && t_lvl[t*2 +: 2] == l[1:0]) begin
-          top_lvl  = l[1:0];
-          any_elig = 1'b1;
-        end
-      end
-    end
-  end
+  // ---------------------------------------------------------------- state
+  logic [NumTenants*DefW-1:0]      def_q, def_d;            // deficits (signed)
+  logic [NumTenants-1:0]           pos_q, pos_d;            // deficit > 0
+  logic [NumLevels*NumTenants-1:0] rr_above_q, rr_above_d;  // per level: tenants after its last grant
 
-  logic [DefW-1:0] quantum;
+  // ---------------------------------------------------------------- ready before the heads
+  logic                            sp_mode, use_dwrr, fifo_mode;
+  logic [NumTenants-1:0]           t_backlog;   // a queue of the tenant holds frames
+  logic [NumTenants-1:0]           refill_ok;   // deficit + quantum > 0
+  logic [NumTenants-1:0]           after_ok;    // credit now, or after a refill
+  logic [NumTenants*DefW-1:0]      def_plus;    // deficit + quantum
+  logic [NumLevels*NumTenants-1:0] lvl_on;      // tenant enabled and at the level
   always_comb begin
-    use_dwrr = (mode_i == MODE_DWRR) || (mode_i == MODE_SP_DWRR);
-    quantum  = '0;
+    logic [DefW-1:0] quantum;
+    logic [1:0]      lvl;
+    sp_mode   = (mode_i == MODE_SP) || (mode_i == MODE_SP_DWRR);
+    use_dwrr  = (mode_i == MODE_DWRR) || (mode_i == MODE_SP_DWRR);
+    fifo_mode = (mode_i == MODE_FIFO);
     for (int t = 0; t < NumTenants; t++) begin
-      quantum = {{(DefW-16){1'b0}}, t_quantum_i[t*16 +: 16]};
+      quantum = {{(DefW-QuantumW){1'b0}}, t_quantum_i[t*QuantumW +: QuantumW]};
       if (quantum == '0) begin
         quantum = {{(DefW-1){1'b0}}, 1'b1};
       end
-      in_lvl[t]   = t_elig[t] && (t_lvl[t*2 +: 2] == top_lvl);
-      credit[t]   = in_lvl[t] && ($signed(def_q[t*DefW +: DefW]) > 0);
-      repl_set[t] = enable_i && t_enable_i[t] && t_backlog[t] &&
-                    (t_lvl[t*2 +: 2] == top_lvl) && ($signed(def_q[t*DefW +: DefW]) <= 0);
-      def_repl[t*DefW +: DefW] = repl_set[t] ? def_q[t*DefW +: DefW] + quantum
-                                             : def_q[t*DefW +: DefW];
-      after[t]    = in_lvl[t] && ($signed(def_repl[t*DefW +: DefW]) > 0);
-    end
-    replenish = use_dwrr && any_elig && (credit == '0);
-    if (!use_dwrr) begin
-      pick_mask = in_lvl;
-    end else if (replenish) begin
-      pick_mask = after;
-    end else begin
-      pick_mask = credit;
+      t_backlog[t] = q_backlog_i[2*t] || q_backlog_i[2*t+1];
+      def_plus[t*DefW +: DefW] = def_q[t*DefW +: DefW] + quantum;
+      refill_ok[t] = $signed(def_plus[t*DefW +: DefW]) > 0;
+      after_ok[t]  = pos_q[t] || (t_backlog[t] && refill_ok[t]);
+      lvl = sp_mode ? t_prio_i[t*2 +: 2] : 2'd0;
+      for (int l = 0; l < NumLevels; l++) begin
+        lvl_on[l*NumTenants + t] = enable_i && t_enable_i[t] && (lvl == l[1:0]);
+      end
     end
   end
 
-  // round robin: first tenant of pick_mask after rr_ptr (cyclic)
+  // ---------------------------------------------------------------- SP / DWRR decision
+  logic [NumTenants-1:0] t_req;                 // tenant has an eligible head
+  logic [NumLevels-1:0]  lvl_any;               // level has an eligible tenant
+  logic [NumLevels-1:0]  lvl_any_credit;        // ... one with credit (DWRR)
+  logic [NumLevels-1:0]  top_is;                // one-hot: the top level
+  logic [NumLevels*NumTenants-1:0] lvl_pick;    // per level: its pick, one-hot
+  logic [NumTenants-1:0] pick_oh;               // the pick: one-hot tenant
+  logic                  pick_found, replenish;
   always_comb begin
-    logic [31:0] idx;
-    rr_ptr     = rr_q[top_lvl*TenantW +: TenantW];
-    pick       = '0;
-    pick_found = 1'b0;
-    for (int k = 1; k <= NumTenants; k++) begin
-      idx = {{(32-TenantW){1'b0}}, rr_ptr} + k;
-      if (idx >= NT32) begin
-        idx = idx - NT32;
-      end
-      if (!pick_found && pick_mask[idx[TenantW-1:0]]) begin
-        pick_found = 1'b1;
-        pick       = idx[TenantW-1:0];
-      end
+    logic [NumTenants-1:0] in_l, cr_l, af_l, hi, oh_cr, oh_af, first_hi, first_all;
+    logic                  seen_hi, seen_all;
+    logic                  higher;               // a higher level has an eligible tenant
+    for (int t = 0; t < NumTenants; t++) begin
+      t_req[t] = q_elig_i[2*t] || q_elig_i[2*t+1];
     end
+    higher = 1'b0;
+    for (int l = 0; l < NumLevels; l++) begin
+      in_l = lvl_on[l*NumTenants +: NumTenants] & t_req;
+      cr_l = use_dwrr ? (in_l & pos_q) : '0;
+      af_l = use_dwrr ? (in_l & after_ok) : in_l;
+      lvl_any[l]        = in_l != '0;
+      lvl_any_credit[l] = cr_l != '0;
+      top_is[l]         = lvl_any[l] && !higher;
+      higher            = higher || lvl_any[l];
+      // Round robin, for each candidate mask: the lowest tenant after the last grant,
+      // else the lowest tenant.
+      for (int m = 0; m < 2; m++) begin
+        hi       = (m == 0 ? cr_l : af_l) & rr_above_q[l*NumTenants +: NumTenants];
+        seen_hi  = 1'b0;
+        seen_all = 1'b0;
+        for (int t = 0; t < NumTenants; t++) begin
+          first_hi[t]  = hi[t] && !seen_hi;
+          first_all[t] = (m == 0 ? cr_l[t] : af_l[t]) && !seen_all;
+          seen_hi      = seen_hi || hi[t];
+          seen_all     = seen_all || (m == 0 ? cr_l[t] : af_l[t]);
+        end
+        if (m == 0) begin
+          oh_cr = seen_hi ? first_hi : first_all;
+        end else begin
+          oh_af = seen_hi ? first_hi : first_all;
+        end
+      end
+      lvl_pick[l*NumTenants +: NumTenants] = lvl_any_credit[l] ? oh_cr : oh_af;
+    end
+    pick_oh = '0;
+    replenish = 1'b0;
+    for (int l = 0; l < NumLevels; l++) begin
+      pick_oh   = pick_oh | (top_is[l] ? lvl_pick[l*NumTenants +: NumTenants] : '0);
+      replenish = replenish || (use_dwrr && top_is[l] && !lvl_any_credit[l]);
+    end
+    pick_found = pick_oh != '0;
   end
 
-  // FIFO: oldest eligible head
+  // ---------------------------------------------------------------- FIFO: oldest eligible head
   logic [QueueW-1:0] fifo_pick;
   logic              fifo_found;
   always_comb begin
-    logic [TsW-1:0] best_age;
-    logic [TsW-1:0] age;
-    fifo_pick  = '0;
-    fifo_found = 1'b0;
-    best_age   = '0;
+    logic [FifoNodes-1:0]        nv;   // node: some eligible head below
+    logic [FifoNodes*TsW-1:0]    na;   // node: the oldest age below
+    logic [FifoNodes*QueueW-1:0] ni;   // node: its queue (ties: the lowest)
+    logic                        take_r;
+    for (int q = 0; q < FifoLeaves; q++) begin
+      if (q < NumQueues) begin
+        nv[FifoLeaves-1+q] = enable_i && t_enable_i[q/2] && q_elig_i[q];
+        na[(FifoLeaves-1+q)*TsW +: TsW] = now_i - q_ts_i[q*TsW +: TsW];
+      end else begin
+        nv[FifoLeaves-1+q] = 1'b0;
+        na[(FifoLeaves-1+q)*TsW +: TsW] = '0;
+      end
+      ni[(FifoLeaves-1+q)*QueueW +: QueueW] = q[QueueW-1:0];
+    end
+    for (int n = FifoLeaves - 2; n >= 0; n--) begin
+      take_r = nv[2*n+2] && (!nv[2*n+1] || na[(2*n+2)*TsW +: TsW] > na[(2*n+1)*TsW +: TsW]);
+      nv[n]  = nv[2*n+1] || nv[2*n+2];
+      na[n*TsW +: TsW]       = take_r ? na[(2*n+2)*TsW +: TsW] : na[(2*n+1)*TsW +: TsW];
+      ni[n*QueueW +: QueueW] = take_r ? ni[(2*n+2)*QueueW +: QueueW] : ni[(2*n+1)*QueueW +: QueueW];
+    end
+    fifo_found = nv[0];
+    fifo_pick  = ni[0 +: QueueW];
+  end
+
+  // ---------------------------------------------------------------- grant
+  always_comb begin
     for (int q = 0; q < NumQueues; q++) begin
-      age = now_i - q_ts_i[q*TsW +: TsW];
-      if (enable_i && t_enable_i[q/2] && q_elig_i[q] && (!fifo_found || age > best_age)) begin
-        fifo_found = 1'b1;
-        fifo_pick  = q[QueueW-1:0];
-        best_age   = age;
+      if (fifo_mode) begin
+        grant_onehot_o[q] = fifo_found && (fifo_pick == q[QueueW-1:0]);
+      end else if (q % 2 == 0) begin
+        grant_onehot_o[q] = pick_oh[q/2] && q_elig_i[q];     // control first
+      end else begin
+        grant_onehot_o[q] = pick_oh[q/2] && !q_elig_i[q-1];
+      end
+    end
+    grant_valid_o = fifo_mode ? fifo_found : pick_found;
+    grant_queue_o = '0;
+    if (fifo_mode) begin
+      grant_queue_o = fifo_pick;
+    end else begin
+      for (int q = 0; q < NumQueues; q++) begin
+        grant_queue_o = grant_queue_o | (grant_onehot_o[q] ? q[QueueW-1:0] : '0);
       end
     end
   end
 
-  // decision and state update
-  logic [TenantW:0] pick_q_full;
+  // ---------------------------------------------------------------- state update
   always_comb begin
-    def_d = def_q;
-    rr_d  = rr_q;
-    pick_q_full = {pick, t_cls[pick]};
-    if (mode_i == MODE_FIFO) begin
-      grant_valid_o = fifo_found;
-      grant_queue_o = fifo_pick;
-    end else begin
-      grant_valid_o = pick_found;
-      grant_queue_o = pick_q_full[QueueW-1:0];
+    logic             granted;
+    logic             refill;
+    logic [LenW-1:0]  len;
+    logic [NumTenants-1:0] after_pick;  // tenants after the pick
+    logic             seen;
+    def_d      = def_q;
+    rr_above_d = rr_above_q;
+    seen       = 1'b0;
+    for (int t = 0; t < NumTenants; t++) begin
+      after_pick[t] = seen;
+      seen          = seen || pick_oh[t];
     end
-    for (int l = 0; l < 4; l++) begin
-      if (mode_i != MODE_FIFO && pick_found && top_lvl == l[1:0]) begin
-        rr_d[l*TenantW +: TenantW] = pick;
+    for (int l = 0; l < NumLevels; l++) begin
+      if (!fifo_mode && pick_found && top_is[l]) begin
+        rr_above_d[l*NumTenants +: NumTenants] = after_pick;
       end
     end
     for (int t = 0; t < NumTenants; t++) begin
-      if (mode_i != MODE_FIFO && replenish) begin
-        def_d[t*DefW +: DefW] = def_repl[t*DefW +: DefW];
+      // A round ends: every backlogged tenant of the top level without credit gains its quantum.
+      refill = 1'b0;
+      for (int l = 0; l < NumLevels; l++) begin
+        refill = refill || (top_is[l] && lvl_on[l*NumTenants + t]);
       end
-      if (mode_i != MODE_FIFO && use_dwrr && pick_found && pick == t[TenantW-1:0]) begin
-        def_d[t*DefW +: DefW] = def_d[t*DefW +: DefW] -
-            {{(DefW-LenW){1'b0}}, t_len[t*LenW +: LenW]};
+      refill  = replenish && refill && t_backlog[t] && !pos_q[t];
+      granted = use_dwrr && pick_oh[t];
+      len     = q_elig_i[2*t] ? q_len_i[2*t*LenW +: LenW] : q_len_i[(2*t+1)*LenW +: LenW];
+      if (refill) begin
+        def_d[t*DefW +: DefW] = def_plus[t*DefW +: DefW];
+      end
+      if (granted) begin
+        def_d[t*DefW +: DefW] = def_d[t*DefW +: DefW] - {{(DefW-LenW){1'b0}}, len};
       end
       // an idle tenant keeps its debt but not its credit
       if (!t_backlog[t] && $signed(def_d[t*DefW +: DefW]) > 0) begin
         def_d[t*DefW +: DefW] = '0;
       end
-    end
-    for (int q = 0; q < NumQueues; q++) begin
-      grant_onehot_o[q] = grant_valid_o && (grant_queue_o == q[QueueW-1:0]);
+      pos_d[t] = $signed(def_d[t*DefW +: DefW]) > 0;
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      def_q <= '0;
-      rr_q  <= '0;
+      def_q      <= '0;
+      pos_q      <= '0;
+      rr_above_q <= {NumLevels{RR_ABOVE_RESET}};
     end else begin
-      def_q <= def_d;
-      rr_q  <= rr_d;
+      def_q      <= def_d;
+      pos_q      <= pos_d;
+      rr_above_q <= rr_above_d;
     end
   end
 

@@ -1,0 +1,133 @@
+// Reference model of the egress arbiter's decisions (nicsched_arbiter), written from the
+// behaviour docs/rtl.md and the module header state, not from the RTL:
+// - FIFO: the eligible head (tenant and device enabled) with the oldest enqueue time,
+//   ages taken modulo 2^TsW, ties to the lowest queue.
+// - Other modes: a tenant is eligible when enabled and one of its heads is; its control
+//   head goes before its bulk head. SP and SP_DWRR rank tenants by T_CTRL.PRIORITY (0
+//   first) and serve only the top level with an eligible tenant; DWRR puts every tenant
+//   on one level.
+// - SP: round robin by packets from the last tenant granted at that level.
+// - DWRR / SP_DWRR: each tenant has a deficit (an unbounded integer here); a tenant of the
+//   top level with a positive deficit may be granted (round robin as above) and the grant
+//   subtracts its frame's length. When no eligible top-level tenant has credit, every
+//   enabled, backlogged tenant of that level with deficit <= 0 gains its quantum (0 counts
+//   as 1) and the pick is made from the new deficits in the same clock.
+// - Every clock, a tenant with nothing queued loses positive credit (debt is kept).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace nicsched::arbtest {
+
+enum Mode : unsigned { kFifo = 0, kSp = 1, kDwrr = 2, kSpDwrr = 3 };
+
+struct ArbConfig {
+  bool enable = true;
+  unsigned mode = kSp;
+  std::vector<bool> t_enable;
+  std::vector<unsigned> prio;     // 0..3
+  std::vector<unsigned> quantum;  // 0..65535
+};
+
+// One clock's queue heads, indexed by queue (tenant * 2 + class, class 0 control).
+struct ArbHeads {
+  std::vector<bool> elig, backlog;
+  std::vector<unsigned> len;
+  std::vector<std::uint32_t> ts;
+  std::uint32_t now = 0;
+};
+
+struct ArbDecision {
+  bool valid = false;
+  unsigned queue = 0;
+};
+
+class ArbiterModel {
+ public:
+  ArbiterModel(unsigned tenants, unsigned ts_bits)
+      : n_(tenants), ts_mask_(ts_bits >= 32 ? 0xFFFFFFFFU : (1U << ts_bits) - 1U), deficit_(tenants, 0),
+        last_(4, 0) {}
+
+  [[nodiscard]] const std::vector<std::int64_t>& deficits() const { return deficit_; }
+
+  // The decision for this clock; updates the state as the clock edge would.
+  ArbDecision step(const ArbConfig& c, const ArbHeads& h) {
+    ArbDecision d = c.mode == kFifo ? fifo(c, h) : scheduled(c, h);
+    for (unsigned t = 0; t < n_; ++t) {
+      if (!backlogged(h, t) && deficit_[t] > 0) deficit_[t] = 0;
+    }
+    return d;
+  }
+
+ private:
+  [[nodiscard]] static bool backlogged(const ArbHeads& h, unsigned t) { return h.backlog[2 * t] || h.backlog[2 * t + 1]; }
+  [[nodiscard]] bool eligible(const ArbConfig& c, const ArbHeads& h, unsigned t) const {
+    return c.enable && c.t_enable[t] && (h.elig[2 * t] || h.elig[2 * t + 1]);
+  }
+  [[nodiscard]] static unsigned level(const ArbConfig& c, unsigned t) {
+    return (c.mode == kSp || c.mode == kSpDwrr) ? c.prio[t] : 0;
+  }
+
+  ArbDecision fifo(const ArbConfig& c, const ArbHeads& h) const {
+    ArbDecision d;
+    std::uint32_t best = 0;
+    for (unsigned q = 0; q < 2 * n_; ++q) {
+      if (!(c.enable && c.t_enable[q / 2] && h.elig[q])) continue;
+      const std::uint32_t age = (h.now - h.ts[q]) & ts_mask_;
+      if (!d.valid || age > best) {
+        d = {true, q};
+        best = age;
+      }
+    }
+    return d;
+  }
+
+  // The first tenant after the level's last grant (cyclic) for which `ok` holds.
+  template <class Ok>
+  [[nodiscard]] int round_robin(unsigned lvl, Ok ok) const {
+    for (unsigned k = 1; k <= n_; ++k) {
+      const unsigned t = (last_[lvl] + k) % n_;
+      if (ok(t)) return static_cast<int>(t);
+    }
+    return -1;
+  }
+
+  ArbDecision scheduled(const ArbConfig& c, const ArbHeads& h) {
+    unsigned top = 4;
+    for (unsigned t = 0; t < n_; ++t) {
+      if (eligible(c, h, t) && level(c, t) < top) top = level(c, t);
+    }
+    if (top == 4) return {};
+    const bool dwrr = c.mode == kDwrr || c.mode == kSpDwrr;
+    auto in_top = [&](unsigned t) { return eligible(c, h, t) && level(c, t) == top; };
+    int pick = -1;
+    if (!dwrr) {
+      pick = round_robin(top, in_top);
+    } else {
+      auto credit = [&](unsigned t) { return in_top(t) && deficit_[t] > 0; };
+      pick = round_robin(top, credit);
+      if (pick < 0) {
+        for (unsigned t = 0; t < n_; ++t) {
+          if (c.enable && c.t_enable[t] && backlogged(h, t) && level(c, t) == top && deficit_[t] <= 0) {
+            deficit_[t] += c.quantum[t] == 0 ? 1 : c.quantum[t];
+          }
+        }
+        pick = round_robin(top, credit);
+      }
+    }
+    if (pick < 0) return {};
+    const auto t = static_cast<unsigned>(pick);
+    const unsigned q = h.elig[2 * t] ? 2 * t : 2 * t + 1;
+    if (dwrr) deficit_[t] -= h.len[q];
+    last_[top] = t;
+    return {true, q};
+  }
+
+  unsigned n_;
+  std::uint32_t ts_mask_;
+  std::vector<std::int64_t> deficit_;
+  std::vector<unsigned> last_;  // per level: the tenant granted last (0 after reset)
+};
+
+}  // namespace nicsched::arbtest
