@@ -94,3 +94,31 @@ TEST_CASE("nic_env_sim: the eval loop runs a controller to the scenario's end", 
   }
   CHECK(total > 0.0);
 }
+
+TEST_CASE("nic_env_sim: the teacher's action is its decision, limited to the mask", "[nic_env_sim]") {
+  NicEnvConfig cfg;
+  cfg.episode_steps = 30;
+  NicEnv env(cfg, [&](std::uint64_t seed) { return nicsched::control::make_sim_target(default_entry(), seed); });
+  std::vector<float> obs(env.observation_size());
+  std::vector<int> action(env.action_space().heads());
+  env.reset(3, obs);
+  CHECK_FALSE(env.expert_action(action));  // no teacher yet
+  env.set_teacher(nicsched::control::make_baseline("sp"));  // tenant t -> level min(t, 3)
+  std::vector<std::uint8_t> mask(env.action_space().total());
+  for (int s = 0; s < 30; ++s) {
+    REQUIRE(env.expert_action(action));
+    (void)env.step(action, obs);
+  }
+  REQUIRE(env.expert_action(action));
+  env.action_mask(mask);
+  int present = 0;
+  for (std::size_t t = 0; t < 8; ++t) {
+    INFO("tenant " << t);
+    const bool is_present = mask[t * 12 + 1] != 0;  // a second priority allowed: the tenant is present
+    present += is_present ? 1 : 0;
+    CHECK(action[t * 3] == (is_present ? static_cast<int>(std::min<std::size_t>(t, 3)) : 0));
+    CHECK(action[t * 3 + 1] == 0);                  // base quantum
+    CHECK(action[t * 3 + 2] == (is_present ? 3 : 0));  // all 4 crypto slots
+  }
+  CHECK(present >= 4);
+}

@@ -307,6 +307,26 @@ ActionSpace NicEnv::action_space() const { return codec_->space(); }
 
 void NicEnv::action_mask(std::span<std::uint8_t> mask_out) const { codec_->mask(*tracker_, mask_out); }
 
+void NicEnv::set_teacher(std::unique_ptr<Controller> teacher) {
+  teacher_ = std::move(teacher);
+  if (teacher_) teacher_->reset();
+}
+
+bool NicEnv::expert_action(std::span<int> action_out) {
+  if (!teacher_) return false;
+  const auto a = codec_->encode(teacher_->decide(*tracker_, base_));
+  if (action_out.size() != a.size()) throw EnvError("NicEnv::expert_action: wrong action size");
+  const auto space = codec_->space();
+  std::vector<std::uint8_t> mask(space.total());
+  codec_->mask(*tracker_, mask);
+  std::size_t off = 0;
+  for (std::size_t h = 0; h < a.size(); ++h) {
+    action_out[h] = mask[off + static_cast<std::size_t>(a[h])] ? a[h] : 0;
+    off += static_cast<std::size_t>(space.head_sizes[h]);
+  }
+  return true;
+}
+
 void NicEnv::reset(std::uint64_t seed, std::span<float> obs_out) {
   target_ = factory_(seed);
   auto& bus = target_->bus();
@@ -323,6 +343,7 @@ void NicEnv::reset(std::uint64_t seed, std::span<float> obs_out) {
   start_cycle_ = target_->clock().cycle();
   last_progress_ = start_progress_;
   steps_ = 0;
+  if (teacher_) teacher_->reset();
   target_->clock().step(cfg_.interval_cycles);
   observe_interval();
   encoder_->write(obs_out);

@@ -20,6 +20,10 @@ struct TrainOptions {
   std::filesystem::path ppo_config;
   std::filesystem::path env_config;
   bool quiet = false;                         // no progress bar
+  std::string bc_teacher;                     // behaviour-cloning warm start from this baseline
+  std::uint64_t bc_steps = 1000;              // BC steps per env
+  std::uint32_t bc_epochs = 30;
+  double bc_lr = 1e-3;
 };
 int train(const TrainOptions& o);
 

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "nicsched/control/controller.hpp"
 #include "nicsched/control/nic_env.hpp"
 #include "nicsched/control/sim_env.hpp"
 #include "nicsched/ppo/trainer.hpp"
@@ -59,16 +60,36 @@ int train(const TrainOptions& o) {
     scenarios->push_back(control::load_scenario_entry(s, o.cycles));
   }
   std::vector<std::unique_ptr<control::Env>> envs;
+  const bool resuming = !o.resume.empty();
+  const bool cloning = !o.bc_teacher.empty() && !resuming;
   for (std::uint32_t k = 0; k < cfg.num_envs; ++k) {
-    envs.push_back(std::make_unique<control::NicEnv>(env_cfg, control::sim_target_factory(scenarios, k)));
+    auto env = std::make_unique<control::NicEnv>(env_cfg, control::sim_target_factory(scenarios, k));
+    if (cloning) env->set_teacher(control::make_baseline(o.bc_teacher));
+    envs.push_back(std::move(env));
   }
   ppo::Trainer trainer(cfg, std::move(envs));
   const auto checkpoint = o.out / "checkpoint.pt";
-  const bool resuming = !o.resume.empty();
+  const std::string env_yaml = control::env_config_yaml(env_cfg);
   if (resuming) {
     trainer.load_checkpoint(o.resume / "checkpoint.pt");
     spdlog::info("resumed from {} at update {} (step {})", (o.resume / "checkpoint.pt").string(),
                  trainer.updates_done(), trainer.global_step());
+  } else if (cloning) {
+    spdlog::info("behaviour cloning '{}': {} envs x {} steps, {} epochs", o.bc_teacher, cfg.num_envs, o.bc_steps,
+                 o.bc_epochs);
+    const auto bc = trainer.behaviour_clone(o.bc_steps, o.bc_epochs, o.bc_lr);
+    spdlog::info("behaviour cloning done: {} samples, teacher reward/step {:.4f}, cross-entropy {:.4f} -> {:.4f}, "
+                 "value loss {:.4f}, greedy agreement {:.3f}; collect {:.0f} s, fit {:.0f} s",
+                 bc.samples, bc.mean_step_reward, bc.first_loss, bc.final_loss, bc.final_value_loss, bc.accuracy,
+                 bc.collect_seconds, bc.train_seconds);
+    std::ofstream bc_log(o.out / "bc.yaml");
+    bc_log << "teacher: " << o.bc_teacher << "\nsamples: " << bc.samples << "\nepochs: " << bc.epochs
+           << "\nteacher_reward_per_step: " << bc.mean_step_reward << "\ncross_entropy_first: " << bc.first_loss
+           << "\ncross_entropy_final: " << bc.final_loss << "\nvalue_loss_final: " << bc.final_value_loss
+           << "\ngreedy_agreement: " << bc.accuracy << "\ncollect_seconds: " << bc.collect_seconds
+           << "\nfit_seconds: " << bc.train_seconds << "\n";
+    trainer.save_checkpoint(checkpoint);
+    trainer.export_policy(o.out / "bc-policy", env_yaml);
   }
   const auto csv_path = o.out / "train.csv";
   const bool append = resuming && std::filesystem::exists(csv_path) &&
@@ -78,7 +99,6 @@ int train(const TrainOptions& o) {
   }
   std::ofstream csv(csv_path, (resuming ? std::ios::app : std::ios::trunc));
   if (!resuming) csv << kCsvHeader << "\n";
-  const std::string env_yaml = control::env_config_yaml(env_cfg);
 
   spdlog::info("training: {} envs x {} steps per update, {} updates, obs {}, {} action heads", cfg.num_envs,
                cfg.num_steps, cfg.num_updates, trainer.envs().observation_size(),

@@ -54,6 +54,9 @@ class Env {
   virtual void action_mask(std::span<std::uint8_t> mask_out) const {
     for (auto& m : mask_out) m = 1;
   }
+  // The action a teacher (an expert controller) would take now, for behaviour cloning;
+  // false when the environment has no teacher (the default).
+  virtual bool expert_action(std::span<int> /*action_out*/) { return false; }
 };
 
 }  // namespace nicsched::control

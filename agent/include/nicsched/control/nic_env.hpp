@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "nicsched/control/controller.hpp"
 #include "nicsched/control/env.hpp"
 #include "nicsched/control/tracker.hpp"
 #include "nicsched/drivers/register_bus.hpp"
@@ -127,6 +128,11 @@ class NicEnv final : public Env {
   void reset(std::uint64_t seed, std::span<float> obs_out) override;
   StepResult step(std::span<const int> action, std::span<float> obs_out) override;
   void action_mask(std::span<std::uint8_t> mask_out) const override;
+  // A controller (e.g. the `progress` baseline) whose decision expert_action() returns,
+  // encoded as this env's action and limited to what the mask allows (absent tenants
+  // keep index 0). Reset with the env.
+  void set_teacher(std::unique_ptr<Controller> teacher);
+  bool expert_action(std::span<int> action_out) override;
 
   [[nodiscard]] const RewardTerms& last_reward() const { return reward_; }
   [[nodiscard]] const host::Capabilities& caps() const { return caps_; }
@@ -145,6 +151,7 @@ class NicEnv final : public Env {
   std::uint64_t start_cycle_ = 0;
   std::uint32_t steps_ = 0;
   RewardTerms reward_;
+  std::unique_ptr<Controller> teacher_;
 };
 
 // The reward of an interval from progress before/after, the episode's start, and the

@@ -42,6 +42,19 @@ struct UpdateStats {
   double steps_per_second = 0.0;        // env steps / (rollout + update) wall time
 };
 
+// What behaviour cloning (Trainer::behaviour_clone) did.
+struct BcStats {
+  std::uint64_t samples = 0;            // (observation, teacher action) pairs collected
+  std::uint32_t epochs = 0;
+  double first_loss = 0.0;              // cross-entropy of the teacher's actions, first epoch
+  double final_loss = 0.0;              // ... and last epoch (mean over minibatches)
+  double final_value_loss = 0.0;        // 0.5 (V - discounted return)^2, last epoch
+  double accuracy = 0.0;                // greedy action == teacher's, over heads with a choice
+  double mean_step_reward = 0.0;        // the teacher's mean reward per step
+  double collect_seconds = 0.0;
+  double train_seconds = 0.0;
+};
+
 class Trainer {
  public:
   // cfg is validated here. envs: cfg.num_envs environments of one shape.
@@ -58,6 +71,14 @@ class Trainer {
 
   // One rollout of num_steps per env, GAE, then update_epochs of minibatches.
   UpdateStats update();
+
+  // Behaviour cloning, a warm start before PPO: runs every env for steps_per_env steps
+  // taking its teacher's action (Env::expert_action; every env must have a teacher),
+  // then fits the actor to those actions (cross-entropy over the masked heads) and the
+  // critic to the teacher's discounted returns (truncated at the end of collection), for
+  // `epochs` passes of minibatches (cfg.minibatch_size) with its own Adam at `lr`.
+  // Updates the observation statistics; does not count as PPO steps or updates.
+  BcStats behaviour_clone(std::uint64_t steps_per_env, std::uint32_t epochs, double lr);
 
   // Model, optimiser, observation statistics, counters and RNG state in one file,
   // written to a temporary name and renamed into place.
