@@ -14,12 +14,18 @@
 //   rewinds the allocation pointer. Frames leave through the read port (rd_*) and come
 //   back as one splice (free_*): next[free_tail] = frame head. The last free cell is a
 //   sentinel, so NumCells-1 cells hold frames.
-// - Queues: a head descriptor per queue in registers (head_*_o; the arbiter sees every
-//   head at once) and the rest of the queue as a linked list of descriptors in
-//   desc_mem, indexed by each frame's first cell. After a dequeue the next head is valid
-//   one clock later (one read of desc_mem); a queue with one frame refills at once when
-//   a frame is enqueued in the same clock.
-// Timing: a frame whose tlast is accepted at edge t is a valid head from edge t+1.
+// - Queues: the first two descriptors of every queue in registers (head and second;
+//   head_*_o shows the heads, the arbiter sees every head at once) and the rest of the
+//   queue as a linked list of descriptors in desc_mem, indexed by each frame's first cell
+//   (desc_mem[first cell of frame i] = descriptor of frame i+1, written when frame i+1
+//   is enqueued). A dequeue moves the second descriptor into the head and, when the queue
+//   holds more, issues one read of desc_mem for the next one; its data lands a clock later
+//   as the new second, or straight as the head when the queue is dequeued again in that
+//   clock. So a queue can be dequeued on consecutive clocks: a backlogged queue of
+//   one-beat frames sends one frame per clock. At most one read is in flight (one
+//   dequeue per clock), and it never reads the entry being written (the tail's).
+// Timing: a frame whose tlast is accepted at edge t is a valid head from edge t+1; after
+// a dequeue at edge t the queue's next head (if any) is valid from edge t+1.
 `default_nettype none
 
 module nicsched_queues #(
@@ -81,6 +87,7 @@ module nicsched_queues #(
   localparam logic [31:0] TENANTS32   = NumTenants;
   localparam logic [CellW-1:0] LAST_CELL = LAST_CELL32[CellW-1:0];
   localparam logic [CntW-1:0]  ONE_FRAME = 1;
+  localparam logic [CntW-1:0]  TWO_FRAMES = 2;
   localparam logic [7:0]       TENANTS8  = TENANTS32[7:0];
 
   if (DataWidth < 64 || DataWidth > 512 || (DataWidth & (DataWidth - 1)) != 0) begin : gen_bad_dw
@@ -109,8 +116,10 @@ module nicsched_queues #(
   logic             ovf_q, ovf_d;          // frame in progress found no free cell
   logic [LenW:0]    len_q, len_d;          // bytes so far (extra bit: too long)
 
-  logic [NumQueues-1:0]       hv_q, hv_d;
-  logic [NumQueues*DescW-1:0] hd_q, hd_d;
+  logic [NumQueues-1:0]       hv_q, hv_d;    // head valid
+  logic [NumQueues*DescW-1:0] hd_q, hd_d;    // head descriptor
+  logic [NumQueues-1:0]       sv_q, sv_d;    // second valid
+  logic [NumQueues*DescW-1:0] sd_q, sd_d;    // second descriptor
   logic [NumQueues*CellW-1:0] tail_q, tail_d;
   logic [NumQueues*CntW-1:0]  cnt_q, cnt_d;
   logic [NumQueues*32-1:0]    bytes_q, bytes_d;
@@ -250,12 +259,11 @@ module nicsched_queues #(
   logic [QueueW-1:0] dq;
   logic [CntW-1:0]   dq_cnt;
   logic [CntW-1:0]   eq_cnt;
-  logic              enq_to_head;
+  logic [CellW-1:0]  dq_next_cell;  // first cell of the dequeued queue's second frame
 
   // Every per-queue write is a loop over the queues with an index compare (not a
   // variable part-select), which synthesises to small muxes.
   always_comb begin
-    logic [CellW-1:0] dq_cell;
     refill_d     = 1'b0;
     refill_qid_d = refill_qid_q;
     ds_we        = 1'b0;
@@ -266,11 +274,12 @@ module nicsched_queues #(
     dq           = deq_queue_i;
     dq_cnt       = '0;
     eq_cnt       = '0;
-    dq_cell      = '0;
+    dq_next_cell = '0;
     for (int q = 0; q < NumQueues; q++) begin
       if (dq == q[QueueW-1:0]) begin
         dq_cnt  = cnt_q[q*CntW +: CntW];
-        dq_cell = hd_q[q*DescW + LenW + TsW + 2 +: CellW];
+        dq_next_cell = sv_q[q] ? sd_q[q*DescW + LenW + TsW + 2 +: CellW]
+                               : ds_rdata[LenW + TsW + 2 +: CellW];
       end
       if (eq_q == q[QueueW-1:0]) begin
         eq_cnt   = cnt_q[q*CntW +: CntW];
@@ -278,42 +287,51 @@ module nicsched_queues #(
       end
     end
 
-    enq_to_head = enq && ((eq_cnt == '0) ||
-                  (deq_valid_i && dq == eq_q && eq_cnt == ONE_FRAME));
-    if (deq_valid_i && dq_cnt > ONE_FRAME) begin
+    // link the new frame behind the tail (read only if it is ever beyond the registers)
+    ds_we = enq && (eq_cnt != '0);
+    // a dequeue that leaves more than the new head: fetch the descriptor after it
+    if (deq_valid_i && dq_cnt > TWO_FRAMES) begin
       ds_re        = 1'b1;
-      ds_raddr     = dq_cell;
+      ds_raddr     = dq_next_cell;
       refill_d     = 1'b1;
       refill_qid_d = dq;
     end
-    ds_we = enq && !enq_to_head;
 
     for (int q = 0; q < NumQueues; q++) begin
-      logic is_deq, is_enq;
+      logic             is_deq, is_enq, land, nxt_v;
+      logic [DescW-1:0] nxt;
+      logic [CntW-1:0]  left;      // frames after the dequeue, before the enqueue
       is_deq = deq_valid_i && (dq == q[QueueW-1:0]);
       is_enq = enq && (eq_q == q[QueueW-1:0]);
-      hv_d[q]                 = hv_q[q];
-      hd_d[q*DescW +: DescW]  = hd_q[q*DescW +: DescW];
-      tail_d[q*CellW +: CellW] = tail_q[q*CellW +: CellW];
-      cnt_d[q*CntW +: CntW]   = cnt_q[q*CntW +: CntW] + {{(CntW-1){1'b0}}, is_enq}
-                                                      - {{(CntW-1){1'b0}}, is_deq};
+      land   = refill_q && (refill_qid_q == q[QueueW-1:0]);
+      // the frame after the head: the second register, or the read landing now
+      nxt_v  = sv_q[q] || land;
+      nxt    = sv_q[q] ? sd_q[q*DescW +: DescW] : ds_rdata;
+      left   = cnt_q[q*CntW +: CntW] - {{(CntW-1){1'b0}}, is_deq};
+      cnt_d[q*CntW +: CntW]   = left + {{(CntW-1){1'b0}}, is_enq};
       bytes_d[q*32 +: 32]     = bytes_q[q*32 +: 32]
           + (is_enq ? {{(32-LenW){1'b0}}, frame_len[LenW-1:0]} : 32'd0)
           - (is_deq ? {{(32-LenW){1'b0}}, hd_q[q*DescW + TsW + 2 +: LenW]} : 32'd0);
-      // a refill read issued last clock lands now
-      if (refill_q && refill_qid_q == q[QueueW-1:0]) begin
-        hv_d[q]                = 1'b1;
-        hd_d[q*DescW +: DescW] = ds_rdata;
-      end
+      tail_d[q*CellW +: CellW] = is_enq ? frame_start : tail_q[q*CellW +: CellW];
       if (is_deq) begin
-        hv_d[q] = 1'b0;
+        hv_d[q]                = nxt_v;
+        hd_d[q*DescW +: DescW] = nxt;
+        sv_d[q]                = 1'b0;
+        sd_d[q*DescW +: DescW] = sd_q[q*DescW +: DescW];
+      end else begin
+        hv_d[q]                = hv_q[q];
+        hd_d[q*DescW +: DescW] = hd_q[q*DescW +: DescW];
+        sv_d[q]                = nxt_v;
+        sd_d[q*DescW +: DescW] = nxt;
       end
-      if (is_enq) begin
-        tail_d[q*CellW +: CellW] = frame_start;
-        if (enq_to_head) begin
-          hv_d[q]                = 1'b1;
-          hd_d[q*DescW +: DescW] = enq_desc;
-        end
+      // a new frame that is the first or second of its queue goes straight to a register
+      if (is_enq && left == '0) begin
+        hv_d[q]                = 1'b1;
+        hd_d[q*DescW +: DescW] = enq_desc;
+      end
+      if (is_enq && left == ONE_FRAME) begin
+        sv_d[q]                = 1'b1;
+        sd_d[q*DescW +: DescW] = enq_desc;
       end
     end
   end
@@ -346,6 +364,8 @@ module nicsched_queues #(
       byp_val_q    <= '0;
       hv_q         <= '0;
       hd_q         <= '0;
+      sv_q         <= '0;
+      sd_q         <= '0;
       tail_q       <= '0;
       cnt_q        <= '0;
       bytes_q      <= '0;
@@ -364,6 +384,8 @@ module nicsched_queues #(
       byp_val_q    <= nx_wdata;
       hv_q         <= hv_d;
       hd_q         <= hd_d;
+      sv_q         <= sv_d;
+      sd_q         <= sd_d;
       tail_q       <= tail_d;
       cnt_q        <= cnt_d;
       bytes_q      <= bytes_d;
@@ -416,6 +438,13 @@ module nicsched_queues #(
       end
       if (ds_we && ds_re) begin
         assert (ds_waddr != ds_raddr);            // link and refill never collide
+      end
+      for (int q = 0; q < NumQueues; q++) begin
+        // the registers hold the first min(frames, 2) descriptors, counting a read in flight
+        assert (hv_q[q] == (cnt_q[q*CntW +: CntW] != '0));
+        assert ((sv_q[q] || (refill_q && refill_qid_q == q[QueueW-1:0])) ==
+                (cnt_q[q*CntW +: CntW] > ONE_FRAME));
+        assert (!(sv_q[q] && refill_q && refill_qid_q == q[QueueW-1:0]));
       end
       if (free_valid_i) begin
         assert (!init_q);
