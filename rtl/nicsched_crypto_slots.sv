@@ -13,7 +13,11 @@
 //   crypto frames waiting. can_claim_o says, per direction and tenant, that a claim this
 //   clock is allowed. Both directions may claim in one clock: they take turns being the
 //   direction that may use the last free slot / the last unit of a quota, so neither
-//   direction's decision depends on the other's in the same clock and neither starves.
+//   direction's decision depends on the other's in the same clock. The turn passes to
+//   the other direction in every clock in which a slot is free and waits while the pool
+//   is full, so under contention the last slot alternates between TX and RX whatever the
+//   hold times (a turn passed every clock locked onto the parity of the hold times and
+//   could starve a direction).
 // - busy_*_o: slots in their hold time per tenant and direction this clock (the
 //   slot-busy cycle counters add these); held_o: slots each tenant holds.
 // Timing: claim at edge t, hold clocks t+1 .. t+H, done_valid_o from clock t+H+1.
@@ -70,7 +74,7 @@ module nicsched_crypto_slots #(
   logic [CryptoSlots*KeyW-1:0]    key_q, key_d;
   logic [CryptoSlots*CryptoSlots-1:0] older_q, older_d;  // [s*S + o]: slot o claimed before s
   logic [CryptoSlots-1:0]         may_leave;              // done, and no older frame of its key
-  logic                           prio_q;  // direction that may take the last slot
+  logic                           prio_q, prio_d;  // direction that may take the last slot
 
   logic [7:0]            free_cnt;
   logic [SlotW-1:0]      slot_lo, slot_hi;   // lowest / highest free slot
@@ -113,6 +117,8 @@ module nicsched_crypto_slots #(
     end
     held_total_o = SLOTS8 - free_cnt;
   end
+
+  assign prio_d = (free_cnt != 8'd0) ? !prio_q : prio_q;
 
   // claim permission
   always_comb begin
@@ -243,7 +249,7 @@ module nicsched_crypto_slots #(
       tag_q  <= tag_d;
       key_q  <= key_d;
       older_q <= older_d;
-      prio_q <= !prio_q;
+      prio_q <= prio_d;
     end
   end
 

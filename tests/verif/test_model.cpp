@@ -2,6 +2,7 @@
 // expected value below is worked out from the specification in the comment beside it.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <vector>
 
 #include "frames.hpp"
@@ -359,10 +360,14 @@ TEST_CASE("crypto: hold is ceil(len/bpc)+latency and the quota serialises a tena
   REQUIRE(recs.size() == 3);
   const std::uint64_t hold = 7 + 32;  // ceil(100/16) + 32
   CHECK(crypto_hold_cycles(100, 16, 32) == hold);
+  // Quota 1: every claim uses the last unit of the quota, which TX may take only on its
+  // turn. A slot is always free here, so the turn passes every cycle: TX at cycle 0, RX
+  // at 1, TX at 2, ... Frame 1 arrives at 1 and claims at 2; a hold of 39 ends at an odd
+  // cycle (RX's turn), so each next claim comes one cycle after the release.
   for (std::size_t i = 0; i < 3; ++i) {
     CHECK(recs[i].crypto);
-    CHECK(recs[i].dispatch == 1 + i * hold);
-    CHECK(recs[i].crypto_done == 1 + (i + 1) * hold);
+    CHECK(recs[i].dispatch == 2 + i * (hold + 1));
+    CHECK(recs[i].crypto_done == recs[i].dispatch + hold);
     CHECK(recs[i].first_beat == recs[i].crypto_done);
     CHECK(recs[i].last_beat == recs[i].crypto_done + 1);  // 100 bytes: 2 beats
   }
@@ -370,8 +375,8 @@ TEST_CASE("crypto: hold is ceil(len/bpc)+latency and the quota serialises a tena
   CHECK(k.crypto[0].tx_busy == 3 * hold);
   CHECK(k.crypto[0].tx_pkts == 3);
   CHECK(k.crypto[0].tx_bytes == 300);
-  // Frame 2 waits cycles 2..39, frame 3 cycles 41..78: 2 * (hold - 1).
-  CHECK(k.crypto[0].tx_wait == 2 * (hold - 1));
+  // Frame 1 waits cycle 1 (RX's turn), frame 2 cycles 3..41, frame 3 cycles 43..81.
+  CHECK(k.crypto[0].tx_wait == 1 + 2 * hold);
   CHECK(k.crypto[0].slots_held == 0);
   CHECK(k.crypto_busy == 0);
 }
@@ -415,6 +420,59 @@ TEST_CASE("crypto: TX and RX share the pool, quotas and busy+free=total hold", "
   }
   CHECK(k.crypto[0].tx_busy + k.crypto[0].rx_busy + k.crypto[1].rx_busy == busy);
   CHECK(k.parser[1].frames == 60);
+}
+
+TEST_CASE("crypto: TX and RX take turns for the last free slot", "[crypto]") {
+  // One slot, both directions backlogged, holds of an even length (ceil(64/16) + 32 = 36):
+  // a slot frees at the cycle its hold ends; the direction that had the turn when it was
+  // taken gets it next, because the turn passes only in cycles with a free slot. So the
+  // claims alternate RX, TX, RX, ... (the turn passed to RX in the idle cycle 0).
+  Params p = small_params();
+  p.crypto_slots = 1;
+  RefModel m(p);
+  Config c = routed_config(p);
+  m.commit(c);
+  m.step(1);
+  for (int i = 0; i < 6; ++i) {
+    m.push(Direction::kTx, frame_for(0, 1, 64, CryptoOp::kEncrypt), 1);
+    m.push(Direction::kRx, frame_for(1, 1, 64, CryptoOp::kDecrypt), 1);
+  }
+  auto recs = drain(m);
+  REQUIRE(recs.size() == 12);
+  std::sort(recs.begin(), recs.end(), [](const FrameRecord& a, const FrameRecord& b) { return a.dispatch < b.dispatch; });
+  const std::uint64_t hold = crypto_hold_cycles(64, 16, 32);
+  for (std::size_t i = 0; i < recs.size(); ++i) {
+    CHECK(recs[i].crypto);
+    CHECK(recs[i].dir == (i % 2 == 0 ? Direction::kRx : Direction::kTx));
+    // each claim in the cycle the previous frame's slot was freed
+    CHECK(recs[i].dispatch == 1 + i * hold);
+  }
+}
+
+TEST_CASE("crypto: frames of one queue leave in claim order, a finished one waits in its slot", "[crypto]") {
+  // Tenant 0 (quota 2) queues a 1500-byte then a 64-byte encrypt frame at cycle 1. Holds
+  // ceil(1500/16) + 32 = 126 and ceil(64/16) + 32 = 36: the short frame's hold ends first,
+  // but it waits in its slot (the tenant still holds 2) until the long one has left.
+  Params p = small_params();
+  RefModel m(p);
+  Config c = routed_config(p);
+  c.tenants[0].crypto_quota = 2;
+  m.commit(c);
+  m.step(1);
+  const std::uint64_t long_id = m.push(Direction::kTx, frame_for(0, 1, 1500, CryptoOp::kEncrypt), 1);
+  const std::uint64_t short_id = m.push(Direction::kTx, frame_for(0, 1, 64, CryptoOp::kEncrypt), 1);
+  std::uint64_t short_done = 0;
+  while (!m.idle()) {
+    m.step(1);
+    for (const FrameRecord& r : m.pop_records()) {
+      if (r.id == short_id) short_done = r.last_beat;
+      if (r.id == long_id) CHECK(short_done == 0);  // the long one leaves first
+    }
+    REQUIRE(m.cycle() < 10000);
+  }
+  CHECK(short_done > 0);
+  const Counters k = m.counters();
+  CHECK(k.crypto[0].tx_busy == crypto_hold_cycles(1500, 16, 32) + crypto_hold_cycles(64, 16, 32));
 }
 
 TEST_CASE("parser drops are counted per reason and per direction", "[parser]") {

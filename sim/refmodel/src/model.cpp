@@ -131,12 +131,14 @@ RefModel::RefModel(const Params& params) : params_(params) {
     p.dir = static_cast<Direction>(d);
     p.op = d == 0 ? CryptoOp::kEncrypt : CryptoOp::kDecrypt;
     p.q.resize(nt * kNumClasses);
+    p.in_slot.resize(nt * kNumClasses);
     p.qbytes.assign(nt * kNumClasses, 0);
     p.deficit.assign(nt, 0);
     p.fresh.assign(nt, false);
   }
   slots_.resize(static_cast<std::size_t>(params_.crypto_slots));
   held_.assign(nt, 0);
+  claim_held_.assign(nt, 0);
   tokens_.resize(nt);
   for (std::size_t t = 0; t < nt; ++t) {
     tokens_[t] = static_cast<std::int64_t>(cfg_.tenants[t].burst_bytes) * kTokenScale;
@@ -199,8 +201,13 @@ void RefModel::step(std::uint64_t cycles) {
     expire_holds();
     admit_arrivals();
     fill_buckets();
+    take_done(paths_[0]);
+    take_done(paths_[1]);
+    claim_free_ = free_slots();
+    claim_held_ = held_;
     decide(paths_[0]);
     decide(paths_[1]);
+    if (claim_free_ > 0) crypto_turn_ = crypto_turn_ == Direction::kTx ? Direction::kRx : Direction::kTx;
     move_beats(paths_[0]);
     move_beats(paths_[1]);
     count_busy();
@@ -367,8 +374,10 @@ bool RefModel::tenant_servable(const Path& p, std::uint32_t t) const {
   return !cfg_.tenants[t].rate_en || tokens_[t] > 0;
 }
 
-bool RefModel::slot_available(std::uint32_t t) const {
-  return busy_slots() < params_.crypto_slots && held_[t] < cfg_.tenants[t].crypto_quota;
+bool RefModel::slot_available(const Path& p, std::uint32_t t) const {
+  const bool turn = crypto_turn_ == p.dir;
+  const std::uint32_t need = turn ? 1 : 2;
+  return claim_free_ >= static_cast<int>(need) && claim_held_[t] + need <= cfg_.tenants[t].crypto_quota;
 }
 
 bool RefModel::needs_crypto(const Path& p, const Live& f) const {
@@ -382,7 +391,7 @@ bool RefModel::queue_eligible(const Path& p, std::uint32_t q, bool plain_ok) con
   if (f.visible > cycle_) return false;
   const std::uint32_t t = q / kNumClasses;
   if (!tenant_servable(p, t)) return false;
-  return needs_crypto(p, f) ? slot_available(t) : plain_ok;
+  return needs_crypto(p, f) ? slot_available(p, t) : plain_ok;
 }
 
 // Within a tenant the control queue goes before the bulk queue.
@@ -474,6 +483,7 @@ void RefModel::claim_slot(std::uint64_t id) {
     s.release = cycle_ + crypto_hold_cycles(f.rec.len, cfg_.engine_bytes_per_cycle,
                                             cfg_.engine_latency);
     ++held_[f.rec.action.tenant];
+    path(f.rec.dir).in_slot[f.rec.action.tenant * kNumClasses + f.rec.action.cls].push_back(id);
     f.rec.crypto = true;
     CryptoCounters& cc = ctr_.crypto[f.rec.action.tenant];
     if (f.rec.dir == Direction::kTx) {
@@ -496,24 +506,34 @@ void RefModel::start_output(Path& p, std::uint64_t id) {
   p.beats_left = ceil_div(f.rec.len, static_cast<std::uint64_t>(params_.data_bytes));
 }
 
-void RefModel::decide(Path& p) {
-  // A frame whose crypto is done goes first: it was scheduled already. Its slot is free
-  // once the output has taken it.
-  if (!p.active && !p.done.empty()) {
-    const std::uint64_t id = p.done.front();
-    p.done.pop_front();
-    for (Slot& s : slots_) {
-      if (s.state == SlotState::kDone && s.frame == id) s.state = SlotState::kFree;
-    }
-    --held_[live_.at(id).rec.action.tenant];
-    start_output(p, id);
+// A frame whose crypto is done goes first: it was scheduled already. Its slot is free
+// once the output has taken it.
+void RefModel::take_done(Path& p) {
+  if (p.active) return;
+  auto it = std::find_if(p.done.begin(), p.done.end(), [&](std::uint64_t id) {
+    const FrameRecord& r = live_.at(id).rec;
+    return p.in_slot[r.action.tenant * kNumClasses + r.action.cls].front() == id;
+  });
+  if (it == p.done.end()) return;
+  const std::uint64_t id = *it;
+  p.done.erase(it);
+  const FrameRecord& r = live_.at(id).rec;
+  p.in_slot[r.action.tenant * kNumClasses + r.action.cls].pop_front();
+  for (Slot& s : slots_) {
+    if (s.state == SlotState::kDone && s.frame == id) s.state = SlotState::kFree;
   }
-  const bool plain_ok = !p.active && p.done.empty();
+  --held_[live_.at(id).rec.action.tenant];
+  start_output(p, id);
+}
+
+void RefModel::decide(Path& p) {
+  // take_done() ran first: a free output here has no crypto frame that may leave.
+  const bool plain_ok = !p.active;
   const auto nt = static_cast<std::uint32_t>(params_.num_tenants);
 
   // Crypto wait: a visible head that needs a slot its tenant cannot claim now.
   for (std::uint32_t t = 0; t < nt; ++t) {
-    if (slot_available(t)) continue;
+    if (slot_available(p, t)) continue;
     for (std::uint32_t c = 0; c < kNumClasses; ++c) {
       const auto& dq = p.q[t * kNumClasses + c];
       if (dq.empty()) continue;

@@ -19,11 +19,20 @@
 // Timing (model cycle c, see docs/verification.md):
 //   1. a committed configuration takes effect; 2. crypto holds that end at c finish
 //   (the frame waits in its slot for the output); 3. frames whose tlast arrives at c are
-//   parsed, classified, admitted or dropped; 4. token buckets fill; 5. per direction (TX
-//   first): a free output takes the oldest crypto-done frame (freeing its slot), then
-//   the arbiter makes one decision: a crypto head claims a slot (its tenant below quota,
-//   a slot free), a plain head needs the output free; 6. each output moves one beat if
-//   its tready is high.
+//   parsed, classified, admitted or dropped; 4. token buckets fill; 5. each free output
+//   takes its direction's first crypto-done frame (in the order holds ended) that has no
+//   older frame of its queue in a slot, freeing its slot; 6. per direction,
+//   the arbiter makes one decision: a crypto head claims a slot (see below), a plain
+//   head needs the output free; 7. each output moves one beat if its tready is high.
+// Crypto frames of one queue leave in the order they claimed their slots: a frame whose
+// hold is over waits in its slot while an older frame of its queue is still in one.
+// Crypto claims: TX and RX take turns being the direction that may use the last free
+// slot or the last unit of a tenant's quota; the other direction claims only if two
+// slots are free and its tenant is two below its quota. Both directions decide on the
+// slots as they are after step 5, so neither's decision depends on the other's in the
+// same cycle. The turn passes to the other direction at the end of every cycle in which
+// a slot was free (TX has it at cycle 0 of an idle model), and waits while the pool is
+// full: under contention the last slot alternates between the directions.
 #pragma once
 
 #include <cstdint>
@@ -109,6 +118,7 @@ class RefModel {
     std::uint64_t frame = 0;
     std::uint64_t beats_left = 0;
     std::deque<std::uint64_t> done;  // crypto done, waiting in their slots for the output
+    std::vector<std::deque<std::uint64_t>> in_slot;  // per queue: frames in slots, claim order
     std::vector<std::int64_t> deficit;
     std::vector<bool> fresh;
     std::array<std::uint32_t, kPrioLevels> drr_ptr{};
@@ -130,7 +140,8 @@ class RefModel {
   [[nodiscard]] const Path& path(Direction d) const { return paths_[static_cast<int>(d)]; }
   [[nodiscard]] ArbMode mode(const Path& p) const;
   [[nodiscard]] bool tenant_servable(const Path& p, std::uint32_t t) const;
-  [[nodiscard]] bool slot_available(std::uint32_t t) const;
+  [[nodiscard]] bool slot_available(const Path& p, std::uint32_t t) const;
+  void take_done(Path& p);
   [[nodiscard]] bool needs_crypto(const Path& p, const Live& f) const;
   [[nodiscard]] bool queue_eligible(const Path& p, std::uint32_t q, bool plain_ok) const;
   [[nodiscard]] int tenant_queue(const Path& p, std::uint32_t t, bool plain_ok) const;
@@ -159,6 +170,9 @@ class RefModel {
   std::array<Path, 2> paths_{};
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> held_;              // slots per tenant (hold or done)
+  int claim_free_ = 0;                           // free slots this cycle's claims see
+  Direction crypto_turn_ = Direction::kTx;       // may take the last slot / quota unit
+  std::vector<std::uint32_t> claim_held_;        // held_ as this cycle's claims see it
   std::vector<std::int64_t> tokens_;             // per tenant, 1/1024 byte units
   std::vector<std::uint64_t> unservable_since_;  // per tenant; kServable when servable
 
