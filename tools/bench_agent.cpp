@@ -58,10 +58,14 @@ int main(int argc, char** argv) {
   app.add_option("--policy", policy_dir, "exported policy (for the inference latency)");
   app.add_option("--steps", steps, "env steps per measurement")->capture_default_str();
   app.add_option("--envs", envs, "environments of the vectorised measurement")->capture_default_str();
+  std::string backend = "rtl";
+  app.add_option("--backend", backend, "NIC simulator: rtl or model")->capture_default_str()
+      ->check(CLI::IsMember({"rtl", "model"}));
   CLI11_PARSE(app, argc, argv);
   try {
     auto scenarios = std::make_shared<std::vector<nicsched::control::ScenarioEntry>>();
-    scenarios->push_back(nicsched::control::load_scenario_entry(scenario, 4'000'000));
+    scenarios->push_back(nicsched::control::load_scenario_entry(scenario, 4'000'000,
+                                                                    nicsched::sim::parse_backend(backend)));
     const NicEnvConfig cfg;
     std::mt19937_64 rng(1);
     std::cout << "| figure | value | how |\n|---|---|---|\n";
@@ -77,7 +81,7 @@ int main(int argc, char** argv) {
         (void)env.step(random_action(env.action_space(), mask, rng), obs);
       }
       const double s = seconds(t0);
-      std::cout << "| NicEnv steps/s, 1 env | " << static_cast<double>(steps) / s << " | " << steps
+      std::cout << "| NicEnv steps/s, 1 env, " << backend << " backend | " << static_cast<double>(steps) / s << " | " << steps
                 << " steps of " << cfg.interval_cycles << " cycles, random actions |\n";
     }
     {  // vectorised
@@ -99,7 +103,7 @@ int main(int argc, char** argv) {
         vec.step(actions);
       }
       const double s = seconds(t0);
-      std::cout << "| NicEnv steps/s, " << envs << " envs in " << envs << " threads | "
+      std::cout << "| NicEnv steps/s, " << backend << " backend, " << envs << " envs in " << envs << " threads | "
                 << static_cast<double>(rounds * envs) / s << " | VecEnv, " << rounds * envs << " steps |\n";
     }
     if (!policy_dir.empty()) {
@@ -129,7 +133,7 @@ int main(int argc, char** argv) {
       }
       nicsched::ppo::Trainer trainer(pc, std::move(list));
       const auto st = trainer.update();
-      std::cout << "| PPO update: rollout / optimisation (s) | " << st.rollout_seconds << " / " << st.update_seconds
+      std::cout << "| PPO update, " << backend << " backend: rollout / optimisation (s) | " << st.rollout_seconds << " / " << st.update_seconds
                 << " | " << envs << " envs x 128 steps, 4 epochs x 4 minibatches, MLP 64x64 |\n";
     }
   } catch (const std::exception& e) {

@@ -59,9 +59,11 @@ class SimEnvTarget final : public EnvTarget {
 
 }  // namespace
 
-ScenarioEntry load_scenario_entry(const std::filesystem::path& file, std::optional<std::uint64_t> cycles) {
+ScenarioEntry load_scenario_entry(const std::filesystem::path& file, std::optional<std::uint64_t> cycles,
+                                  std::optional<sim::NicBackend> backend) {
   ScenarioEntry e;
   e.scenario = sim::load_scenario(file);
+  if (backend) e.scenario.backend = *backend;
   e.cycles = cycles;
   e.solo = sim::solo_baselines(e.scenario, sim::default_cache_dir(), cycles);
   return e;

@@ -15,6 +15,7 @@ struct TrainOptions {
   std::optional<std::uint32_t> envs;          // overrides ppo num_envs
   std::optional<std::uint64_t> seed;          // overrides ppo seed
   std::optional<std::uint64_t> cycles;        // scenario run length override
+  std::string backend;                        // "rtl" or "model": NIC simulator (default: the scenario's)
   std::filesystem::path out;
   std::filesystem::path resume;
   std::filesystem::path ppo_config;
@@ -34,6 +35,7 @@ struct EvalOptions {
   std::uint32_t seeds = 3;
   std::optional<std::uint64_t> cycles;
   std::optional<std::uint64_t> interval;      // without a policy: control interval
+  std::string backend;                        // "rtl" or "model" (default: the scenario's)
   std::filesystem::path out = "eval-out";
   std::filesystem::path training_log;         // train.csv for the training-curve plot
   std::uint32_t threads = 0;                  // 0: hardware threads

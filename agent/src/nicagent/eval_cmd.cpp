@@ -197,12 +197,15 @@ int eval(const EvalOptions& o) {
   for (const auto& c : controllers) (void)control::make_baseline(c);  // unknown names fail here
   if (policy) controllers.emplace_back("ppo");
 
+  std::optional<sim::NicBackend> backend;
+  if (!o.backend.empty()) backend = sim::parse_backend(o.backend);
   std::ostringstream md;
-  md << "Control interval " << interval << " cycles; " << o.seeds << " seeds per scenario; "
+  md << "NIC simulated by the " << (o.backend.empty() ? std::string("scenario's") : o.backend) << " backend. "
+     << "Control interval " << interval << " cycles; " << o.seeds << " seeds per scenario; "
      << "iteration times in simulated us (mean over tenants of the class, then over seeds); speedup = "
      << "mean over training tenants of reference iteration time / this one's.\n\n";
   for (const auto& scenario_file : o.scenarios) {
-    const auto entry = control::load_scenario_entry(scenario_file, o.cycles);
+    const auto entry = control::load_scenario_entry(scenario_file, o.cycles, backend);
     const auto& sc = entry.scenario;
     std::vector<std::uint32_t> sp_levels(sc.nic_tenants, sc.nic_tenants);
     for (const auto& t : sc.tenants) {

@@ -26,6 +26,8 @@ int main(int argc, char** argv) {
   train_cmd->add_option("--envs", t.envs, "parallel environments (overrides the PPO config)");
   train_cmd->add_option("--seed", t.seed, "seed (overrides the PPO config)");
   train_cmd->add_option("--cycles", t.cycles, "simulate this many cycles per scenario run instead of its duration");
+  train_cmd->add_option("--backend", t.backend, "NIC simulator: rtl (Verilated RTL) or model (C++ reference model, fast)")
+      ->check(CLI::IsMember({"rtl", "model"}));
   train_cmd->add_option("--out", t.out, "output folder: checkpoint, CSV log, exported policy")->required();
   train_cmd->add_option("--resume", t.resume, "continue the run in this folder (its configs and checkpoint)")
       ->check(CLI::ExistingDirectory);
@@ -47,6 +49,8 @@ int main(int argc, char** argv) {
   eval_cmd->add_option("--seeds", e.seeds, "seeds per scenario")->capture_default_str()->check(CLI::Range(1, 100));
   eval_cmd->add_option("--cycles", e.cycles, "simulate this many cycles instead of the scenario's duration");
   eval_cmd->add_option("--interval", e.interval, "control interval in cycles (default: the policy's)");
+  eval_cmd->add_option("--backend", e.backend, "NIC simulator: rtl (Verilated RTL) or model (C++ reference model)")
+      ->check(CLI::IsMember({"rtl", "model"}));
   eval_cmd->add_option("--out", e.out, "folder for results.md, CSVs and PNG plots")->capture_default_str();
   eval_cmd->add_option("--training-log", e.training_log, "train.csv to plot (default: next to the policy)");
   eval_cmd->add_option("--threads", e.threads, "runs in parallel (0: one per core)")->capture_default_str();

@@ -54,10 +54,12 @@ int train(const TrainOptions& o) {
   ppo::write_file_atomically(o.out / "ppo.yaml", ppo::ppo_config_yaml(cfg));
   ppo::write_file_atomically(o.out / "env.yaml", control::env_config_yaml(env_cfg));
 
+  std::optional<sim::NicBackend> backend;
+  if (!o.backend.empty()) backend = sim::parse_backend(o.backend);
   auto scenarios = std::make_shared<std::vector<control::ScenarioEntry>>();
   for (const auto& s : o.scenarios) {
     spdlog::info("scenario {}: loading and measuring solo baselines (cached)", s.string());
-    scenarios->push_back(control::load_scenario_entry(s, o.cycles));
+    scenarios->push_back(control::load_scenario_entry(s, o.cycles, backend));
   }
   std::vector<std::unique_ptr<control::Env>> envs;
   const bool resuming = !o.resume.empty();

@@ -26,8 +26,11 @@ struct ScenarioEntry {
 
 // Loads the scenario and its solo baselines (computed once, cached under
 // sim::default_cache_dir()). cycles: shorter runs than the scenario's duration.
+// backend: simulate the NIC with this backend instead of the scenario's (the solo
+// baselines are then measured on it too).
 [[nodiscard]] ScenarioEntry load_scenario_entry(const std::filesystem::path& file,
-                                                std::optional<std::uint64_t> cycles = std::nullopt);
+                                                std::optional<std::uint64_t> cycles = std::nullopt,
+                                                std::optional<sim::NicBackend> backend = std::nullopt);
 
 // A fresh Simulation of the scenario whose workload seed is derived from `seed`.
 [[nodiscard]] std::unique_ptr<EnvTarget> make_sim_target(const ScenarioEntry& entry, std::uint64_t seed);
