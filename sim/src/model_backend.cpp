@@ -4,14 +4,17 @@
 #include "nicsched/sim/model_backend.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <array>
+#include <deque>
 #include <unordered_map>
 #include <vector>
 
 #include "nic_core.hpp"
 #include "nicsched/refmodel/model.hpp"
+#include "nicsched/refmodel/parser.hpp"
 #include "nicsched/regmap.hpp"
 
 namespace nicsched::sim {
@@ -180,6 +183,9 @@ class ModelCore final : public NicCore {
         snap_(kWords, 0),
         fixed_(kWords, 0) {
     build_register_file();
+    active_ = model_.config();
+    tx_queue_.resize(static_cast<std::size_t>(params_.num_tenants * refmodel::kNumClasses));
+    tx_queue_bytes_.assign(tx_queue_.size(), 0);
     tx_credit_.init(cfg.link_bytes_per_cycle);
     rx_credit_.init(cfg.link_bytes_per_cycle);
     next_pause_ = cfg.pauses.empty() ? ~0ULL : cfg.pauses.front().start_cycle;
@@ -306,6 +312,7 @@ class ModelCore final : public NicCore {
     Config c = decode_config([this](std::uint32_t a) { return shadow_[(a & kAddrMask) >> 2]; }, params_);
     try {
       model_.commit(c);  // validates; takes effect at the start of the next cycle
+      active_ = c;
     } catch (const refmodel::ModelError& e) {
       // The RTL would index past its tables; the model refuses. Nothing is applied.
       throw drivers::BusError(fmt::format("inproc:refmodel: COMMIT of a configuration the model cannot run ({})",
@@ -355,7 +362,7 @@ class ModelCore final : public NicCore {
     if (in.off < in.len) return {n, false};
     in.active = false;
     const std::uint64_t id = model_.push(static_cast<refmodel::Direction>(d), in.buf, cycle);
-    if (d == Direction::kTx) tx_present_bytes_ += in.len;
+    if (d == Direction::kTx) mirror_arrival(id, in.buf);
     frames_.emplace(id, std::move(in.buf));
     in.buf = take_buffer();
     return {n, true};
@@ -375,16 +382,12 @@ class ModelCore final : public NicCore {
     model_.step(1);
     bool tx_last_beat = false;
     for (const refmodel::FrameRecord& r : model_.pop_records()) tx_last_beat = finish(r) || tx_last_beat;
+    mirror_dispatches();
 
     // The MAC's byte credit: a beat of 64 bytes left in every cycle the TX output was
     // ready and had a frame on it (a frame's last beat: its bytes + 24 of overhead,
-    // charged in finish()). The model does not say when a frame starts on its output;
-    // a frame is taken to be on it while TX bytes are dispatched and not delivered
-    // (docs/simulation.md: exact except while TX frames sit in crypto slots).
-    if (tx_ready_ && !tx_last_beat && tx_dispatched_bytes() > 0) {
-      tx_credit_.credit -= static_cast<std::int64_t>(kBeatBytes) * 256;
-      stats.wire_bytes_out_tx += kBeatBytes;
-    }
+    // charged in finish()).
+    if (tx_ready_ && !tx_last_beat && tx_output_busy()) tx_credit_.credit -= static_cast<std::int64_t>(kBeatBytes) * 256;
     ++cycle;
 
     // Inputs for the next cycle.
@@ -398,14 +401,78 @@ class ModelCore final : public NicCore {
     if (paused_) ++stats.paused_cycles;
   }
 
-  // Bytes of TX frames the model has taken from the queues (to its output or a crypto
-  // slot) and not yet delivered.
-  std::uint64_t tx_dispatched_bytes() const {
-    std::uint64_t queued = 0;
-    for (std::uint32_t q = 0; q < static_cast<std::uint32_t>(params_.num_tenants * refmodel::kNumClasses); ++q) {
-      queued += model_.queue_bytes(refmodel::Direction::kTx, q);
+  // The MAC needs to know in which cycles a beat left on m_axis_tx; the model says when
+  // a frame's last beat left (its record), not when its first did. So the TX queues are
+  // mirrored here: each arriving TX frame is classified as the model will classify it
+  // (refmodel::parse_frame / classify with the configuration in force), the model's
+  // queue_bytes() shows when a queue's head was dispatched, and a dispatched frame is on
+  // the output from then (plain) or from the end of its crypto hold (crypto) until its
+  // last beat. Exact except when a crypto frame whose hold is over waits behind an older
+  // frame of its queue still in a slot (the output may idle then; counted as busy).
+  struct TxFrame {
+    std::uint32_t q = 0;
+    std::uint32_t len = 0;
+    bool crypto = false;
+    bool dispatched = false;
+    std::uint64_t on_output_from = 0;  // first cycle it may be on the output
+  };
+
+  void mirror_arrival(std::uint64_t id, const std::vector<std::uint8_t>& bytes) {
+    const refmodel::ParsedFrame pf = refmodel::parse_frame(bytes);
+    const bool to_default = pf.drop == refmodel::ParseDrop::kUnknownEtype && active_.bad_to_default;
+    if (pf.drop != refmodel::ParseDrop::kNone && !to_default) return;  // the parser drops it
+    const refmodel::ClsAction a = refmodel::classify(pf, active_);
+    TxFrame f;
+    f.q = a.tenant * refmodel::kNumClasses + a.cls;
+    f.len = static_cast<std::uint32_t>(bytes.size());
+    f.crypto = a.op != refmodel::CryptoOp::kNone;
+    tx_frames_.emplace(id, f);
+    tx_queue_.at(f.q).push_back(id);
+    tx_queue_bytes_[f.q] += f.len;
+  }
+
+  // A mirrored TX frame left the model (delivered or dropped at admission).
+  void mirror_leave(const refmodel::FrameRecord& r) {
+    const std::uint64_t id = r.id;
+    const auto it = tx_frames_.find(id);
+    if (it == tx_frames_.end()) return;  // parse-dropped: never mirrored
+    const TxFrame f = it->second;
+    tx_frames_.erase(it);
+    if (f.q != r.action.tenant * refmodel::kNumClasses + r.action.cls && !mirror_warned_) {
+      mirror_warned_ = true;  // the MAC timing is then approximate; frames and counters are still the model's
+      spdlog::warn("model backend: TX frame {} was mirrored in queue {}, the model queued it in {}; MAC beat timing "
+                   "may be off by a few cycles per frame",
+                   id, f.q, r.action.tenant * refmodel::kNumClasses + r.action.cls);
     }
-    return tx_present_bytes_ - queued;
+    if (!f.dispatched) {
+      auto& dq = tx_queue_[f.q];
+      dq.erase(std::find(dq.begin(), dq.end(), id));
+      tx_queue_bytes_[f.q] -= f.len;
+    } else {
+      tx_out_.erase(std::find(tx_out_.begin(), tx_out_.end(), id));
+    }
+  }
+
+  // Heads the model dispatched this cycle (at most one per cycle and direction).
+  void mirror_dispatches() {
+    for (std::uint32_t q = 0; q < tx_queue_.size(); ++q) {
+      auto& dq = tx_queue_[q];
+      while (!dq.empty() && model_.queue_bytes(refmodel::Direction::kTx, q) < tx_queue_bytes_[q]) {
+        TxFrame& f = tx_frames_.at(dq.front());
+        f.dispatched = true;
+        f.on_output_from = f.crypto ? cycle + refmodel::crypto_hold_cycles(f.len, active_.engine_bytes_per_cycle,
+                                                                            active_.engine_latency)
+                                    : cycle;
+        tx_out_.push_back(dq.front());
+        tx_queue_bytes_[q] -= f.len;
+        dq.pop_front();
+      }
+    }
+  }
+
+  [[nodiscard]] bool tx_output_busy() const {
+    return std::any_of(tx_out_.begin(), tx_out_.end(),
+                       [this](std::uint64_t id) { return tx_frames_.at(id).on_output_from <= cycle; });
   }
 
   // A frame the model delivered or dropped. Returns true for a TX delivery (its last
@@ -417,14 +484,14 @@ class ModelCore final : public NicCore {
     frames_.erase(it);
     const Direction d = r.dir == refmodel::Direction::kTx ? Direction::kTx : Direction::kRx;
     const int di = static_cast<int>(d);
-    if (d == Direction::kTx) tx_present_bytes_ -= r.len;
+    if (d == Direction::kTx) mirror_leave(r);
     bool tx_last = false;
     if (r.fate == refmodel::Fate::kDelivered) {
       ++stats.frames_out[di];
       if (d == Direction::kTx) {
         const std::uint32_t last_beat = r.len - (r.len - 1) / kBeatBytes * kBeatBytes;
         tx_credit_.credit -= static_cast<std::int64_t>(last_beat + kWireOverhead) * 256;
-        stats.wire_bytes_out_tx += last_beat + kWireOverhead;
+        stats.wire_bytes_out_tx += r.len + kWireOverhead;  // whole frame at its last beat
         tx_last = true;
       }
       OutFrame f;
@@ -476,7 +543,12 @@ class ModelCore final : public NicCore {
   Input in_[2];
   std::unordered_map<std::uint64_t, std::vector<std::uint8_t>> frames_;  // model id -> bytes, until decided
   std::vector<std::vector<std::uint8_t>> pool_;
-  std::uint64_t tx_present_bytes_ = 0;  // TX frames arrived, not dropped or delivered
+  refmodel::Config active_;                                  // what the model runs (last COMMIT)
+  std::unordered_map<std::uint64_t, TxFrame> tx_frames_;     // mirrored TX frames, by model id
+  std::vector<std::deque<std::uint64_t>> tx_queue_;          // per queue: not yet dispatched
+  std::vector<std::uint64_t> tx_queue_bytes_;
+  std::vector<std::uint64_t> tx_out_;                        // dispatched, not delivered
+  bool mirror_warned_ = false;
   LinkCredit tx_credit_;
   LinkCredit rx_credit_;
   bool tx_ready_ = false;
