@@ -387,7 +387,8 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
                                  : run.end_cycle;
     // A waiting frame counts from when it was the head of its queue and eligible: its
     // tlast + kEligibleDelay, and not before the previous frame of its queue started
-    // (a queue's next head is valid a clock after a dequeue).
+    // (a queue's next head is valid the clock after the dequeue, which comes before the
+    // dequeued frame's first beat).
     std::vector<Cand> by_level[4];
     std::vector<std::vector<Cand>> ctrl_of(nt);
     std::vector<std::uint64_t> prev_start(nt * 2, 0);
