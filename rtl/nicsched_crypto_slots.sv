@@ -14,10 +14,13 @@
 //   clock is allowed. Both directions may claim in one clock: they take turns being the
 //   direction that may use the last free slot / the last unit of a quota, so neither
 //   direction's decision depends on the other's in the same clock. The turn passes to
-//   the other direction in every clock in which a slot is free and waits while the pool
-//   is full, so under contention the last slot alternates between TX and RX whatever the
-//   hold times (a turn passed every clock locked onto the parity of the hold times and
-//   could starve a direction).
+//   the other direction when that one waits for a slot only the turn would give it
+//   (want_i: a crypto head of the tenant is otherwise eligible; a slot is free and the
+//   tenant is below its quota, but it may not claim), and stays otherwise. So under
+//   contention the last slot, and the last unit of a tenant's quota, alternate between
+//   TX and RX, and a direction alone gets the turn the clock after it needs it. (A turn
+//   passed every clock locked onto the parity of the hold times and could starve a
+//   direction.)
 // - busy_*_o: slots in their hold time per tenant and direction this clock (the
 //   slot-busy cycle counters add these); held_o: slots each tenant holds.
 // Timing: claim at edge t, hold clocks t+1 .. t+H, done_valid_o from clock t+H+1.
@@ -40,6 +43,8 @@ module nicsched_crypto_slots #(
   input  wire logic [15:0]                 latency_i,    // CRYPTO_ENGINE.LATENCY
   input  wire logic [NumTenants*8-1:0]     quota_i,      // T_CTRL.CRYPTO_QUOTA
   output logic [2*NumTenants-1:0]          can_claim_o,  // [dir*NumTenants + t]
+  input  wire logic [2*NumTenants-1:0]     want_i,       // [dir*NumTenants + t]: a crypto
+                                                         // head of t waits for a slot only
   input  wire logic [1:0]                  claim_i,      // per direction
   input  wire logic [2*TenantW-1:0]        claim_tenant_i,
   input  wire logic [2*LenW-1:0]           claim_len_i,
@@ -118,7 +123,22 @@ module nicsched_crypto_slots #(
     held_total_o = SLOTS8 - free_cnt;
   end
 
-  assign prio_d = (free_cnt != 8'd0) ? !prio_q : prio_q;
+  // the turn passes to the other direction when it waits for what only the turn gives
+  logic [NumTenants-1:0] lenient;  // a claim would be allowed with the turn
+  logic                  other_starved;
+  always_comb begin
+    other_starved = 1'b0;
+    for (int t = 0; t < NumTenants; t++) begin
+      lenient[t] = (free_cnt >= 8'd1) && ({1'b0, held_o[t*8 +: 8]} + 9'd1 <= {1'b0, quota_i[t*8 +: 8]});
+      if (prio_q) begin
+        other_starved = other_starved || (want_i[t] && lenient[t] && !can_claim_o[t]);
+      end else begin
+        other_starved = other_starved ||
+            (want_i[NumTenants + t] && lenient[t] && !can_claim_o[NumTenants + t]);
+      end
+    end
+  end
+  assign prio_d = other_starved ? !prio_q : prio_q;
 
   // claim permission
   always_comb begin

@@ -70,6 +70,7 @@ module nicsched_path #(
   input  wire logic [TagW-1:0]               done_tag_i,
   output logic                               done_ready_o,
   output logic [NumTenants-1:0]              crypto_wait_o,  // a head waits for a slot
+  output logic [NumTenants-1:0]              crypto_want_o,  // a crypto head is eligible but for the slot
   // telemetry events
   output logic                               ev_valid_o,
   output nicsched_pkg::ingress_meta_t        ev_meta_o,
@@ -153,6 +154,7 @@ module nicsched_path #(
   assign plain_ok = eg_ready && !done_valid_i;
   always_comb begin
     crypto_wait_o = '0;
+    crypto_want_o = '0;
     for (int q = 0; q < NumQueues; q++) begin
       q_crypto[q]  = (head_op[q*2 +: 2] != 2'd0);
       q_backlog[q] = (q_pkts_o[q*32 +: 32] != 32'd0);
@@ -160,6 +162,9 @@ module nicsched_path #(
                      (q_crypto[q] ? can_claim_i[q/2] : plain_ok);
       if (head_valid[q] && q_crypto[q] && !can_claim_i[q/2]) begin
         crypto_wait_o[q/2] = 1'b1;
+      end
+      if (head_valid[q] && q_crypto[q] && conform_i[q/2] && enable_i && t_enable_i[q/2]) begin
+        crypto_want_o[q/2] = 1'b1;
       end
     end
   end

@@ -348,6 +348,7 @@ module nicsched_top #(
   logic [NumTenants*8-1:0] held;
   logic [7:0]              held_total;
   logic [2*NumTenants-1:0] crypto_wait;
+  logic [2*NumTenants-1:0] crypto_want;
 
   nicsched_crypto_slots #(
     .NumTenants (NumTenants),
@@ -362,6 +363,7 @@ module nicsched_top #(
     .latency_i     (eng_lat),
     .quota_i       (t_quota),
     .can_claim_o   (can_claim),
+    .want_i        (crypto_want),
     .claim_i       (claim),
     .claim_tenant_i(claim_tenant),
     .claim_len_i   (claim_len),
@@ -438,6 +440,7 @@ module nicsched_top #(
       .done_tag_i     (done_tag[d*TagW +: TagW]),
       .done_ready_o   (done_ready[d]),
       .crypto_wait_o  (crypto_wait[d*NumTenants +: NumTenants]),
+      .crypto_want_o  (crypto_want[d*NumTenants +: NumTenants]),
       .ev_valid_o     (ev_valid[d]),
       .ev_meta_o      (ev_meta[d*MetaW +: MetaW]),
       .ev_len_o       (ev_len[d*LenW +: LenW]),

@@ -25,6 +25,7 @@ module crypto_slots_formal #(
   input wire logic [7:0]              bpc_i,
   input wire logic [15:0]             latency_i,
   input wire logic [NumTenants*8-1:0] quota_i,
+  input wire logic [2*NumTenants-1:0] want_i,   // free: the turn may pass at any clock
   input wire logic [1:0]              claim_i,
   input wire logic [2*TenantW-1:0]    claim_tenant_i,
   input wire logic [2*LenW-1:0]       claim_len_i,
@@ -42,7 +43,7 @@ module crypto_slots_formal #(
     .NumTenants(NumTenants), .CryptoSlots(CryptoSlots), .LenW(LenW), .TagW(TagW)
   ) u_dut (
     .clk_i, .rst_ni, .bpc_i, .latency_i, .quota_i,
-    .can_claim_o(can_claim), .claim_i, .claim_tenant_i, .claim_len_i, .claim_tag_i,
+    .can_claim_o(can_claim), .want_i, .claim_i, .claim_tenant_i, .claim_len_i, .claim_tag_i,
     .done_valid_o(done_valid), .done_tag_o(done_tag), .done_ready_i,
     .busy_tx_o(busy_tx), .busy_rx_o(busy_rx), .held_o(held), .held_total_o(held_total)
   );

@@ -41,6 +41,7 @@ struct CryptoBench {
   std::vector<Held> held;
   std::vector<unsigned> quota = std::vector<unsigned>(kT, 2);
   unsigned bpc = 16, latency = 10;
+  std::uint64_t want = ~std::uint64_t{0};  // want_i: every tenant of both directions waits
   double claim_p = 0.9, ready_p = 0.7;
   std::uint64_t next_tag = 1;
   std::uint64_t claims[2] = {0, 0};
@@ -60,6 +61,7 @@ struct CryptoBench {
     put(tb->latency_i, latency);
     for (unsigned t = 0; t < kT; ++t) set_bits(tb->quota_i, 8 * t, 8, quota[t]);
     tb->claim_i = 0;
+    set_bits(tb->want_i, 0, 2 * kT, want);
     tb->done_ready_i = 0;
     tb->eval();
     // counts

@@ -360,14 +360,12 @@ TEST_CASE("crypto: hold is ceil(len/bpc)+latency and the quota serialises a tena
   REQUIRE(recs.size() == 3);
   const std::uint64_t hold = 7 + 32;  // ceil(100/16) + 32
   CHECK(crypto_hold_cycles(100, 16, 32) == hold);
-  // Quota 1: every claim uses the last unit of the quota, which TX may take only on its
-  // turn. A slot is always free here, so the turn passes every cycle: TX at cycle 0, RX
-  // at 1, TX at 2, ... Frame 1 arrives at 1 and claims at 2; a hold of 39 ends at an odd
-  // cycle (RX's turn), so each next claim comes one cycle after the release.
+  // Quota 1: every claim uses the last unit of the quota, which needs the turn; TX has
+  // it (RX never waits here), so each frame claims in the cycle the previous one left.
   for (std::size_t i = 0; i < 3; ++i) {
     CHECK(recs[i].crypto);
-    CHECK(recs[i].dispatch == 2 + i * (hold + 1));
-    CHECK(recs[i].crypto_done == recs[i].dispatch + hold);
+    CHECK(recs[i].dispatch == 1 + i * hold);
+    CHECK(recs[i].crypto_done == 1 + (i + 1) * hold);
     CHECK(recs[i].first_beat == recs[i].crypto_done);
     CHECK(recs[i].last_beat == recs[i].crypto_done + 1);  // 100 bytes: 2 beats
   }
@@ -375,8 +373,8 @@ TEST_CASE("crypto: hold is ceil(len/bpc)+latency and the quota serialises a tena
   CHECK(k.crypto[0].tx_busy == 3 * hold);
   CHECK(k.crypto[0].tx_pkts == 3);
   CHECK(k.crypto[0].tx_bytes == 300);
-  // Frame 1 waits cycle 1 (RX's turn), frame 2 cycles 3..41, frame 3 cycles 43..81.
-  CHECK(k.crypto[0].tx_wait == 1 + 2 * hold);
+  // Frame 2 waits cycles 2..39, frame 3 cycles 41..78: 2 * (hold - 1).
+  CHECK(k.crypto[0].tx_wait == 2 * (hold - 1));
   CHECK(k.crypto[0].slots_held == 0);
   CHECK(k.crypto_busy == 0);
 }
@@ -424,9 +422,10 @@ TEST_CASE("crypto: TX and RX share the pool, quotas and busy+free=total hold", "
 
 TEST_CASE("crypto: TX and RX take turns for the last free slot", "[crypto]") {
   // One slot, both directions backlogged, holds of an even length (ceil(64/16) + 32 = 36):
-  // a slot frees at the cycle its hold ends; the direction that had the turn when it was
-  // taken gets it next, because the turn passes only in cycles with a free slot. So the
-  // claims alternate RX, TX, RX, ... (the turn passed to RX in the idle cycle 0).
+  // TX has the turn at first and claims at cycle 1; RX, kept out by the turn alone, gets
+  // the turn, and with it the slot when it frees at cycle 37; then TX again. The claims
+  // alternate TX, RX, TX, ..., each in the cycle the slot is freed. (A turn passing every
+  // cycle would give the slot back to the same direction every time: 36 is even.)
   Params p = small_params();
   p.crypto_slots = 1;
   RefModel m(p);
@@ -443,7 +442,7 @@ TEST_CASE("crypto: TX and RX take turns for the last free slot", "[crypto]") {
   const std::uint64_t hold = crypto_hold_cycles(64, 16, 32);
   for (std::size_t i = 0; i < recs.size(); ++i) {
     CHECK(recs[i].crypto);
-    CHECK(recs[i].dir == (i % 2 == 0 ? Direction::kRx : Direction::kTx));
+    CHECK(recs[i].dir == (i % 2 == 0 ? Direction::kTx : Direction::kRx));
     // each claim in the cycle the previous frame's slot was freed
     CHECK(recs[i].dispatch == 1 + i * hold);
   }

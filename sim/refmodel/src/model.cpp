@@ -205,9 +205,11 @@ void RefModel::step(std::uint64_t cycles) {
     take_done(paths_[1]);
     claim_free_ = free_slots();
     claim_held_ = held_;
+    const Direction other = crypto_turn_ == Direction::kTx ? Direction::kRx : Direction::kTx;
+    const bool other_starved = starved(path(other));
     decide(paths_[0]);
     decide(paths_[1]);
-    if (claim_free_ > 0) crypto_turn_ = crypto_turn_ == Direction::kTx ? Direction::kRx : Direction::kTx;
+    if (other_starved) crypto_turn_ = other;
     move_beats(paths_[0]);
     move_beats(paths_[1]);
     count_busy();
@@ -378,6 +380,20 @@ bool RefModel::slot_available(const Path& p, std::uint32_t t) const {
   const bool turn = crypto_turn_ == p.dir;
   const std::uint32_t need = turn ? 1 : 2;
   return claim_free_ >= static_cast<int>(need) && claim_held_[t] + need <= cfg_.tenants[t].crypto_quota;
+}
+
+bool RefModel::starved(const Path& p) const {
+  for (std::uint32_t t = 0; t < static_cast<std::uint32_t>(params_.num_tenants); ++t) {
+    if (!tenant_servable(p, t) || slot_available(p, t)) continue;
+    if (claim_free_ < 1 || claim_held_[t] + 1 > cfg_.tenants[t].crypto_quota) continue;
+    for (std::uint32_t c = 0; c < kNumClasses; ++c) {
+      const auto& dq = p.q[t * kNumClasses + c];
+      if (dq.empty()) continue;
+      const Live& f = live_.at(dq.front());
+      if (f.visible <= cycle_ && needs_crypto(p, f)) return true;
+    }
+  }
+  return false;
 }
 
 bool RefModel::needs_crypto(const Path& p, const Live& f) const {

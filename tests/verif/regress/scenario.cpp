@@ -298,13 +298,24 @@ Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, const Scen
     sc.pauses.push_back({Direction::kTx, b, b + r.range(200, 3000)});
   }
 
+  // ---- AXI4-Lite master stalls, in half the seeds (a stream of their own, so the draws
+  // above are the same as without them)
+  Rng ra(seed ^ 0x5A17A11ULL);
+  if (ra.chance(0.5)) {
+    sc.axil_valid_idle = ra.real(0.1, 0.6);
+    sc.axil_ready_stall = ra.real(0.1, 0.6);
+  }
+
   sc.summary = fmt::format(
       "seed {}: {} tenants active, mode {}, {} flows, sizes {}, {} TX + {} RX frames over {} cycles, "
-      "engine {} B/cycle + {}, backpressure tx {:.2f} rx {:.2f}{}, {} pauses{}{}",
+      "engine {} B/cycle + {}, backpressure tx {:.2f} rx {:.2f}{}, {} pauses{}{}{}",
       seed, active, refmodel::to_string(cfg.mode), nflows, mix_names[static_cast<int>(mix)], frames[0],
       frames[1], sc.traffic_cycles, cfg.engine_bytes_per_cycle, cfg.engine_latency, sc.tx_backpressure,
       sc.rx_backpressure, sc.bursty_backpressure ? " bursty" : "", npause,
-      malformed_on ? ", malformed frames" : "", extras);
+      malformed_on ? ", malformed frames" : "",
+      sc.axil_valid_idle > 0.0 ? fmt::format(", AXI4-Lite stalls {:.2f}/{:.2f}", sc.axil_valid_idle, sc.axil_ready_stall)
+                               : std::string(),
+      extras);
   return sc;
 }
 

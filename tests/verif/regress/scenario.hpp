@@ -43,6 +43,8 @@ struct Scenario {
   double rx_backpressure = 0.0;
   bool bursty_backpressure = false;
   double input_idle = 0.0;                // probability a source idles between beats
+  double axil_valid_idle = 0.0;           // AXI4-Lite master: probability VALID is held back
+  double axil_ready_stall = 0.0;          // ... and BREADY/RREADY low, per cycle
   std::uint64_t traffic_cycles = 0;       // offers lie in [0, traffic_cycles)
 };
 

@@ -30,9 +30,11 @@
 // slot or the last unit of a tenant's quota; the other direction claims only if two
 // slots are free and its tenant is two below its quota. Both directions decide on the
 // slots as they are after step 5, so neither's decision depends on the other's in the
-// same cycle. The turn passes to the other direction at the end of every cycle in which
-// a slot was free (TX has it at cycle 0 of an idle model), and waits while the pool is
-// full: under contention the last slot alternates between the directions.
+// same cycle. The turn passes to the other direction at the end of a cycle in which that
+// direction was kept from a slot by the turn alone (a visible crypto head of a servable
+// tenant, a slot free and the tenant below its quota, but not two), and stays otherwise
+// (TX has it at first): under contention the last slot and the last unit of a tenant's
+// quota alternate between the directions.
 #pragma once
 
 #include <cstdint>
@@ -141,6 +143,8 @@ class RefModel {
   [[nodiscard]] ArbMode mode(const Path& p) const;
   [[nodiscard]] bool tenant_servable(const Path& p, std::uint32_t t) const;
   [[nodiscard]] bool slot_available(const Path& p, std::uint32_t t) const;
+  // A visible crypto head of a servable tenant that the turn alone keeps from a slot.
+  [[nodiscard]] bool starved(const Path& p) const;
   void take_done(Path& p);
   [[nodiscard]] bool needs_crypto(const Path& p, const Live& f) const;
   [[nodiscard]] bool queue_eligible(const Path& p, std::uint32_t q, bool plain_ok) const;
