@@ -7,11 +7,15 @@
 #   3. wall time of `nicsim run default.yaml` (solo baselines computed, then cached)
 #   4. the same RTL and stimulus under Icarus Verilog (Yosys writes plain Verilog) vs
 #      Verilator: cycles/s and the ratio
+#   5. 1-3 again on the model backend (nicsim --backend model: the reference model
+#      behind the same register map), for the speed-up over the Verilated top
+#   6. control steps/s on both backends (step, snapshot, policy write: the agent's loop)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
 [[ $build = /* ]] || build="$root/$build"
 CYCLES=${CYCLES:-1000000}
+MODEL_CYCLES=${MODEL_CYCLES:-10000000}
 SCALE_CYCLES=${SCALE_CYCLES:-300000}
 ICARUS_CYCLES=${ICARUS_CYCLES:-5000}
 VERILATOR_REPLAY_CYCLES=${VERILATOR_REPLAY_CYCLES:-1000000}
@@ -28,9 +32,16 @@ calc() { awk "BEGIN { printf \"%.6f\", $1 }"; }
 echo "bench_sim: default scenario, $CYCLES cycles"
 default_line=$("$bench" scenario "$root/sim/scenarios/default.yaml" --cycles "$CYCLES")
 default_rate=$(field cycles_per_second <<<"$default_line")
+model_line=$("$bench" scenario "$root/sim/scenarios/default.yaml" --cycles "$MODEL_CYCLES" --backend model)
+model_rate=$(field cycles_per_second <<<"$model_line")
 
 echo "bench_sim: tenant scaling, $SCALE_CYCLES cycles each"
 scaling=$("$bench" scaling --cycles "$SCALE_CYCLES")
+model_scaling=$("$bench" scaling --cycles "$((SCALE_CYCLES * 10))" --backend model)
+
+echo "bench_sim: control steps (step 2000 cycles, snapshot, policy write)"
+ctl_rtl=$("$bench" control "$root/sim/scenarios/default.yaml" --steps 200 --backend rtl)
+ctl_model=$("$bench" control "$root/sim/scenarios/default.yaml" --steps 2000 --backend model)
 
 echo "bench_sim: default scenario wall time"
 cache="$work/cache"
@@ -38,6 +49,10 @@ cold=$(/usr/bin/time -f "cpu_seconds %U wall_seconds %e" "$nicsim" run "$root/si
 warm=$(/usr/bin/time -f "cpu_seconds %U wall_seconds %e" "$nicsim" run "$root/sim/scenarios/default.yaml" --baseline fair --cache-dir "$cache" 2>&1 >/dev/null)
 wall_cold=$(field wall_seconds <<<"$cold"); cpu_cold=$(field cpu_seconds <<<"$cold")
 wall_warm=$(field wall_seconds <<<"$warm"); cpu_warm=$(field cpu_seconds <<<"$warm")
+mcold=$(/usr/bin/time -f "cpu_seconds %U wall_seconds %e" "$nicsim" run "$root/sim/scenarios/default.yaml" --baseline fair --backend model --cache-dir "$cache" 2>&1 >/dev/null)
+mwarm=$(/usr/bin/time -f "cpu_seconds %U wall_seconds %e" "$nicsim" run "$root/sim/scenarios/default.yaml" --baseline fair --backend model --cache-dir "$cache" 2>&1 >/dev/null)
+mwall_cold=$(field wall_seconds <<<"$mcold"); mcpu_cold=$(field cpu_seconds <<<"$mcold")
+mwall_warm=$(field wall_seconds <<<"$mwarm"); mcpu_warm=$(field cpu_seconds <<<"$mwarm")
 
 echo "bench_sim: Icarus comparison (Yosys -> plain Verilog)"
 mapfile -t srcs < <(cd "$root" && ls rtl/generated/nicsched_regs_pkg.sv rtl/*_pkg.sv; ls rtl/generated/*.sv rtl/*.sv | grep -v '_pkg\.sv$')
@@ -50,6 +65,8 @@ icarus_secs=$(field cpu_seconds <<<"$icarus_out")
 icarus_rate=$(calc "$ICARUS_CYCLES / $icarus_secs")
 replay_line=$("$bench" replay "$work" --scenario "$root/sim/scenarios/default.yaml" --cycles "$VERILATOR_REPLAY_CYCLES" 2>/dev/null)
 verilator_rate=$(field cycles_per_second <<<"$replay_line")
+model_replay_line=$("$bench" replay "$work" --scenario "$root/sim/scenarios/default.yaml" --cycles "$MODEL_CYCLES" --backend model 2>/dev/null)
+model_replay_rate=$(field cycles_per_second <<<"$model_replay_line")
 ratio=$(calc "$verilator_rate / $icarus_rate")
 icarus_frames=$(sed -n 's/.*frames_out \([0-9]*\).*/\1/p' <<<"$icarus_out")
 
@@ -72,11 +89,28 @@ table=$(
     "$(field cycles <<<"$replay_line")" "$(field seconds <<<"$replay_line")" "$(calc "$verilator_rate / 1000000")"
   printf '| Icarus Verilog, the same RTL (Yosys plain Verilog) and stimulus | %s | %.2f | %.0f |\n' \
     "$ICARUS_CYCLES" "$icarus_secs" "$icarus_rate"
+  printf '| **model backend**, 8 tenants, default scenario (workloads + host model + metrics) | %s | %s | **%.2f M** (%.1fx the top) |\n' \
+    "$(field cycles <<<"$model_line")" "$(field seconds <<<"$model_line")" "$(calc "$model_rate / 1000000")" \
+    "$(calc "$model_rate / $default_rate")"
+  while read -r line; do
+    printf '| model backend, %s tenants, generated DDP scenario (~80 %% link load) | %s | %s | %.2f M |\n' \
+      "$(field tenants <<<"$line")" "$(field cycles <<<"$line")" "$(field seconds <<<"$line")" \
+      "$(calc "$(field cycles_per_second <<<"$line") / 1000000")"
+  done <<<"$model_scaling"
+  printf '| model backend, 8 tenants, replayed stimulus (as the Verilator replay row) | %s | %s | %.2f M (%.1fx) |\n' \
+    "$(field cycles <<<"$model_replay_line")" "$(field seconds <<<"$model_replay_line")" \
+    "$(calc "$model_replay_rate / 1000000")" "$(calc "$model_replay_rate / $verilator_rate")"
   echo
   printf 'Verilator / Icarus on the same RTL and stimulus: **%.0fx** (Icarus sent %s frames in its %s cycles).\n' "$ratio" "$icarus_frames" "$ICARUS_CYCLES"
   echo
   printf 'Default scenario, `nicsim run sim/scenarios/default.yaml --baseline fair` (2.5 M simulated cycles): wall %s s (CPU %s s) with the 7 solo baselines computed, wall %s s (CPU %s s) with them cached.\n' \
     "$wall_cold" "$cpu_cold" "$wall_warm" "$cpu_warm"
+  echo
+  printf 'The same with `--backend model`: wall %s s (CPU %s s) with its solo baselines computed, wall %s s (CPU %s s) with them cached.\n' \
+    "$mwall_cold" "$mcpu_cold" "$mwall_warm" "$mcpu_warm"
+  echo
+  printf 'Control steps as the agent makes them (`bench_sim control`: step 2000 cycles, read a telemetry snapshot, write a policy with COMMIT and read-back, through nicsched::host), per CPU second: %s on the Verilated top, %s on the model backend.\n' \
+    "$(field steps_per_second <<<"$ctl_rtl")" "$(field steps_per_second <<<"$ctl_model")"
 )
 echo "$table"
 doc="$root/docs/simulation.md"

@@ -7,6 +7,9 @@
 //   bench_sim emit DIR                     the Icarus comparison's stimulus: register writes
 //                                          (regs.hex) and looping TX frames (beats.hex)
 //   bench_sim replay DIR --cycles N        that stimulus on the Verilated 8-tenant top
+//   bench_sim control FILE --steps K --interval C   control steps/s as an agent makes them: step C
+//                                          cycles, read a telemetry snapshot, apply a policy
+//   --backend model (scenario, scaling, replay, control): the same on the reference-model backend
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -18,6 +21,7 @@
 #include "nic_io.hpp"
 #include "nicsched/host/discovery.hpp"
 #include "nicsched/host/policy.hpp"
+#include "nicsched/host/telemetry.hpp"
 #include "nicsched/sim/simulation.hpp"
 #include "nicsched/version.hpp"
 
@@ -43,7 +47,8 @@ struct Speed {
   [[nodiscard]] double rate() const { return static_cast<double>(cycles) / seconds; }
 };
 
-Speed time_scenario(const sim::Scenario& s, std::uint64_t cycles) {
+Speed time_scenario(sim::Scenario s, std::uint64_t cycles, sim::NicBackend backend) {
+  s.backend = backend;
   sim::SimOptions o;
   o.baseline = sim::Baseline::kFair;
   o.cycles = cycles;
@@ -53,6 +58,27 @@ Speed time_scenario(const sim::Scenario& s, std::uint64_t cycles) {
   const auto t0 = Clock::now();
   simulation.step(cycles);
   return {simulation.cycle() - c0, seconds_since(t0)};
+}
+
+// Control steps per CPU second: what the agent's NicEnv does each step, through nicsched::host.
+Speed time_control(sim::Scenario s, std::uint64_t steps, std::uint64_t interval, sim::NicBackend backend) {
+  s.backend = backend;
+  sim::SimOptions o;
+  o.baseline = sim::Baseline::kFair;
+  sim::Simulation simulation(s, o);
+  const auto caps = host::discover(simulation);
+  host::Policy p = host::read_policy(simulation, caps);
+  p.classifier.reset();
+  p.default_action.reset();
+  simulation.step(20000);  // warm-up: queues filling
+  const auto t0 = Clock::now();
+  for (std::uint64_t i = 0; i < steps; ++i) {
+    simulation.step(interval);
+    const host::Telemetry t = host::read_snapshot(simulation, caps);
+    p.tenants[i % caps.tenants].weight = 1000 + static_cast<std::uint32_t>(t.queues[0].tx_pkts % 1000);
+    host::apply_policy(simulation, caps, p);
+  }
+  return {steps, seconds_since(t0)};
 }
 
 // N DDP tenants that together offer ~80 % of the link, windows sharing the buffer.
@@ -160,8 +186,10 @@ void write_hex(const std::filesystem::path& dir, const sim::Scenario& s) {
   meta << fmt::format("`define NREGS {}\n`define NBEATS {}\n", rec.writes.size(), n);
 }
 
-Speed replay(const std::filesystem::path& dir, std::uint64_t cycles, const sim::Scenario& s) {
+Speed replay(const std::filesystem::path& dir, std::uint64_t cycles, const sim::Scenario& s,
+             sim::NicBackend backend) {
   sim::NicConfig nc;
+  nc.backend = backend;
   sim::NicModel nic(nc);
   std::ifstream regs(dir / "regs.hex");
   if (!regs) throw sim::SimError((dir / "regs.hex").string() + ": missing; run `bench_sim emit` first");
@@ -191,11 +219,18 @@ int main(int argc, char** argv) {
   std::uint64_t cycles = 2000000;
   std::string file;
   std::string dir;
+  std::string backend = "rtl";
   auto* sc = app.add_subcommand("scenario", "cycles/s of a scenario");
   sc->add_option("file", file)->required();
   sc->add_option("--cycles", cycles);
   auto* scal = app.add_subcommand("scaling", "cycles/s with 4, 8, 16, 64 tenants");
   scal->add_option("--cycles", cycles);
+  std::uint64_t steps = 500;
+  std::uint64_t interval = 2000;
+  auto* ctl = app.add_subcommand("control", "control steps/s (step, snapshot, policy write)");
+  ctl->add_option("file", file)->required();
+  ctl->add_option("--steps", steps);
+  ctl->add_option("--interval", interval, "cycles per step");
   auto* em = app.add_subcommand("emit", "write the Icarus comparison's stimulus");
   em->add_option("dir", dir)->required();
   em->add_option("--scenario", file)->required();
@@ -203,24 +238,33 @@ int main(int argc, char** argv) {
   rp->add_option("dir", dir)->required();
   rp->add_option("--scenario", file)->required();
   rp->add_option("--cycles", cycles);
+  for (auto* sub : {sc, scal, rp, ctl}) {
+    sub->add_option("--backend", backend, "rtl (Verilated top) or model (reference model)")
+        ->check(CLI::IsMember({"rtl", "model"}));
+  }
   CLI11_PARSE(app, argc, argv);
   try {
     nicsched::sim::register_bench_variants();
+    const auto be = nicsched::sim::parse_backend(backend);
     if (sc->parsed()) {
       const auto s = nicsched::sim::load_scenario(file);
-      const Speed sp = time_scenario(s, cycles);
-      std::cout << fmt::format("scenario {} tenants {} cycles {} seconds {:.3f} cycles_per_second {:.0f}\n", s.name,
-                               s.nic_tenants, sp.cycles, sp.seconds, sp.rate());
+      const Speed sp = time_scenario(s, cycles, be);
+      std::cout << fmt::format("scenario {} backend {} tenants {} cycles {} seconds {:.3f} cycles_per_second {:.0f}\n",
+                               s.name, backend, s.nic_tenants, sp.cycles, sp.seconds, sp.rate());
     } else if (scal->parsed()) {
       for (std::uint32_t n : {4U, 8U, 16U, 64U}) {
-        const Speed sp = time_scenario(generated(n), cycles);
+        const Speed sp = time_scenario(generated(n), cycles, be);
         std::cout << fmt::format("tenants {} cycles {} seconds {:.3f} cycles_per_second {:.0f}\n", n, sp.cycles,
                                  sp.seconds, sp.rate());
       }
+    } else if (ctl->parsed()) {
+      const Speed sp = time_control(nicsched::sim::load_scenario(file), steps, interval, be);
+      std::cout << fmt::format("control backend {} interval {} steps {} seconds {:.3f} steps_per_second {:.0f}\n",
+                               backend, interval, sp.cycles, sp.seconds, sp.rate());
     } else if (em->parsed()) {
       write_hex(dir, nicsched::sim::load_scenario(file));
     } else {
-      const Speed sp = replay(dir, cycles, nicsched::sim::load_scenario(file));
+      const Speed sp = replay(dir, cycles, nicsched::sim::load_scenario(file), be);
       std::cout << fmt::format("replay cycles {} seconds {:.3f} cycles_per_second {:.0f}\n", sp.cycles, sp.seconds,
                                sp.rate());
     }

@@ -449,7 +449,7 @@ class ModelCore final : public NicCore {
       dq.erase(std::find(dq.begin(), dq.end(), id));
       tx_queue_bytes_[f.q] -= f.len;
     } else {
-      tx_out_.erase(std::find(tx_out_.begin(), tx_out_.end(), id));
+      tx_out_.erase(std::find_if(tx_out_.begin(), tx_out_.end(), [id](const auto& o) { return o.first == id; }));
     }
   }
 
@@ -463,7 +463,7 @@ class ModelCore final : public NicCore {
         f.on_output_from = f.crypto ? cycle + refmodel::crypto_hold_cycles(f.len, active_.engine_bytes_per_cycle,
                                                                             active_.engine_latency)
                                     : cycle;
-        tx_out_.push_back(dq.front());
+        tx_out_.emplace_back(dq.front(), f.on_output_from);
         tx_queue_bytes_[q] -= f.len;
         dq.pop_front();
       }
@@ -471,8 +471,7 @@ class ModelCore final : public NicCore {
   }
 
   [[nodiscard]] bool tx_output_busy() const {
-    return std::any_of(tx_out_.begin(), tx_out_.end(),
-                       [this](std::uint64_t id) { return tx_frames_.at(id).on_output_from <= cycle; });
+    return std::any_of(tx_out_.begin(), tx_out_.end(), [this](const auto& o) { return o.second <= cycle; });
   }
 
   // A frame the model delivered or dropped. Returns true for a TX delivery (its last
@@ -547,7 +546,7 @@ class ModelCore final : public NicCore {
   std::unordered_map<std::uint64_t, TxFrame> tx_frames_;     // mirrored TX frames, by model id
   std::vector<std::deque<std::uint64_t>> tx_queue_;          // per queue: not yet dispatched
   std::vector<std::uint64_t> tx_queue_bytes_;
-  std::vector<std::uint64_t> tx_out_;                        // dispatched, not delivered
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> tx_out_;  // dispatched, not delivered: id, on_output_from
   bool mirror_warned_ = false;
   LinkCredit tx_credit_;
   LinkCredit rx_credit_;
