@@ -25,6 +25,7 @@ struct TrainOptions {
   std::uint64_t bc_steps = 1000;              // BC steps per env
   std::uint32_t bc_epochs = 30;
   double bc_lr = 1e-3;
+  std::uint32_t bc_permutations = 0;          // tenant-permuted copies of the BC data
 };
 int train(const TrainOptions& o);
 

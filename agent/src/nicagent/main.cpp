@@ -39,6 +39,8 @@ int main(int argc, char** argv) {
   train_cmd->add_option("--bc-steps", t.bc_steps, "behaviour-cloning steps per env")->capture_default_str();
   train_cmd->add_option("--bc-epochs", t.bc_epochs, "behaviour-cloning epochs")->capture_default_str();
   train_cmd->add_option("--bc-lr", t.bc_lr, "behaviour-cloning learning rate")->capture_default_str();
+  train_cmd->add_option("--bc-permutations", t.bc_permutations,
+                        "add this many tenant-permuted copies of the behaviour-cloning data")->capture_default_str();
 
   EvalOptions e;
   auto* eval_cmd = app.add_subcommand("eval", "every baseline and the policy on each scenario; table and plots");

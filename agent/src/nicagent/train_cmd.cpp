@@ -79,13 +79,25 @@ int train(const TrainOptions& o) {
   } else if (cloning) {
     spdlog::info("behaviour cloning '{}': {} envs x {} steps, {} epochs", o.bc_teacher, cfg.num_envs, o.bc_steps,
                  o.bc_epochs);
-    const auto bc = trainer.behaviour_clone(o.bc_steps, o.bc_epochs, o.bc_lr);
+    ppo::TenantLayout layout;
+    if (o.bc_permutations > 0) {
+      const auto tenants = static_cast<std::size_t>(trainer.envs().action_space().heads() / 3);
+      layout.frames = env_cfg.history;
+      layout.frame_size = tenants * control::ObservationEncoder::kTenantFeatures +
+                          control::ObservationEncoder::kGlobalFeatures;
+      layout.tenants = tenants;
+      layout.tenant_features = control::ObservationEncoder::kTenantFeatures;
+      layout.heads_per_tenant = 3;
+      layout.logits_per_tenant = env_cfg.priority_levels + env_cfg.weight_levels + env_cfg.quota_levels;
+      layout.copies = o.bc_permutations;
+    }
+    const auto bc = trainer.behaviour_clone(o.bc_steps, o.bc_epochs, o.bc_lr, layout);
     spdlog::info("behaviour cloning done: {} samples, teacher reward/step {:.4f}, cross-entropy {:.4f} -> {:.4f}, "
                  "value loss {:.4f}, greedy agreement {:.3f}; collect {:.0f} s, fit {:.0f} s",
                  bc.samples, bc.mean_step_reward, bc.first_loss, bc.final_loss, bc.final_value_loss, bc.accuracy,
                  bc.collect_seconds, bc.train_seconds);
     std::ofstream bc_log(o.out / "bc.yaml");
-    bc_log << "teacher: " << o.bc_teacher << "\nsamples: " << bc.samples << "\nepochs: " << bc.epochs
+    bc_log << "teacher: " << o.bc_teacher << "\npermuted_copies: " << o.bc_permutations << "\nsamples: " << bc.samples << "\nepochs: " << bc.epochs
            << "\nteacher_reward_per_step: " << bc.mean_step_reward << "\ncross_entropy_first: " << bc.first_loss
            << "\ncross_entropy_final: " << bc.final_loss << "\nvalue_loss_final: " << bc.final_value_loss
            << "\ngreedy_agreement: " << bc.accuracy << "\ncollect_seconds: " << bc.collect_seconds

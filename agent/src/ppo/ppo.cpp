@@ -440,7 +440,8 @@ struct Trainer::Impl {
   }
 };
 
-BcStats Trainer::behaviour_clone(std::uint64_t steps_per_env, std::uint32_t epochs, double lr) {
+BcStats Trainer::behaviour_clone(std::uint64_t steps_per_env, std::uint32_t epochs, double lr,
+                                 const TenantLayout& augment) {
   auto& im = *impl_;
   BcStats st;
   const auto t0 = std::chrono::steady_clock::now();
@@ -455,7 +456,6 @@ BcStats Trainer::behaviour_clone(std::uint64_t steps_per_env, std::uint32_t epoc
   for (std::int64_t t = 0; t < n_steps; ++t) {
     const auto raw = im.current_obs();
     raw_obs[t].copy_(raw);
-    if (im.cfg.norm_obs) im.model->obs_norm->observe(raw);
     b_masks[t].copy_(torch::from_blob(const_cast<std::uint8_t*>(im.envs.masks().data()), {n_envs, im.n_logits},
                                       torch::kUInt8));
     for (std::int64_t e = 0; e < n_envs; ++e) {
@@ -481,12 +481,58 @@ BcStats Trainer::behaviour_clone(std::uint64_t steps_per_env, std::uint32_t epoc
     running = rewards[t] + im.cfg.gamma * running * (1 - ended[t].to(torch::kFloat32));
     returns[t].copy_(running);
   }
-  const std::int64_t batch = n_steps * n_envs;
+  std::int64_t batch = n_steps * n_envs;
+  auto all_obs = raw_obs.view({batch, im.obs_size});
+  auto actions = b_actions.view({batch, im.n_heads});
+  auto masks = b_masks.view({batch, im.n_logits});
+  auto ret = returns.view({batch});
+  if (augment.copies > 0) {
+    const auto& L = augment;
+    if (L.frames * L.frame_size != static_cast<std::size_t>(im.obs_size) ||
+        L.tenants * L.heads_per_tenant != static_cast<std::size_t>(im.n_heads) ||
+        L.tenants * L.logits_per_tenant != static_cast<std::size_t>(im.n_logits) ||
+        L.tenants * L.tenant_features > L.frame_size) {
+      throw ConfigError("behaviour cloning: the tenant layout does not match the observation and action sizes");
+    }
+    std::vector<torch::Tensor> o{all_obs}, a{actions}, m{masks}, r{ret};
+    for (std::uint32_t c = 0; c < L.copies; ++c) {
+      const auto perm = torch::randperm(static_cast<std::int64_t>(L.tenants), im.generator, torch::kInt64);
+      const auto p = span_of<std::int64_t>(perm);
+      // Gather indices: slot p[t] of the copy takes tenant t's entries.
+      std::vector<std::int64_t> oi(static_cast<std::size_t>(im.obs_size)), ai(static_cast<std::size_t>(im.n_heads)),
+          mi(static_cast<std::size_t>(im.n_logits));
+      for (std::size_t i = 0; i < oi.size(); ++i) oi[i] = static_cast<std::int64_t>(i);
+      for (std::size_t f = 0; f < L.frames; ++f) {
+        for (std::size_t t = 0; t < L.tenants; ++t) {
+          for (std::size_t k = 0; k < L.tenant_features; ++k) {
+            const auto dst = f * L.frame_size + static_cast<std::size_t>(p[t]) * L.tenant_features + k;
+            oi[dst] = static_cast<std::int64_t>(f * L.frame_size + t * L.tenant_features + k);
+          }
+        }
+      }
+      for (std::size_t t = 0; t < L.tenants; ++t) {
+        for (std::size_t k = 0; k < L.heads_per_tenant; ++k) {
+          ai[static_cast<std::size_t>(p[t]) * L.heads_per_tenant + k] = static_cast<std::int64_t>(t * L.heads_per_tenant + k);
+        }
+        for (std::size_t k = 0; k < L.logits_per_tenant; ++k) {
+          mi[static_cast<std::size_t>(p[t]) * L.logits_per_tenant + k] =
+              static_cast<std::int64_t>(t * L.logits_per_tenant + k);
+        }
+      }
+      o.push_back(all_obs.index_select(1, torch::tensor(oi)));
+      a.push_back(actions.index_select(1, torch::tensor(ai)));
+      m.push_back(masks.index_select(1, torch::tensor(mi)));
+      r.push_back(ret);
+    }
+    all_obs = torch::cat(o, 0);
+    actions = torch::cat(a, 0);
+    masks = torch::cat(m, 0);
+    ret = torch::cat(r, 0);
+    batch = all_obs.size(0);
+  }
+  if (im.cfg.norm_obs) im.model->obs_norm->observe(all_obs);
   st.samples = static_cast<std::uint64_t>(batch);
-  const auto obs = im.normalise(raw_obs.view({batch, im.obs_size}));
-  const auto actions = b_actions.view({batch, im.n_heads});
-  const auto masks = b_masks.view({batch, im.n_logits});
-  const auto ret = returns.view({batch});
+  const auto obs = im.normalise(all_obs);
 
   const auto t1 = std::chrono::steady_clock::now();
   im.model->train();

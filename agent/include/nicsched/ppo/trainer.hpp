@@ -55,6 +55,22 @@ struct BcStats {
   double train_seconds = 0.0;
 };
 
+// Data augmentation for behaviour cloning from a teacher that treats tenants alike:
+// each copy renumbers the tenants by a random permutation, moving every tenant's block of
+// observation features (in every history frame), its action heads and its mask logits
+// together. This teaches a flat MLP the teacher's tenant symmetry and gives every tenant
+// slot observation statistics, so the policy also works on scenarios whose tenants sit in
+// slots that were idle in training.
+struct TenantLayout {
+  std::size_t frames = 0;            // history frames in an observation
+  std::size_t frame_size = 0;        // floats per frame
+  std::size_t tenants = 0;
+  std::size_t tenant_features = 0;   // floats per tenant, at t * tenant_features in a frame
+  std::size_t heads_per_tenant = 0;  // action heads t * heads_per_tenant ...
+  std::size_t logits_per_tenant = 0; // mask/logit entries t * logits_per_tenant ...
+  std::uint32_t copies = 0;          // permuted copies added (0: none)
+};
+
 class Trainer {
  public:
   // cfg is validated here. envs: cfg.num_envs environments of one shape.
@@ -78,7 +94,8 @@ class Trainer {
   // critic to the teacher's discounted returns (truncated at the end of collection), for
   // `epochs` passes of minibatches (cfg.minibatch_size) with its own Adam at `lr`.
   // Updates the observation statistics; does not count as PPO steps or updates.
-  BcStats behaviour_clone(std::uint64_t steps_per_env, std::uint32_t epochs, double lr);
+  BcStats behaviour_clone(std::uint64_t steps_per_env, std::uint32_t epochs, double lr,
+                          const TenantLayout& augment = {});
 
   // Model, optimiser, observation statistics, counters and RNG state in one file,
   // written to a temporary name and renamed into place.
