@@ -455,6 +455,7 @@ class ModelCore final : public NicCore {
 
   // Heads the model dispatched this cycle (at most one per cycle and direction).
   void mirror_dispatches() {
+    if (tx_out_.size() == tx_frames_.size()) return;  // every mirrored frame is dispatched already
     for (std::uint32_t q = 0; q < tx_queue_.size(); ++q) {
       auto& dq = tx_queue_[q];
       while (!dq.empty() && model_.queue_bytes(refmodel::Direction::kTx, q) < tx_queue_bytes_[q]) {
