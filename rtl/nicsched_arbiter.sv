@@ -56,7 +56,7 @@ module nicsched_arbiter #(
   input  wire logic [NumTenants*16-1:0] t_quantum_i,  // T_WEIGHT.QUANTUM (0 counts as 1)
   // queue heads
   input  wire logic [TsW-1:0]          now_i,         // cycle counter
-  input  wire logic [NumQueues-1:0]    q_elig_i,      // head may leave now
+  input  wire logic [NumQueues-1:0]    q_elig_i,      // head may leave now (implies q_backlog_i)
   input  wire logic [NumQueues-1:0]    q_backlog_i,   // queue holds frames
   input  wire logic [NumQueues*LenW-1:0] q_len_i,     // head frame length, bytes
   input  wire logic [NumQueues*TsW-1:0]  q_ts_i,      // head enqueue time
@@ -92,7 +92,7 @@ module nicsched_arbiter #(
   logic                            sp_mode, use_dwrr, fifo_mode;
   logic [NumTenants-1:0]           t_backlog;   // a queue of the tenant holds frames
   logic [NumTenants-1:0]           refill_ok;   // deficit + quantum > 0
-  logic [NumTenants-1:0]           after_ok;    // credit now, or after a refill
+  logic [NumTenants-1:0]           after_ok;    // an eligible tenant's credit now, or after a refill
   logic [NumTenants*DefW-1:0]      def_plus;    // deficit + quantum
   logic [NumLevels*NumTenants-1:0] lvl_on;      // tenant enabled and at the level
   always_comb begin
@@ -109,7 +109,9 @@ module nicsched_arbiter #(
       t_backlog[t] = q_backlog_i[2*t] || q_backlog_i[2*t+1];
       def_plus[t*DefW +: DefW] = def_q[t*DefW +: DefW] + quantum;
       refill_ok[t] = $signed(def_plus[t*DefW +: DefW]) > 0;
-      after_ok[t]  = pos_q[t] || (t_backlog[t] && refill_ok[t]);
+      // An eligible tenant is backlogged (an eligible head is a queued frame), so q_backlog_i,
+      // which comes late in the core (a count compared with zero), stays off this path.
+      after_ok[t]  = pos_q[t] || refill_ok[t];
       lvl = sp_mode ? t_prio_i[t*2 +: 2] : 2'd0;
       for (int l = 0; l < NumLevels; l++) begin
         lvl_on[l*NumTenants + t] = enable_i && t_enable_i[t] && (lvl == l[1:0]);
@@ -227,6 +229,9 @@ module nicsched_arbiter #(
     logic [LenW-1:0]  len;
     logic [NumTenants-1:0] after_pick;  // tenants after the pick
     logic             seen;
+    logic [4*DefW-1:0] cand;            // next deficit: kept, refilled, granted, both
+    logic [3:0]       cand_pos;         // ... is positive
+    logic [1:0]       sel;              // {granted, refilled}
     def_d      = def_q;
     rr_above_d = rr_above_q;
     seen       = 1'b0;
@@ -239,7 +244,17 @@ module nicsched_arbiter #(
         rr_above_d[l*NumTenants +: NumTenants] = after_pick;
       end
     end
+    // Every next deficit a tenant may get (kept, refilled, less the frame, both) and whether
+    // it is positive are computed beside the pick, which then only selects among them.
     for (int t = 0; t < NumTenants; t++) begin
+      len = q_elig_i[2*t] ? q_len_i[2*t*LenW +: LenW] : q_len_i[(2*t+1)*LenW +: LenW];
+      cand[0*DefW +: DefW] = def_q[t*DefW +: DefW];
+      cand[1*DefW +: DefW] = def_plus[t*DefW +: DefW];
+      cand[2*DefW +: DefW] = def_q[t*DefW +: DefW] - {{(DefW-LenW){1'b0}}, len};
+      cand[3*DefW +: DefW] = def_plus[t*DefW +: DefW] - {{(DefW-LenW){1'b0}}, len};
+      for (int k = 0; k < 4; k++) begin
+        cand_pos[k] = $signed(cand[k*DefW +: DefW]) > 0;
+      end
       // A round ends: every backlogged tenant of the top level without credit gains its quantum.
       refill = 1'b0;
       for (int l = 0; l < NumLevels; l++) begin
@@ -247,18 +262,14 @@ module nicsched_arbiter #(
       end
       refill  = replenish && refill && t_backlog[t] && !pos_q[t];
       granted = use_dwrr && pick_oh[t];
-      len     = q_elig_i[2*t] ? q_len_i[2*t*LenW +: LenW] : q_len_i[(2*t+1)*LenW +: LenW];
-      if (refill) begin
-        def_d[t*DefW +: DefW] = def_plus[t*DefW +: DefW];
-      end
-      if (granted) begin
-        def_d[t*DefW +: DefW] = def_d[t*DefW +: DefW] - {{(DefW-LenW){1'b0}}, len};
-      end
+      sel     = {granted, refill};
+      def_d[t*DefW +: DefW] = cand[sel*DefW +: DefW];
+      pos_d[t]              = cand_pos[sel];
       // an idle tenant keeps its debt but not its credit
-      if (!t_backlog[t] && $signed(def_d[t*DefW +: DefW]) > 0) begin
+      if (!t_backlog[t] && pos_d[t]) begin
         def_d[t*DefW +: DefW] = '0;
+        pos_d[t]              = 1'b0;
       end
-      pos_d[t] = $signed(def_d[t*DefW +: DefW]) > 0;
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin

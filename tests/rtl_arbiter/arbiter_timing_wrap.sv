@@ -1,0 +1,56 @@
+// arbiter_timing_wrap: nicsched_arbiter between flops, for Yosys `sta` only (docs/rtl.md,
+// "Clock rate"). In nicsched_top every arbiter input comes from flops and every output
+// ends in flops; synthesised alone, its ports would be primary inputs and outputs, which
+// `sta` times differently from flop outputs. Here each port is registered with the same
+// asynchronous reset as the core, so the reported critical path is flop to flop.
+`default_nettype none
+
+module arbiter_timing_wrap #(
+  parameter int NumTenants = 8,   // as nicsched_arbiter
+  parameter int LenW       = 16,
+  parameter int TsW        = 32,
+  parameter int NumQueues  = NumTenants * 2,
+  parameter int QueueW     = $clog2(NumQueues),
+  // every input port, concatenated, and every output port
+  parameter int InW  = 1 + 2 + NumTenants + NumTenants * 2 + NumTenants * 16 + TsW +
+                       2 * NumQueues + NumQueues * LenW + NumQueues * TsW,
+  parameter int OutW = 1 + QueueW + NumQueues
+) (
+  input  wire logic            clk_i,
+  input  wire logic            rst_ni,
+  input  wire logic [InW-1:0]  in_i,
+  output logic      [OutW-1:0] out_o
+);
+  logic [InW-1:0]  in_q;
+  logic [OutW-1:0] out_d;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      in_q  <= '0;
+      out_o <= '0;
+    end else begin
+      in_q  <= in_i;
+      out_o <= out_d;
+    end
+  end
+
+  nicsched_arbiter #(
+    .NumTenants(NumTenants), .LenW(LenW), .TsW(TsW)
+  ) u_arbiter (
+    .clk_i, .rst_ni,
+    .enable_i      (in_q[0]),
+    .mode_i        (in_q[2:1]),
+    .t_enable_i    (in_q[3 +: NumTenants]),
+    .t_prio_i      (in_q[3 + NumTenants +: NumTenants * 2]),
+    .t_quantum_i   (in_q[3 + NumTenants * 3 +: NumTenants * 16]),
+    .now_i         (in_q[3 + NumTenants * 19 +: TsW]),
+    .q_elig_i      (in_q[3 + NumTenants * 19 + TsW +: NumQueues]),
+    .q_backlog_i   (in_q[3 + NumTenants * 19 + TsW + NumQueues +: NumQueues]),
+    .q_len_i       (in_q[3 + NumTenants * 19 + TsW + 2 * NumQueues +: NumQueues * LenW]),
+    .q_ts_i        (in_q[3 + NumTenants * 19 + TsW + 2 * NumQueues + NumQueues * LenW +: NumQueues * TsW]),
+    .grant_valid_o (out_d[0]),
+    .grant_queue_o (out_d[1 +: QueueW]),
+    .grant_onehot_o(out_d[1 + QueueW +: NumQueues])
+  );
+endmodule
+
+`default_nettype wire
