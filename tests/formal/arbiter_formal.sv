@@ -12,7 +12,7 @@
 
 module arbiter_formal #(
   parameter int NumTenants = 4,   // power of two: every pointer value names a tenant
-  parameter int LenW       = 13,  // smallest with DefW = LenW + 4 >= 17 (16-bit quanta)
+  parameter int LenW       = 13,  // 13-bit lengths (the core uses 16) keep the BMC small; DefW = max(QuantumW, LenW) + 1
   parameter int TsW        = 4,
   parameter int NumQueues  = NumTenants * 2,
   parameter int QueueW     = $clog2(NumQueues)
