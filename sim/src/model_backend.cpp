@@ -188,7 +188,6 @@ class ModelCore final : public NicCore {
     tx_queue_bytes_.assign(tx_queue_.size(), 0);
     tx_credit_.init(cfg.link_bytes_per_cycle);
     rx_credit_.init(cfg.link_bytes_per_cycle);
-    next_pause_ = cfg.pauses.empty() ? ~0ULL : cfg.pauses.front().start_cycle;
     // As on the RTL backend: m_axis_tx_tready is low in cycle 0 and no input beat is
     // offered before cycle 1.
     tx_ready_ = false;
@@ -396,9 +395,9 @@ class ModelCore final : public NicCore {
     rx_credit_.refill();
     if (rx_credit_.credit > 0 && (in_[1].active || fetch(Direction::kRx, in_[1]))) in_[1].valid = true;
     tx_credit_.refill();
-    if (cycle >= next_pause_) update_pause();
-    tx_ready_ = !paused_ && tx_credit_.credit > 0;
-    if (paused_) ++stats.paused_cycles;
+    const bool paused = pauses_.paused(cycle);
+    tx_ready_ = !paused && tx_credit_.credit > 0;
+    if (paused) ++stats.paused_cycles;
   }
 
   // The MAC needs to know in which cycles a beat left on m_axis_tx; the model says when
@@ -511,21 +510,6 @@ class ModelCore final : public NicCore {
     return tx_last;
   }
 
-  void update_pause() {
-    const auto& p = cfg_.pauses;
-    while (pause_index_ < p.size() && cycle >= p[pause_index_].start_cycle + p[pause_index_].length_cycles) {
-      ++pause_index_;
-    }
-    if (pause_index_ >= p.size()) {
-      paused_ = false;
-      next_pause_ = ~0ULL;
-      return;
-    }
-    const auto& cur = p[pause_index_];
-    paused_ = cycle >= cur.start_cycle;
-    next_pause_ = paused_ ? cur.start_cycle + cur.length_cycles : cur.start_cycle;
-  }
-
   NicConfig cfg_;
   Params params_;
   refmodel::RefModel model_;
@@ -552,9 +536,7 @@ class ModelCore final : public NicCore {
   LinkCredit tx_credit_;
   LinkCredit rx_credit_;
   bool tx_ready_ = false;
-  std::size_t pause_index_ = 0;
-  std::uint64_t next_pause_ = ~0ULL;
-  bool paused_ = false;
+  PauseSchedule pauses_{cfg_.pauses};
 };
 
 }  // namespace

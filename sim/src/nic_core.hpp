@@ -14,6 +14,7 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "nicsched/sim/error.hpp"
@@ -57,6 +58,37 @@ struct LinkCredit {
   void refill() { credit = std::min(credit + rate, cap); }
 };
 
+// The MAC's egress pause periods (NicConfig::pauses: sorted, non-overlapping), asked cycle
+// by cycle in increasing order: paused(c) is true while c lies in a period.
+class PauseSchedule {
+ public:
+  explicit PauseSchedule(std::vector<PausePeriod> pauses)
+      : p_(std::move(pauses)), next_(p_.empty() ? ~0ULL : p_.front().start_cycle) {}
+
+  bool paused(std::uint64_t cycle) {
+    if (cycle >= next_) update(cycle);
+    return paused_;
+  }
+
+ private:
+  void update(std::uint64_t cycle) {
+    while (index_ < p_.size() && cycle >= p_[index_].start_cycle + p_[index_].length_cycles) ++index_;
+    if (index_ >= p_.size()) {
+      paused_ = false;
+      next_ = ~0ULL;
+      return;
+    }
+    const auto& cur = p_[index_];
+    paused_ = cycle >= cur.start_cycle;
+    next_ = paused_ ? cur.start_cycle + cur.length_cycles : cur.start_cycle;
+  }
+
+  std::vector<PausePeriod> p_;
+  std::size_t index_ = 0;
+  std::uint64_t next_ = ~0ULL;
+  bool paused_ = false;
+};
+
 inline constexpr std::uint32_t kWireOverhead = 24;  // preamble + SFD 8, IFG 12, FCS 4
 inline constexpr std::uint32_t kBeatBytes = 64;
 inline constexpr std::size_t kFrameBufBytes = kMaxTaggedFrame + 2 * kBeatBytes;
@@ -73,7 +105,6 @@ class CoreImpl final : public NicCore {
     rx_credit_.init(cfg.link_bytes_per_cycle);
     for (auto& s : src_) s.buf.resize(kFrameBufBytes);
     for (auto& s : out_) s.buf.resize(kFrameBufBytes + kBeatBytes);
-    next_pause_ = cfg.pauses.empty() ? ~0ULL : cfg.pauses.front().start_cycle;
     // Reset with every input idle.
     top_->rst_ni = 0;
     top_->s_axis_tx_tvalid = 0;
@@ -301,25 +332,10 @@ class CoreImpl final : public NicCore {
       offer(src_[1], top_->s_axis_rx_tdata, top_->s_axis_rx_tkeep, top_->s_axis_rx_tlast, top_->s_axis_rx_tvalid);
     }
     tx_credit_.refill();
-    if (cycle >= next_pause_) update_pause();
-    top_->m_axis_tx_tready = (!paused_ && tx_credit_.credit > 0) ? 1 : 0;
-    if (paused_) ++stats.paused_cycles;
+    const bool paused = pauses_.paused(cycle);
+    top_->m_axis_tx_tready = (!paused && tx_credit_.credit > 0) ? 1 : 0;
+    if (paused) ++stats.paused_cycles;
     if (axil_op_ != AxilOp::kIdle) drive_axil();
-  }
-
-  void update_pause() {
-    const auto& p = cfg_.pauses;
-    while (pause_index_ < p.size() && cycle >= p[pause_index_].start_cycle + p[pause_index_].length_cycles) {
-      ++pause_index_;
-    }
-    if (pause_index_ >= p.size()) {
-      paused_ = false;
-      next_pause_ = ~0ULL;
-      return;
-    }
-    const auto& cur = p[pause_index_];
-    paused_ = cycle >= cur.start_cycle;
-    next_pause_ = paused_ ? cur.start_cycle + cur.length_cycles : cur.start_cycle;
   }
 
   void sample_axil() {
@@ -360,9 +376,7 @@ class CoreImpl final : public NicCore {
   Sink out_[2];
   LinkCredit tx_credit_;
   LinkCredit rx_credit_;
-  std::size_t pause_index_ = 0;
-  std::uint64_t next_pause_ = ~0ULL;
-  bool paused_ = false;
+  PauseSchedule pauses_{cfg_.pauses};
   AxilOp axil_op_ = AxilOp::kIdle;
   bool aw_fire_ = false, w_fire_ = false, ar_fire_ = false, resp_fire_ = false, axil_done_ = false;
   AxilResult axil_result_;
