@@ -194,14 +194,7 @@ class ModelCore final : public NicCore {
   }
 
   std::uint64_t run(std::uint64_t max_cycles) override {
-    for (std::uint64_t i = 0; i < max_cycles; ++i) {
-      tick();
-      if (break_requested) {
-        break_requested = false;
-        return i + 1;
-      }
-    }
-    return max_cycles;
+    return run_until_break(max_cycles, [this] { tick(); });
   }
 
   AxilResult axil_read(std::uint32_t addr, std::uint32_t /*timeout*/) override {

@@ -43,6 +43,21 @@ class NicCore {
   bool break_requested = false;
   std::uint64_t cycle = 0;
   MacStats stats;
+
+ protected:
+  // Runs tick() for up to max_cycles cycles; stops after the cycle in which a frame sink set
+  // break_requested (clearing it). Returns the cycles run. Shared by every backend's run().
+  template <class Tick>
+  std::uint64_t run_until_break(std::uint64_t max_cycles, Tick&& tick) {
+    for (std::uint64_t i = 0; i < max_cycles; ++i) {
+      tick();
+      if (break_requested) {
+        break_requested = false;
+        return i + 1;
+      }
+    }
+    return max_cycles;
+  }
 };
 
 // Credit in 1/256 bytes: refilled every cycle at the link rate, spent per beat.
@@ -144,14 +159,7 @@ class CoreImpl final : public NicCore {
   CoreImpl& operator=(const CoreImpl&) = delete;
 
   std::uint64_t run(std::uint64_t max_cycles) override {
-    for (std::uint64_t i = 0; i < max_cycles; ++i) {
-      tick();
-      if (break_requested) {
-        break_requested = false;
-        return i + 1;
-      }
-    }
-    return max_cycles;
+    return run_until_break(max_cycles, [this] { tick(); });
   }
 
   AxilResult axil_write(std::uint32_t addr, std::uint32_t value, std::uint32_t timeout) override {
