@@ -8,7 +8,11 @@
 #include <numbers>
 #include <random>
 
+#include <cstdint>
+#include <vector>
+
 #include "nicsched/control/env.hpp"
+#include "nicsched/ppo/policy.hpp"
 
 namespace nicsched::testing {
 
@@ -67,5 +71,19 @@ class CartPole final : public control::Env {
   double x_ = 0, x_dot_ = 0, theta_ = 0, theta_dot_ = 0;
   int steps_ = 0;
 };
+
+// Return of one greedy CartPole episode under `policy` (deterministic for a seed).
+inline double greedy_return(const ppo::TrainedPolicy& policy, std::uint64_t seed) {
+  CartPole env;
+  std::vector<float> obs(4);
+  const std::vector<std::uint8_t> mask{1, 1};
+  env.reset(seed, obs);
+  double total = 0.0;
+  for (;;) {
+    const auto r = env.step(policy.act(obs, mask), obs);
+    total += static_cast<double>(r.reward);
+    if (r.terminated || r.truncated) return total;
+  }
+}
 
 }  // namespace nicsched::testing

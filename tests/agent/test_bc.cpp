@@ -14,6 +14,7 @@
 namespace {
 
 using nicsched::testing::CartPole;
+using nicsched::testing::greedy_return;
 
 // CartPole whose teacher pushes towards where the pole is falling (angle + 0.5 x angular
 // velocity), a controller that holds the pole for the full 500 steps.
@@ -39,19 +40,6 @@ class TaughtCartPole final : public nicsched::control::Env {
   CartPole inner_;
   std::vector<float> last_;
 };
-
-double greedy_return(const nicsched::ppo::TrainedPolicy& policy, std::uint64_t seed) {
-  CartPole env;
-  std::vector<float> obs(4);
-  const std::vector<std::uint8_t> mask{1, 1};
-  env.reset(seed, obs);
-  double total = 0.0;
-  for (;;) {
-    const auto r = env.step(policy.act(obs, mask), obs);
-    total += static_cast<double>(r.reward);
-    if (r.terminated || r.truncated) return total;
-  }
-}
 
 nicsched::ppo::PpoConfig config() {
   nicsched::ppo::PpoConfig cfg;

@@ -16,6 +16,7 @@ using nicsched::ppo::PpoConfig;
 using nicsched::ppo::TrainedPolicy;
 using nicsched::ppo::Trainer;
 using nicsched::testing::CartPole;
+using nicsched::testing::greedy_return;
 
 namespace {
 
@@ -36,19 +37,6 @@ PpoConfig cartpole_config() {
   cfg.num_minibatches = 4;
   cfg.env_threads = 1;
   return cfg;
-}
-
-double greedy_return(const TrainedPolicy& policy, std::uint64_t seed) {
-  CartPole env;
-  std::vector<float> obs(4);
-  const std::vector<std::uint8_t> mask{1, 1};
-  env.reset(seed, obs);
-  double total = 0.0;
-  for (;;) {
-    const auto r = env.step(policy.act(obs, mask), obs);
-    total += static_cast<double>(r.reward);
-    if (r.terminated || r.truncated) return total;
-  }
 }
 
 std::filesystem::path temp_dir(const std::string& name) {
