@@ -15,22 +15,27 @@
 // DWRR: every tenant has a signed deficit. A tenant with deficit > 0 may be picked
 // (round robin from the last grant of its level); the grant subtracts the frame's
 // length. When no eligible tenant of the level has credit, a round ends: every
-// backlogged tenant of the level with deficit <= 0 gains its quantum, and the pick is
-// made from the new deficits in the same clock. A tenant whose queues empty loses its
-// positive credit (kept debt stays). So a decision is made every clock whenever a
-// quantum is at least one frame length; smaller quanta make a round take several clocks.
-// Nothing inside a level starves: round robin visits every eligible tenant.
-// Deficits are DefW = max(QuantumW, LenW) + 1 bits, signed: a deficit stays within
-// -(2^LenW - 2) (credit >= 1 less the longest frame) .. 2^QuantumW - 1 (a refill of a
-// deficit <= 0), so no quantum or frame length can wrap it.
+// backlogged tenant of the level with deficit <= 0 gains 2^m quanta, m the least (0..LenW)
+// that gives every one of them credit (deficit + 2^m * quantum > 0), and the pick is made
+// among the level's eligible tenants (all of which now have credit) in the same clock.
+// 2^m quanta is 2^m rounds collapsed into one clock: every tenant of the level gains the
+// same number of quanta, so byte shares stay proportional to the quanta, and a decision
+// is made every clock whatever the quanta and frame lengths (work conserving). With
+// quanta of at least one frame length m is 0: plain rounds. A tenant whose queues empty
+// loses its positive credit (kept debt stays). Nothing inside a level starves: round
+// robin visits every eligible tenant.
+// Deficits are DefW = LenW + QuantumW + 2 bits, signed: a grant needs credit >= 1, so a
+// deficit stays >= -(2^LenW - 2); a refill gives at most 2^m * quantum with
+// 2^(m-1) * quantum_min <= 2^LenW, i.e. < 2^(LenW + QuantumW + 1); nothing wraps.
 // Timing: the grant is combinational in the queue heads (q_elig_i, q_len_i, q_ts_i), so
 // the logic between them and the grant is kept shallow and free of ripple chains:
 //   - what does not depend on the heads is ready before them: per level, which tenants
 //     are enabled at that level (configuration), whether a deficit is positive (a flop,
-//     pos_q, kept beside the deficit) and whether a refill would give credit;
+//     pos_q, kept beside the deficit), each level's refill exponent m and each tenant's
+//     refilled deficit (from the deficits, quanta and backlog, not the heads);
 //   - every level's pick is computed in parallel and the top level selects one; inside
-//     a level both candidate masks (tenants with credit, tenants with credit after a
-//     refill) are picked from in parallel and the refill decision selects;
+//     a level both candidate masks (eligible tenants with credit, every eligible tenant)
+//     are picked from in parallel and whether any has credit selects;
 //   - round robin is a masked lowest-set-bit search (tenants after the level's last
 //     grant, held as a mask, rr_above_q; else all), i.e. OR prefixes, not a rotating
 //     index walk;
@@ -70,7 +75,8 @@ module nicsched_arbiter #(
   localparam logic [1:0] MODE_DWRR    = nicsched_regs_pkg::CTRL_ARB_MODE_DWRR;
   localparam logic [1:0] MODE_SP_DWRR = nicsched_regs_pkg::CTRL_ARB_MODE_SP_DWRR;
   localparam int QuantumW  = 16;  // T_WEIGHT.QUANTUM bits (the t_quantum_i element width)
-  localparam int DefW      = ((QuantumW > LenW) ? QuantumW : LenW) + 1;  // signed deficit
+  localparam int DefW      = LenW + QuantumW + 2;  // signed deficit (see the header)
+  localparam int ExpN      = LenW + 1;  // refill exponents m = 0..LenW
   localparam int NumLevels = 4;   // strict-priority levels (T_CTRL.PRIORITY is 2 bits)
   localparam int FifoLeaves = 1 << QueueW;  // FIFO age tree: queues rounded up to a power of 2
   localparam int FifoNodes  = 2 * FifoLeaves - 1;
@@ -91,31 +97,63 @@ module nicsched_arbiter #(
   // ---------------------------------------------------------------- ready before the heads
   logic                            sp_mode, use_dwrr, fifo_mode;
   logic [NumTenants-1:0]           t_backlog;   // a queue of the tenant holds frames
-  logic [NumTenants-1:0]           refill_ok;   // deficit + quantum > 0
-  logic [NumTenants-1:0]           after_ok;    // an eligible tenant's credit now, or after a refill
-  logic [NumTenants*DefW-1:0]      def_plus;    // deficit + quantum
+  logic [NumTenants*ExpN-1:0]      fits;        // [t][s]: deficit + 2^s quanta > 0
+  logic [NumLevels*ExpN-1:0]       lvl_exp;     // per level: one-hot refill exponent m
+  logic [NumTenants*DefW-1:0]      def_plus;    // deficit + 2^m quanta (m of its level)
   logic [NumLevels*NumTenants-1:0] lvl_on;      // tenant enabled and at the level
   always_comb begin
-    logic [DefW-1:0] quantum;
-    logic [1:0]      lvl;
+    logic [QuantumW-1:0] quantum;
+    logic [LenW-1:0]     debt;          // -deficit, for a deficit <= 0 (< 2^LenW)
+    logic [1:0]          lvl;
+    logic [ExpN-1:0]     need;          // per exponent: some tenant of the level still in debt
+    logic [ExpN-1:0]     exp_t;         // the tenant's level's exponent, one-hot
+    logic [DefW-1:0]     refill;
     sp_mode   = (mode_i == MODE_SP) || (mode_i == MODE_SP_DWRR);
     use_dwrr  = (mode_i == MODE_DWRR) || (mode_i == MODE_SP_DWRR);
     fifo_mode = (mode_i == MODE_FIFO);
     for (int t = 0; t < NumTenants; t++) begin
-      quantum = {{(DefW-QuantumW){1'b0}}, t_quantum_i[t*QuantumW +: QuantumW]};
+      quantum = t_quantum_i[t*QuantumW +: QuantumW];
       if (quantum == '0) begin
-        quantum = {{(DefW-1){1'b0}}, 1'b1};
+        quantum = {{(QuantumW-1){1'b0}}, 1'b1};
       end
       t_backlog[t] = q_backlog_i[2*t] || q_backlog_i[2*t+1];
-      def_plus[t*DefW +: DefW] = def_q[t*DefW +: DefW] + quantum;
-      refill_ok[t] = $signed(def_plus[t*DefW +: DefW]) > 0;
-      // An eligible tenant is backlogged (an eligible head is a queued frame), so q_backlog_i,
-      // which comes late in the core (a count compared with zero), stays off this path.
-      after_ok[t]  = pos_q[t] || refill_ok[t];
+      debt = LenW'(-def_q[t*DefW +: DefW]);
+      // quantum * 2^s > debt  <=>  quantum > floor(debt / 2^s)  (integers)
+      for (int s = 0; s < ExpN; s++) begin
+        fits[t*ExpN + s] = pos_q[t] || ({{QuantumW{1'b0}}, debt >> s} < {{LenW{1'b0}}, quantum});
+      end
       lvl = sp_mode ? t_prio_i[t*2 +: 2] : 2'd0;
       for (int l = 0; l < NumLevels; l++) begin
         lvl_on[l*NumTenants + t] = enable_i && t_enable_i[t] && (lvl == l[1:0]);
       end
+    end
+    // m of a level: the least exponent at which every backlogged tenant of the level has
+    // credit (need[] falls with s, and need[LenW] is 0: quantum >= 1 and debt < 2^LenW).
+    for (int l = 0; l < NumLevels; l++) begin
+      for (int s = 0; s < ExpN; s++) begin
+        need[s] = 1'b0;
+        for (int t = 0; t < NumTenants; t++) begin
+          need[s] = need[s] || (lvl_on[l*NumTenants + t] && t_backlog[t] && !fits[t*ExpN + s]);
+        end
+      end
+      for (int s = 0; s < ExpN; s++) begin
+        lvl_exp[l*ExpN + s] = !need[s] && (s == 0 || need[(s == 0) ? 0 : s-1]);
+      end
+    end
+    for (int t = 0; t < NumTenants; t++) begin
+      quantum = t_quantum_i[t*QuantumW +: QuantumW];
+      if (quantum == '0) begin
+        quantum = {{(QuantumW-1){1'b0}}, 1'b1};
+      end
+      exp_t = '0;
+      for (int l = 0; l < NumLevels; l++) begin
+        exp_t = exp_t | (lvl_on[l*NumTenants + t] ? lvl_exp[l*ExpN +: ExpN] : '0);
+      end
+      refill = '0;
+      for (int s = 0; s < ExpN; s++) begin
+        refill = refill | (exp_t[s] ? (DefW'(quantum) << s) : '0);
+      end
+      def_plus[t*DefW +: DefW] = def_q[t*DefW +: DefW] + refill;
     end
   end
 
@@ -128,7 +166,7 @@ module nicsched_arbiter #(
   logic [NumTenants-1:0] pick_oh;               // the pick: one-hot tenant
   logic                  pick_found, replenish;
   always_comb begin
-    logic [NumTenants-1:0] in_l, cr_l, af_l, hi, oh_cr, oh_af, first_hi, first_all;
+    logic [NumTenants-1:0] in_l, cr_l, hi, oh_cr, oh_in, first_hi, first_all;
     logic                  seen_hi, seen_all;
     logic                  higher;               // a higher level has an eligible tenant
     for (int t = 0; t < NumTenants; t++) begin
@@ -138,30 +176,30 @@ module nicsched_arbiter #(
     for (int l = 0; l < NumLevels; l++) begin
       in_l = lvl_on[l*NumTenants +: NumTenants] & t_req;
       cr_l = use_dwrr ? (in_l & pos_q) : '0;
-      af_l = use_dwrr ? (in_l & after_ok) : in_l;
       lvl_any[l]        = in_l != '0;
       lvl_any_credit[l] = cr_l != '0;
       top_is[l]         = lvl_any[l] && !higher;
       higher            = higher || lvl_any[l];
-      // Round robin, for each candidate mask: the lowest tenant after the last grant,
-      // else the lowest tenant.
+      // Round robin, for each candidate mask (with credit; every eligible tenant, which
+      // all have credit after a refill): the lowest tenant after the last grant, else the
+      // lowest tenant.
       for (int m = 0; m < 2; m++) begin
-        hi       = (m == 0 ? cr_l : af_l) & rr_above_q[l*NumTenants +: NumTenants];
+        hi       = (m == 0 ? cr_l : in_l) & rr_above_q[l*NumTenants +: NumTenants];
         seen_hi  = 1'b0;
         seen_all = 1'b0;
         for (int t = 0; t < NumTenants; t++) begin
           first_hi[t]  = hi[t] && !seen_hi;
-          first_all[t] = (m == 0 ? cr_l[t] : af_l[t]) && !seen_all;
+          first_all[t] = (m == 0 ? cr_l[t] : in_l[t]) && !seen_all;
           seen_hi      = seen_hi || hi[t];
-          seen_all     = seen_all || (m == 0 ? cr_l[t] : af_l[t]);
+          seen_all     = seen_all || (m == 0 ? cr_l[t] : in_l[t]);
         end
         if (m == 0) begin
           oh_cr = seen_hi ? first_hi : first_all;
         end else begin
-          oh_af = seen_hi ? first_hi : first_all;
+          oh_in = seen_hi ? first_hi : first_all;
         end
       end
-      lvl_pick[l*NumTenants +: NumTenants] = lvl_any_credit[l] ? oh_cr : oh_af;
+      lvl_pick[l*NumTenants +: NumTenants] = lvl_any_credit[l] ? oh_cr : oh_in;
     end
     pick_oh = '0;
     replenish = 1'b0;
@@ -255,7 +293,7 @@ module nicsched_arbiter #(
       for (int k = 0; k < 4; k++) begin
         cand_pos[k] = $signed(cand[k*DefW +: DefW]) > 0;
       end
-      // A round ends: every backlogged tenant of the top level without credit gains its quantum.
+      // A round ends: every backlogged tenant of the top level without credit gains 2^m quanta.
       refill = 1'b0;
       for (int l = 0; l < NumLevels; l++) begin
         refill = refill || (top_is[l] && lvl_on[l*NumTenants + t]);

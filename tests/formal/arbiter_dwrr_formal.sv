@@ -3,8 +3,9 @@
 // "arbiter_dwrr_bound"; k-induction does not apply: unreachable deficit values would
 // have to be excluded by invariants on internal state).
 // Environment: DWRR mode, every tenant enabled, frames of MinLen..MaxLen bytes, quanta of
-// MaxLen..MaxQuantum bytes (a quantum covers any frame, as the arbiter requires for one
-// decision per clock). Heads come and go freely.
+// MaxLen..MaxQuantum bytes (a quantum covers any frame, so a round refills one quantum and
+// the bound below is simple; work conservation with any quanta is proven by induction in
+// arbiter_formal). Heads come and go freely.
 // Properties:
 //   - work conservation: some eligible head => a grant, every clock
 //   - bounded service: a tenant with an eligible head is granted within ServiceBound

@@ -2,8 +2,9 @@
 // safety properties as immediate assertions; proven by k-induction
 // (constraints/yosys/formal.sh, proof "arbiter_safety").
 //   - the grant is one-hot or zero and names an eligible head of an enabled tenant
-//   - work conservation in FIFO and SP: some eligible head => a grant (the DWRR modes
-//     depend on the deficits reached from reset: bounded proof in arbiter_dwrr_formal)
+//   - work conservation in every mode, whatever the quanta (0 included) and lengths: some
+//     eligible head => a grant (in DWRR a round that leaves nobody with credit refills
+//     2^m quanta in the same clock)
 //   - strict priority (SP, SP_DWRR): never a tenant of a lower level (higher number)
 //     while a tenant of a higher level has an eligible head
 //   - within a tenant, control before bulk (all modes but FIFO)
@@ -12,7 +13,7 @@
 
 module arbiter_formal #(
   parameter int NumTenants = 4,   // power of two: every pointer value names a tenant
-  parameter int LenW       = 13,  // 13-bit lengths (the core uses 16) keep the BMC small; DefW = max(QuantumW, LenW) + 1
+  parameter int LenW       = 13,  // 13-bit lengths (the core uses 16) keep the proof small
   parameter int TsW        = 4,
   parameter int NumQueues  = NumTenants * 2,
   parameter int QueueW     = $clog2(NumQueues)
@@ -69,7 +70,7 @@ module arbiter_formal #(
         assert (grant_onehot[grant_queue]);
         assert (live[grant_queue]);
       end
-      if (live != '0 && (mode_i == 2'd0 || mode_i == 2'd1)) begin
+      if (live != '0) begin
         assert (grant_valid);
       end
       for (int q = 0; q < NumQueues; q++) begin

@@ -10,8 +10,9 @@
 // - DWRR / SP_DWRR: each tenant has a deficit (an unbounded integer here); a tenant of the
 //   top level with a positive deficit may be granted (round robin as above) and the grant
 //   subtracts its frame's length. When no eligible top-level tenant has credit, every
-//   enabled, backlogged tenant of that level with deficit <= 0 gains its quantum (0 counts
-//   as 1) and the pick is made from the new deficits in the same clock.
+//   enabled, backlogged tenant of that level with deficit <= 0 gains 2^m times its quantum
+//   (0 counts as 1), m the least number for which all of them end with a positive
+//   deficit, and the pick is made from the new deficits in the same clock.
 // - Every clock, a tenant with nothing queued loses positive credit (debt is kept).
 #pragma once
 
@@ -108,10 +109,16 @@ class ArbiterModel {
       auto credit = [&](unsigned t) { return in_top(t) && deficit_[t] > 0; };
       pick = round_robin(top, credit);
       if (pick < 0) {
+        auto in_debt = [&](unsigned t) {
+          return c.enable && c.t_enable[t] && backlogged(h, t) && level(c, t) == top && deficit_[t] <= 0;
+        };
+        auto quantum = [&](unsigned t) -> std::int64_t { return c.quantum[t] == 0 ? 1 : c.quantum[t]; };
+        std::int64_t rounds = 1;
         for (unsigned t = 0; t < n_; ++t) {
-          if (c.enable && c.t_enable[t] && backlogged(h, t) && level(c, t) == top && deficit_[t] <= 0) {
-            deficit_[t] += c.quantum[t] == 0 ? 1 : c.quantum[t];
-          }
+          while (in_debt(t) && deficit_[t] + rounds * quantum(t) <= 0) rounds *= 2;
+        }
+        for (unsigned t = 0; t < n_; ++t) {
+          if (in_debt(t)) deficit_[t] += rounds * quantum(t);
         }
         pick = round_robin(top, credit);
       }

@@ -110,6 +110,11 @@ struct ModelBench {
     const auto g = static_cast<unsigned>(tb->grant_queue_o);
     const auto c = tb.cycle();
     check(gv == want.valid, fmt::format("cycle {} (mode {}): grant_valid {}, model {}", c, cfg.mode, gv, want.valid));
+    // Work conservation, whatever the quanta and lengths: an eligible head of an enabled
+    // tenant is a grant this clock.
+    bool any_eligible = false;
+    for (unsigned i = 0; i < kQ; ++i) any_eligible = any_eligible || (cfg.enable && cfg.t_enable[i / 2] && h.elig[i]);
+    check(gv == any_eligible, fmt::format("cycle {} (mode {}): grant_valid {} with an eligible head {}", c, cfg.mode, gv, any_eligible));
     if (gv) {
       check(g == want.queue, fmt::format("cycle {} (mode {}): granted queue {}, model queue {}", c, cfg.mode, g, want.queue));
     }
