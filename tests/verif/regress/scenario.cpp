@@ -120,7 +120,8 @@ refmodel::TenantConfig random_tenant(Rng& r, bool keeps_limits, const refmodel::
   refmodel::TenantConfig t;
   t.enable = true;
   t.priority = r.range32(0, 3);
-  static const std::vector<std::uint32_t> quanta = {64, 256, 1500, 3000, 9000};
+  // 0 (counts as 1 byte) and 1: the arbiter then collapses thousands of rounds into one.
+  static const std::vector<std::uint32_t> quanta = {0, 1, 64, 256, 1500, 3000, 9000};
   t.quantum = r.chance(0.7) ? r.pick(quanta) : r.range32(64, 16000);
   t.rate_en = r.chance(0.25);
   t.rate_bytes_per_kcycle = r.range32(4096, 40000);
