@@ -77,6 +77,7 @@ module nicsched_arbiter #(
   localparam int QuantumW  = 16;  // T_WEIGHT.QUANTUM bits (the t_quantum_i element width)
   localparam int DefW      = LenW + QuantumW + 2;  // signed deficit (see the header)
   localparam int ExpN      = LenW + 1;  // refill exponents m = 0..LenW
+  localparam int ExpW      = $clog2(ExpN + 1);
   localparam int NumLevels = 4;   // strict-priority levels (T_CTRL.PRIORITY is 2 bits)
   localparam int FifoLeaves = 1 << QueueW;  // FIFO age tree: queues rounded up to a power of 2
   localparam int FifoNodes  = 2 * FifoLeaves - 1;
@@ -96,32 +97,47 @@ module nicsched_arbiter #(
 
   // ---------------------------------------------------------------- ready before the heads
   logic                            sp_mode, use_dwrr, fifo_mode;
+  logic [NumTenants*QuantumW-1:0]  q_eff;       // quantum, 0 counted as 1
   logic [NumTenants-1:0]           t_backlog;   // a queue of the tenant holds frames
-  logic [NumTenants*ExpN-1:0]      fits;        // [t][s]: deficit + 2^s quanta > 0
-  logic [NumLevels*ExpN-1:0]       lvl_exp;     // per level: one-hot refill exponent m
+  logic [NumTenants*ExpN-1:0]      fits;        // [t][s]: credit now, or deficit + 2^s quanta > 0
+  logic [NumLevels*ExpW-1:0]       lvl_exp;     // per level: the refill exponent m
   logic [NumTenants*DefW-1:0]      def_plus;    // deficit + 2^m quanta (m of its level)
   logic [NumLevels*NumTenants-1:0] lvl_on;      // tenant enabled and at the level
+
+  // quantum * 2^s > debt  <=>  quantum > floor(debt / 2^s) (integers). debt >> s has
+  // W = LenW - s bits, so each comparison is only W bits wide (a quantum with a bit set at
+  // W or above is larger): carry chains are not trimmed of constant bits by the mapper.
+  for (genvar t = 0; t < NumTenants; t++) begin : gen_fits
+    logic [QuantumW-1:0] q_raw;
+    logic [LenW-1:0]     debt;   // -deficit, for a deficit <= 0 (< 2^LenW)
+    assign q_raw = t_quantum_i[t*QuantumW +: QuantumW];
+    assign q_eff[t*QuantumW +: QuantumW] = (q_raw == '0) ? QuantumW'(1) : q_raw;
+    assign debt = LenW'(-def_q[t*DefW +: DefW]);
+    for (genvar e = 0; e < ExpN; e++) begin : gen_exp
+      localparam int W = LenW - e;
+      if (W == 0) begin : gen_none
+        assign fits[t*ExpN + e] = 1'b1;  // quantum >= 1 > 0
+      end else if (W > QuantumW) begin : gen_wide
+        assign fits[t*ExpN + e] = pos_q[t] ||
+            ({{(W-QuantumW){1'b0}}, q_eff[t*QuantumW +: QuantumW]} > debt[LenW-1:e]);
+      end else if (W == QuantumW) begin : gen_same
+        assign fits[t*ExpN + e] = pos_q[t] || (q_eff[t*QuantumW +: QuantumW] > debt[LenW-1:e]);
+      end else begin : gen_narrow
+        assign fits[t*ExpN + e] = pos_q[t] || (q_eff[t*QuantumW+W +: QuantumW-W] != '0) ||
+            (q_eff[t*QuantumW +: W] > debt[LenW-1:e]);
+      end
+    end
+  end
+
   always_comb begin
-    logic [QuantumW-1:0] quantum;
-    logic [LenW-1:0]     debt;          // -deficit, for a deficit <= 0 (< 2^LenW)
     logic [1:0]          lvl;
     logic [ExpN-1:0]     need;          // per exponent: some tenant of the level still in debt
-    logic [ExpN-1:0]     exp_t;         // the tenant's level's exponent, one-hot
-    logic [DefW-1:0]     refill;
+    logic [ExpW-1:0]     exp_t;         // the exponent of the tenant's level
     sp_mode   = (mode_i == MODE_SP) || (mode_i == MODE_SP_DWRR);
     use_dwrr  = (mode_i == MODE_DWRR) || (mode_i == MODE_SP_DWRR);
     fifo_mode = (mode_i == MODE_FIFO);
     for (int t = 0; t < NumTenants; t++) begin
-      quantum = t_quantum_i[t*QuantumW +: QuantumW];
-      if (quantum == '0) begin
-        quantum = {{(QuantumW-1){1'b0}}, 1'b1};
-      end
       t_backlog[t] = q_backlog_i[2*t] || q_backlog_i[2*t+1];
-      debt = LenW'(-def_q[t*DefW +: DefW]);
-      // quantum * 2^s > debt  <=>  quantum > floor(debt / 2^s)  (integers)
-      for (int s = 0; s < ExpN; s++) begin
-        fits[t*ExpN + s] = pos_q[t] || ({{QuantumW{1'b0}}, debt >> s} < {{LenW{1'b0}}, quantum});
-      end
       lvl = sp_mode ? t_prio_i[t*2 +: 2] : 2'd0;
       for (int l = 0; l < NumLevels; l++) begin
         lvl_on[l*NumTenants + t] = enable_i && t_enable_i[t] && (lvl == l[1:0]);
@@ -136,24 +152,18 @@ module nicsched_arbiter #(
           need[s] = need[s] || (lvl_on[l*NumTenants + t] && t_backlog[t] && !fits[t*ExpN + s]);
         end
       end
-      for (int s = 0; s < ExpN; s++) begin
-        lvl_exp[l*ExpN + s] = !need[s] && (s == 0 || need[(s == 0) ? 0 : s-1]);
+      lvl_exp[l*ExpW +: ExpW] = ExpW'(LenW);
+      for (int s = ExpN - 2; s >= 0; s--) begin
+        if (!need[s]) begin
+          lvl_exp[l*ExpW +: ExpW] = ExpW'(s);
+        end
       end
     end
+    // A binary shift (log2(ExpN) mux stages), not a one-hot select of every shifted quantum.
     for (int t = 0; t < NumTenants; t++) begin
-      quantum = t_quantum_i[t*QuantumW +: QuantumW];
-      if (quantum == '0) begin
-        quantum = {{(QuantumW-1){1'b0}}, 1'b1};
-      end
-      exp_t = '0;
-      for (int l = 0; l < NumLevels; l++) begin
-        exp_t = exp_t | (lvl_on[l*NumTenants + t] ? lvl_exp[l*ExpN +: ExpN] : '0);
-      end
-      refill = '0;
-      for (int s = 0; s < ExpN; s++) begin
-        refill = refill | (exp_t[s] ? (DefW'(quantum) << s) : '0);
-      end
-      def_plus[t*DefW +: DefW] = def_q[t*DefW +: DefW] + refill;
+      lvl   = sp_mode ? t_prio_i[t*2 +: 2] : 2'd0;
+      exp_t = lvl_exp[lvl*ExpW +: ExpW];
+      def_plus[t*DefW +: DefW] = def_q[t*DefW +: DefW] + (DefW'(q_eff[t*QuantumW +: QuantumW]) << exp_t);
     end
   end
 
@@ -301,7 +311,14 @@ module nicsched_arbiter #(
       refill  = replenish && refill && t_backlog[t] && !pos_q[t];
       granted = use_dwrr && pick_oh[t];
       sel     = {granted, refill};
-      def_d[t*DefW +: DefW] = cand[sel*DefW +: DefW];
+      // (an explicit 4-way select: an indexed part-select cand[sel*DefW +: DefW] would be a
+      // multiply and a barrel shift of the whole candidate vector)
+      unique case (sel)
+        2'b00:   def_d[t*DefW +: DefW] = cand[0*DefW +: DefW];
+        2'b01:   def_d[t*DefW +: DefW] = cand[1*DefW +: DefW];
+        2'b10:   def_d[t*DefW +: DefW] = cand[2*DefW +: DefW];
+        default: def_d[t*DefW +: DefW] = cand[3*DefW +: DefW];
+      endcase
       pos_d[t]              = cand_pos[sel];
       // an idle tenant keeps its debt but not its credit
       if (!t_backlog[t] && pos_d[t]) begin
