@@ -130,6 +130,11 @@ refmodel::TenantConfig random_tenant(Rng& r, bool keeps_limits, const refmodel::
   if (keeps_limits) {
     t.qlimit_ctrl = old.qlimit_ctrl;
     t.qlimit_bulk = old.qlimit_bulk;
+    // A lowered burst, below the tokens a full bucket holds: the bucket must drop to it.
+    if (r.chance(0.3)) {
+      t.rate_en = true;
+      t.burst_bytes = std::max<std::uint32_t>(old.burst_bytes / 4, 64);
+    }
   } else {
     t.qlimit_ctrl = r.chance(0.3) ? 0xFFFFFF : r.range32(4096, 65536);
     t.qlimit_bulk = r.chance(0.3) ? 0xFFFFFF : r.range32(8192, 131072);
