@@ -78,6 +78,7 @@ module nicsched_arbiter #(
   localparam int DefW      = LenW + QuantumW + 2;  // signed deficit (see the header)
   localparam int ExpN      = LenW + 1;  // refill exponents m = 0..LenW
   localparam int ExpW      = $clog2(ExpN + 1);
+  localparam int CmpW      = (LenW > QuantumW) ? LenW : QuantumW;  // quantum vs debt >> s
   localparam int NumLevels = 4;   // strict-priority levels (T_CTRL.PRIORITY is 2 bits)
   localparam int FifoLeaves = 1 << QueueW;  // FIFO age tree: queues rounded up to a power of 2
   localparam int FifoNodes  = 2 * FifoLeaves - 1;
@@ -103,44 +104,27 @@ module nicsched_arbiter #(
   logic [NumLevels*ExpW-1:0]       lvl_exp;     // per level: the refill exponent m
   logic [NumTenants*DefW-1:0]      def_plus;    // deficit + 2^m quanta (m of its level)
   logic [NumLevels*NumTenants-1:0] lvl_on;      // tenant enabled and at the level
-
-  // quantum * 2^s > debt  <=>  quantum > floor(debt / 2^s) (integers). debt >> s has
-  // W = LenW - s bits, so each comparison is only W bits wide (a quantum with a bit set at
-  // W or above is larger): carry chains are not trimmed of constant bits by the mapper.
-  for (genvar t = 0; t < NumTenants; t++) begin : gen_fits
-    logic [QuantumW-1:0] q_raw;
-    logic [LenW-1:0]     debt;   // -deficit, for a deficit <= 0 (< 2^LenW)
-    assign q_raw = t_quantum_i[t*QuantumW +: QuantumW];
-    assign q_eff[t*QuantumW +: QuantumW] = (q_raw == '0) ? QuantumW'(1) : q_raw;
-    assign debt = LenW'(-def_q[t*DefW +: DefW]);
-    for (genvar e = 0; e < ExpN; e++) begin : gen_exp
-      localparam int W = LenW - e;
-      if (W == 0) begin : gen_none
-        assign fits[t*ExpN + e] = 1'b1;  // quantum >= 1 > 0
-      end else if (W > QuantumW) begin : gen_wide
-        assign fits[t*ExpN + e] = pos_q[t] ||
-            ({{(W-QuantumW){1'b0}}, q_eff[t*QuantumW +: QuantumW]} > debt[LenW-1:e]);
-      end else if (W == QuantumW) begin : gen_same
-        assign fits[t*ExpN + e] = pos_q[t] || (q_eff[t*QuantumW +: QuantumW] > debt[LenW-1:e]);
-      end else begin : gen_narrow
-        assign fits[t*ExpN + e] = pos_q[t] || (q_eff[t*QuantumW+W +: QuantumW-W] != '0) ||
-            (q_eff[t*QuantumW +: W] > debt[LenW-1:e]);
-      end
-    end
-  end
+  logic [NumTenants*2-1:0]         t_lvl;       // tenant's level (T_CTRL.PRIORITY in SP modes, else 0)
 
   always_comb begin
-    logic [1:0]          lvl;
+    logic [QuantumW-1:0] q_raw;
+    logic [LenW-1:0]     debt;          // -deficit, for a deficit <= 0 (< 2^LenW)
     logic [ExpN-1:0]     need;          // per exponent: some tenant of the level still in debt
-    logic [ExpW-1:0]     exp_t;         // the exponent of the tenant's level
     sp_mode   = (mode_i == MODE_SP) || (mode_i == MODE_SP_DWRR);
     use_dwrr  = (mode_i == MODE_DWRR) || (mode_i == MODE_SP_DWRR);
     fifo_mode = (mode_i == MODE_FIFO);
     for (int t = 0; t < NumTenants; t++) begin
+      q_raw = t_quantum_i[t*QuantumW +: QuantumW];
+      q_eff[t*QuantumW +: QuantumW] = (q_raw == '0) ? QuantumW'(1) : q_raw;
+      // quantum * 2^s > debt  <=>  quantum > floor(debt / 2^s) (integers)
+      debt = LenW'(-def_q[t*DefW +: DefW]);
+      for (int s = 0; s < ExpN; s++) begin
+        fits[t*ExpN + s] = pos_q[t] || (CmpW'(q_eff[t*QuantumW +: QuantumW]) > (CmpW'(debt) >> s));
+      end
       t_backlog[t] = q_backlog_i[2*t] || q_backlog_i[2*t+1];
-      lvl = sp_mode ? t_prio_i[t*2 +: 2] : 2'd0;
+      t_lvl[t*2 +: 2] = sp_mode ? t_prio_i[t*2 +: 2] : 2'd0;
       for (int l = 0; l < NumLevels; l++) begin
-        lvl_on[l*NumTenants + t] = enable_i && t_enable_i[t] && (lvl == l[1:0]);
+        lvl_on[l*NumTenants + t] = enable_i && t_enable_i[t] && (t_lvl[t*2 +: 2] == l[1:0]);
       end
     end
     // m of a level: the least exponent at which every backlogged tenant of the level has
@@ -161,9 +145,8 @@ module nicsched_arbiter #(
     end
     // A binary shift (log2(ExpN) mux stages), not a one-hot select of every shifted quantum.
     for (int t = 0; t < NumTenants; t++) begin
-      lvl   = sp_mode ? t_prio_i[t*2 +: 2] : 2'd0;
-      exp_t = lvl_exp[lvl*ExpW +: ExpW];
-      def_plus[t*DefW +: DefW] = def_q[t*DefW +: DefW] + (DefW'(q_eff[t*QuantumW +: QuantumW]) << exp_t);
+      def_plus[t*DefW +: DefW] = def_q[t*DefW +: DefW] +
+          (DefW'(q_eff[t*QuantumW +: QuantumW]) << lvl_exp[t_lvl[t*2 +: 2]*ExpW +: ExpW]);
     end
   end
 
