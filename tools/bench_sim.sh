@@ -28,6 +28,16 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 field() { sed -n "s/.*$1 \([0-9.]*\).*/\1/p"; }
 calc() { awk "BEGIN { printf \"%.6f\", $1 }"; }
+# One table row per line of `bench_sim scaling` on stdin; $1 names the simulator, %s = tenants.
+scaling_rows() {
+  local line
+  while read -r line; do
+    # shellcheck disable=SC2059
+    printf "| $1, generated DDP scenario (~80 %% link load) | %s | %s | %.2f M |\n" \
+      "$(field tenants <<<"$line")" "$(field cycles <<<"$line")" "$(field seconds <<<"$line")" \
+      "$(calc "$(field cycles_per_second <<<"$line") / 1000000")"
+  done
+}
 
 echo "bench_sim: default scenario, $CYCLES cycles"
 default_line=$("$bench" scenario "$root/sim/scenarios/default.yaml" --cycles "$CYCLES")
@@ -45,12 +55,16 @@ ctl_model=$("$bench" control "$root/sim/scenarios/default.yaml" --steps 2000 --b
 
 echo "bench_sim: default scenario wall time"
 cache="$work/cache"
-cold=$(/usr/bin/time -f "cpu_seconds %U wall_seconds %e" "$nicsim" run "$root/sim/scenarios/default.yaml" --baseline fair --cache-dir "$cache" 2>&1 >/dev/null)
-warm=$(/usr/bin/time -f "cpu_seconds %U wall_seconds %e" "$nicsim" run "$root/sim/scenarios/default.yaml" --baseline fair --cache-dir "$cache" 2>&1 >/dev/null)
+# `nicsim run` of the default scenario, timed: "cpu_seconds U wall_seconds E" (extra args: the backend)
+timed_run() {
+  # shellcheck disable=SC2069  # time's report on stderr is the result; nicsim's stdout is dropped
+  /usr/bin/time -f "cpu_seconds %U wall_seconds %e" "$nicsim" run "$root/sim/scenarios/default.yaml" --baseline fair \
+    --cache-dir "$cache" "$@" 2>&1 >/dev/null
+}
+cold=$(timed_run); warm=$(timed_run)
 wall_cold=$(field wall_seconds <<<"$cold"); cpu_cold=$(field cpu_seconds <<<"$cold")
 wall_warm=$(field wall_seconds <<<"$warm"); cpu_warm=$(field cpu_seconds <<<"$warm")
-mcold=$(/usr/bin/time -f "cpu_seconds %U wall_seconds %e" "$nicsim" run "$root/sim/scenarios/default.yaml" --baseline fair --backend model --cache-dir "$cache" 2>&1 >/dev/null)
-mwarm=$(/usr/bin/time -f "cpu_seconds %U wall_seconds %e" "$nicsim" run "$root/sim/scenarios/default.yaml" --baseline fair --backend model --cache-dir "$cache" 2>&1 >/dev/null)
+mcold=$(timed_run --backend model); mwarm=$(timed_run --backend model)
 mwall_cold=$(field wall_seconds <<<"$mcold"); mcpu_cold=$(field cpu_seconds <<<"$mcold")
 mwall_warm=$(field wall_seconds <<<"$mwarm"); mcpu_warm=$(field cpu_seconds <<<"$mwarm")
 
@@ -80,11 +94,7 @@ table=$(
   echo "| --- | ---: | ---: | ---: |"
   printf '| 8-tenant top, default scenario (workloads + host model + metrics) | %s | %s | **%.2f M** |\n' \
     "$(field cycles <<<"$default_line")" "$(field seconds <<<"$default_line")" "$(calc "$default_rate / 1000000")"
-  while read -r line; do
-    printf '| %s-tenant top, generated DDP scenario (~80 %% link load) | %s | %s | %.2f M |\n' \
-      "$(field tenants <<<"$line")" "$(field cycles <<<"$line")" "$(field seconds <<<"$line")" \
-      "$(calc "$(field cycles_per_second <<<"$line") / 1000000")"
-  done <<<"$scaling"
+  scaling_rows '%s-tenant top' <<<"$scaling"
   printf '| Verilator, 8-tenant top, replayed stimulus (TX frames back to back + register writes) | %s | %s | %.2f M |\n' \
     "$(field cycles <<<"$replay_line")" "$(field seconds <<<"$replay_line")" "$(calc "$verilator_rate / 1000000")"
   printf '| Icarus Verilog, the same RTL (Yosys plain Verilog) and stimulus | %s | %.2f | %.0f |\n' \
@@ -92,11 +102,7 @@ table=$(
   printf '| **model backend**, 8 tenants, default scenario (workloads + host model + metrics) | %s | %s | **%.2f M** (%.1fx the top) |\n' \
     "$(field cycles <<<"$model_line")" "$(field seconds <<<"$model_line")" "$(calc "$model_rate / 1000000")" \
     "$(calc "$model_rate / $default_rate")"
-  while read -r line; do
-    printf '| model backend, %s tenants, generated DDP scenario (~80 %% link load) | %s | %s | %.2f M |\n' \
-      "$(field tenants <<<"$line")" "$(field cycles <<<"$line")" "$(field seconds <<<"$line")" \
-      "$(calc "$(field cycles_per_second <<<"$line") / 1000000")"
-  done <<<"$model_scaling"
+  scaling_rows 'model backend, %s tenants' <<<"$model_scaling"
   printf '| model backend, 8 tenants, replayed stimulus (as the Verilator replay row) | %s | %s | %.2f M (%.1fx) |\n' \
     "$(field cycles <<<"$model_replay_line")" "$(field seconds <<<"$model_replay_line")" \
     "$(calc "$model_replay_rate / 1000000")" "$(calc "$model_replay_rate / $verilator_rate")"
