@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <set>
-#include <sstream>
 
+#include "nicsched/fileio/file.hpp"
+#include "nicsched/fileio/yaml.hpp"
 #include "nicsched/host/policy.hpp"
 #include "nicsched/regmap.hpp"
 
@@ -125,21 +125,18 @@ class Validator {
 
 // ---------------------------------------------------------------- YAML -> Policy
 
+// Reads the document through the shared YAML reader (fileio::YamlDoc); its errors are
+// fileio::YamlErrors, turned into PolicyErrors by parse_policy.
 class Parser {
  public:
-  Parser(std::string file, const Capabilities& caps) : file_(std::move(file)), caps_(caps) {}
+  Parser(const fileio::YamlDoc& doc, const Capabilities& caps) : doc_(doc), caps_(caps) {}
 
-  Policy parse(std::string_view text, double& clock_mhz) {
-    YAML::Node root;
-    try {
-      root = YAML::Load(std::string(text));
-    } catch (const YAML::ParserException& e) {
-      const int line = e.mark.line + 1;
-      throw PolicyError(fmt::format("{}:{}: YAML syntax error: {}", file_, line, e.msg), file_, line, "");
-    }
-    if (!root.IsDefined() || root.IsNull()) {
-      throw PolicyError(fmt::format("{}:1: the file is empty; a policy is a YAML mapping (see docs/policy.md)", file_),
-                        file_, 1, "");
+  Policy parse(double& clock_mhz) {
+    const YAML::Node& root = doc_.root();
+    if (doc_.empty()) {
+      throw PolicyError(
+          fmt::format("{}:1: the file is empty; a policy is a YAML mapping (see docs/policy.md)", doc_.file()),
+          doc_.file(), 1, "");
     }
     expect_map(root, "(top level)");
     check_keys(root, "", {"version", "clock_mhz", "scheduler", "crypto_engine", "defaults", "tenants", "classifier",
@@ -353,81 +350,35 @@ class Parser {
     return a;
   }
 
-  // ---- scalar readers; every failure names file, line and key
+  // ---- scalar readers; every failure names file, line and key (fileio::YamlDoc)
 
   [[noreturn]] void fail(const YAML::Node& n, const std::string& key, const std::string& problem) const {
-    const int ln = line(n);
-    throw PolicyError(fmt::format("{}:{}: {}: {}", file_, ln, key, problem), file_, ln, key);
+    doc_.fail(n, key, problem);
   }
-  static int line(const YAML::Node& n) { return n.Mark().line >= 0 ? n.Mark().line + 1 : 0; }
+  static int line(const YAML::Node& n) { return static_cast<int>(fileio::line_of(n)); }
 
-  void expect_map(const YAML::Node& n, const std::string& key) const {
-    if (!n.IsMap()) fail(n, key, "expected a mapping of keys (see docs/policy.md)");
-  }
-  void expect_seq(const YAML::Node& n, const std::string& key) const {
-    if (!n.IsSequence()) fail(n, key, "expected a list ('- ...' entries)");
-  }
+  void expect_map(const YAML::Node& n, const std::string& key) const { doc_.expect_map(n, key); }
+  void expect_seq(const YAML::Node& n, const std::string& key) const { doc_.expect_seq(n, key); }
   void check_keys(const YAML::Node& n, const std::string& prefix, const std::vector<std::string>& allowed) const {
-    for (const auto& kv : n) {
-      const std::string k = kv.first.as<std::string>();
-      if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
-        std::string list;
-        for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-        fail(kv.first, prefix + k, fmt::format("unknown key (allowed: {})", list));
-      }
-    }
+    doc_.check_keys(n, prefix, allowed);
   }
-  std::string scalar(const YAML::Node& n, const std::string& key) const {
-    if (!n.IsScalar()) fail(n, key, "expected a single value");
-    return n.Scalar();
-  }
-  std::uint64_t integer(const YAML::Node& n, const std::string& key) const {
-    const std::string s = scalar(n, key);
-    std::uint64_t v = 0;
-    int base = 10;
-    std::size_t i = 0;
-    if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-      base = 16;
-      i = 2;
-    }
-    if (i >= s.size()) fail(n, key, fmt::format("'{}' is not a non-negative integer", s));
-    for (; i < s.size(); ++i) {
-      const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(s[i])));
-      int d = -1;
-      if (c >= '0' && c <= '9') d = c - '0';
-      if (base == 16 && c >= 'a' && c <= 'f') d = c - 'a' + 10;
-      if (d < 0) fail(n, key, fmt::format("'{}' is not a non-negative integer", s));
-      if (v > (std::uint64_t{1} << 40)) fail(n, key, fmt::format("'{}' is far too large", s));
-      v = v * static_cast<std::uint64_t>(base) + static_cast<std::uint64_t>(d);
-    }
-    return v;
-  }
-  // Range checks against the hardware happen in the Validator; here only what fits a u32.
+  std::string scalar(const YAML::Node& n, const std::string& key) const { return doc_.scalar(n, key); }
+  bool boolean(const YAML::Node& n, const std::string& key) const { return doc_.boolean(n, key); }
   std::uint32_t u32(const YAML::Node& n, const std::string& key) const {
-    const std::uint64_t v = integer(n, key);
+    const std::uint64_t v = doc_.unsigned_int(n, key);
     if (v > 0xFFFFFFFFULL) fail(n, key, fmt::format("{} does not fit 32 bits", v));
     return static_cast<std::uint32_t>(v);
   }
   std::uint64_t uint_in(const YAML::Node& n, const std::string& key, std::uint64_t lo, std::uint64_t hi,
                         const std::string& why) const {
-    const std::uint64_t v = integer(n, key);
+    const std::uint64_t v = doc_.unsigned_int(n, key);
     if (v < lo || v > hi) fail(n, key, fmt::format("{} is out of range (allowed: {}..{}{})", v, lo, hi, why));
     return v;
   }
   double number_in(const YAML::Node& n, const std::string& key, double lo, double hi) const {
-    const std::string s = scalar(n, key);
-    double v = 0;
-    std::istringstream in(s);
-    in >> v;
-    if (!in || !in.eof()) fail(n, key, fmt::format("'{}' is not a number", s));
-    if (v < lo || v > hi) fail(n, key, fmt::format("{} is out of range (allowed: {}..{})", s, lo, hi));
+    const double v = doc_.number(n, key);
+    if (v < lo || v > hi) fail(n, key, fmt::format("{} is out of range (allowed: {}..{})", n.Scalar(), lo, hi));
     return v;
-  }
-  bool boolean(const YAML::Node& n, const std::string& key) const {
-    const std::string s = scalar(n, key);
-    if (s == "true" || s == "yes" || s == "on") return true;
-    if (s == "false" || s == "no" || s == "off") return false;
-    fail(n, key, fmt::format("'{}' is not a boolean (allowed: true, false)", s));
   }
   std::uint32_t choice(const YAML::Node& n, const std::string& key,
                        const std::vector<std::pair<std::string, std::uint32_t>>& options) const {
@@ -459,7 +410,7 @@ class Parser {
   }
   void note(const std::string& path, const std::string& key, const YAML::Node& n) { origins_[path] = {key, line(n)}; }
 
-  std::string file_;
+  const fileio::YamlDoc& doc_;
   const Capabilities& caps_;
   Origins origins_;
 };
@@ -489,20 +440,30 @@ Policy default_policy(const Capabilities& caps) {
 }
 
 Policy parse_policy(std::string_view yaml, const std::string& source, const Capabilities& caps, double* clock_mhz_out) {
-  Parser parser(source, caps);
   double clock = kDefaultClockMhz;
-  Policy p = parser.parse(yaml, clock);
-  Validator(caps, source, &parser.origins()).run(p);
+  Policy p;
+  Origins origins;
+  try {
+    const fileio::YamlDoc doc(yaml, source);
+    Parser parser(doc, caps);
+    p = parser.parse(clock);
+    origins = parser.origins();
+  } catch (const fileio::YamlError& e) {
+    throw PolicyError(e.what(), e.file(), static_cast<int>(e.line()), e.field());
+  }
+  Validator(caps, source, &origins).run(p);
   if (clock_mhz_out) *clock_mhz_out = clock;
   return p;
 }
 
 Policy load_policy(const std::string& path, const Capabilities& caps) {
-  std::ifstream in(path);
-  if (!in) throw PolicyError(fmt::format("{}: cannot open the policy file", path), path, 0, "");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_policy(ss.str(), path, caps);
+  std::string text;
+  try {
+    text = fileio::read_text_file(path, "the policy file");
+  } catch (const fileio::FileError& e) {
+    throw PolicyError(e.what(), path, 0, "");
+  }
+  return parse_policy(text, path, caps);
 }
 
 void validate_policy(const Policy& policy, const Capabilities& caps) { Validator(caps, "policy", nullptr).run(policy); }
@@ -621,10 +582,11 @@ std::string policy_to_yaml(const Policy& p, const Capabilities& caps, double clo
 }
 
 void save_policy(const std::string& path, const Policy& policy, const Capabilities& caps, double clock_mhz) {
-  std::ofstream out(path);
-  if (!out) throw HostError(fmt::format("{}: cannot write the policy file", path));
-  out << policy_to_yaml(policy, caps, clock_mhz);
-  if (!out) throw HostError(fmt::format("{}: write failed", path));
+  try {
+    fileio::write_file_atomically(path, policy_to_yaml(policy, caps, clock_mhz));
+  } catch (const fileio::FileError& e) {
+    throw HostError(fmt::format("{}: cannot write the policy file: {}", path, e.problem()));
+  }
 }
 
 }  // namespace nicsched::host

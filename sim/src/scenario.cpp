@@ -1,17 +1,16 @@
-// Scenario loading and validation (yaml-cpp, with Marks for file:line in every error).
+// Scenario loading and validation (the fileio YAML reader: file:line:key in every error).
 #include "nicsched/sim/scenario.hpp"
 
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <functional>
-#include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 
+#include "nicsched/fileio/file.hpp"
+#include "nicsched/fileio/yaml.hpp"
 #include "nicsched/sim/error.hpp"
 
 namespace nicsched::sim {
@@ -63,150 +62,8 @@ std::uint32_t Scenario::classifier_entries_needed() const {
 
 namespace {
 
-struct Ctx {
-  std::string file;
-};
-
-std::size_t line_of(const YAML::Node& n) {
-  const YAML::Mark m = n.Mark();
-  return m.line >= 0 ? static_cast<std::size_t>(m.line) + 1 : 0;
-}
-
-std::string describe(const YAML::Node& n) {
-  if (n.IsScalar()) return "'" + n.Scalar() + "'";
-  if (n.IsSequence()) return "a list";
-  if (n.IsMap()) return "a mapping";
-  return "nothing";
-}
-
-// Reads one YAML mapping; every key must be consumed, or finish() names the stray one.
-class MapReader {
- public:
-  MapReader(const Ctx& ctx, const YAML::Node& node, std::string path)
-      : ctx_(ctx), node_(node), path_(std::move(path)) {
-    if (!node.IsMap()) fail(node, path_.empty() ? "(top level)" : path_, "expected a mapping, got " + describe(node));
-    for (const auto& kv : node) {
-      const auto key = kv.first.Scalar();
-      if (!keys_.emplace(key, kv.first).second) {
-        fail(kv.first, full(key), "duplicate key");
-      }
-    }
-  }
-
-  [[noreturn]] void fail(const YAML::Node& at, const std::string& key, const std::string& what) const {
-    throw ScenarioError(ctx_.file, line_of(at), key, what);
-  }
-  [[noreturn]] void fail_key(const std::string& key, const std::string& what) const {
-    const YAML::Node v = node_[key];
-    fail(v ? v : node_, full(key), what);
-  }
-
-  [[nodiscard]] std::string full(const std::string& key) const {
-    return path_.empty() ? key : path_ + "." + key;
-  }
-
-  [[nodiscard]] bool has(const std::string& key) {
-    used_.insert(key);
-    return keys_.count(key) != 0;
-  }
-
-  YAML::Node node(const std::string& key) {
-    used_.insert(key);
-    return node_[key];
-  }
-
-  std::string str(const std::string& key, const std::optional<std::string>& def = std::nullopt) {
-    const YAML::Node v = node(key);
-    if (!v) {
-      if (def) return *def;
-      fail(node_, full(key), "required key is missing (expected a string)");
-    }
-    if (!v.IsScalar()) fail(v, full(key), "expected a string, got " + describe(v));
-    return v.Scalar();
-  }
-
-  double num(const std::string& key, std::optional<double> def, double lo, double hi,
-             const std::string& what) {
-    const YAML::Node v = node(key);
-    if (!v) {
-      if (def) return *def;
-      fail(node_, full(key), "required key is missing (expected " + what + ")");
-    }
-    double x = 0;
-    if (!v.IsScalar() || !YAML::convert<double>::decode(v, x) || !std::isfinite(x)) {
-      fail(v, full(key), "expected " + what + ", got " + describe(v));
-    }
-    if (x < lo || x > hi) {
-      std::ostringstream os;
-      os << "expected " << what << " in [" << lo << ", " << hi << "], got " << v.Scalar();
-      fail(v, full(key), os.str());
-    }
-    return x;
-  }
-
-  std::uint64_t integer(const std::string& key, std::optional<std::uint64_t> def, std::uint64_t lo,
-                        std::uint64_t hi, const std::string& what) {
-    const YAML::Node v = node(key);
-    if (!v) {
-      if (def) return *def;
-      fail(node_, full(key), "required key is missing (expected " + what + ")");
-    }
-    long long x = 0;
-    if (!v.IsScalar() || !YAML::convert<long long>::decode(v, x)) {
-      fail(v, full(key), "expected " + what + " (an integer), got " + describe(v));
-    }
-    if (x < 0 || static_cast<std::uint64_t>(x) < lo || static_cast<std::uint64_t>(x) > hi) {
-      fail(v, full(key),
-           "expected " + what + " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], got " +
-               v.Scalar());
-    }
-    return static_cast<std::uint64_t>(x);
-  }
-
-  bool boolean(const std::string& key, bool def) {
-    const YAML::Node v = node(key);
-    if (!v) return def;
-    bool b = false;
-    if (!v.IsScalar() || !YAML::convert<bool>::decode(v, b)) {
-      fail(v, full(key), "expected true or false, got " + describe(v));
-    }
-    return b;
-  }
-
-  std::string choice(const std::string& key, const std::vector<std::string>& allowed,
-                     const std::optional<std::string>& def) {
-    const YAML::Node v = node(key);
-    std::string list;
-    for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-    if (!v) {
-      if (def) return *def;
-      fail(node_, full(key), "required key is missing (expected one of: " + list + ")");
-    }
-    if (!v.IsScalar() || std::find(allowed.begin(), allowed.end(), v.Scalar()) == allowed.end()) {
-      fail(v, full(key), "expected one of: " + list + "; got " + describe(v));
-    }
-    return v.Scalar();
-  }
-
-  // Keys of the mapping this reader never asked about are errors.
-  void finish(const std::string& allowed_hint = {}) const {
-    for (const auto& [key, knode] : keys_) {
-      if (used_.count(key) == 0) {
-        fail(knode, full(key),
-             "unknown key" + (allowed_hint.empty() ? std::string{} : " (allowed: " + allowed_hint + ")"));
-      }
-    }
-  }
-
-  [[nodiscard]] const YAML::Node& yaml() const { return node_; }
-
- private:
-  const Ctx& ctx_;
-  YAML::Node node_;
-  std::string path_;
-  std::map<std::string, YAML::Node> keys_;
-  std::set<std::string> used_;
-};
+using fileio::MapReader;
+using fileio::line_of;
 
 std::uint64_t to_cycles_us(double us, double clock_mhz) {
   return static_cast<std::uint64_t>(std::llround(us * clock_mhz));
@@ -283,10 +140,10 @@ void read_ddp(MapReader& r, TenantSpec& t, const Scenario& s) {
   read_window(r, t, 32768, false);
 }
 
-void read_control(const Ctx& ctx, MapReader& r, TenantSpec& t, const Scenario& s) {
+void read_control(MapReader& r, TenantSpec& t, const Scenario& s) {
   if (!r.has("control")) return;
   const YAML::Node cn = r.node("control");
-  MapReader c(ctx, cn, r.full("control"));
+  MapReader c(r.doc(), cn, r.full("control"));
   t.control.enabled = true;
   const double period_us = c.num("period_us", std::nullopt, 0.01, 1e6, "a control-packet period in us");
   t.control.period_cycles = std::max<std::uint64_t>(1, to_cycles_us(period_us, s.clock_mhz));
@@ -341,17 +198,13 @@ void read_pcap(MapReader& r, TenantSpec& t, const Scenario&) {
 
 }  // namespace
 
-Scenario parse_scenario(const std::string& yaml_text, const std::string& file_name) {
-  Ctx ctx{file_name};
-  YAML::Node root;
-  try {
-    root = YAML::Load(yaml_text);
-  } catch (const YAML::ParserException& e) {
-    throw ScenarioError(file_name, static_cast<std::size_t>(e.mark.line) + 1, "(syntax)", e.msg);
-  }
+namespace {
+
+Scenario read_scenario(const fileio::YamlDoc& doc, const std::string& yaml_text, const std::string& file_name) {
+  const YAML::Node& root = doc.root();
   Scenario s;
   s.text_digest = std::to_string(std::hash<std::string>{}(yaml_text));
-  MapReader r(ctx, root, "");
+  MapReader r(doc, root, "");
   s.name = r.str("name");
   s.seed = r.integer("seed", 1, 0, ~0ULL >> 1, "a random seed");
   s.scale = r.num("scale", 1000.0, 1.0, 1e6, "a time-scale factor (real time / simulated time)");
@@ -367,7 +220,7 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file_na
   s.rto_cycles = to_cycles_us(r.num("rto_us", 2000.0, 1.0, 1e7, "a retransmission timeout in us"), s.clock_mhz);
 
   if (r.has("nic")) {
-    MapReader n(ctx, r.node("nic"), "nic");
+    MapReader n(doc, r.node("nic"), "nic");
     s.nic_tenants = static_cast<std::uint32_t>(n.integer("tenants", 8, 1, 64, "NumTenants of the model"));
     s.crypto_slots = static_cast<std::uint32_t>(n.integer("crypto_slots", 4, 1, 255, "crypto slots"));
     s.crypto_bytes_per_cycle =
@@ -378,12 +231,12 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file_na
   }
 
   if (r.has("mac")) {
-    MapReader m(ctx, r.node("mac"), "mac");
+    MapReader m(doc, r.node("mac"), "mac");
     if (m.has("pauses")) {
       const YAML::Node list = m.node("pauses");
       if (!list.IsSequence()) m.fail(list, m.full("pauses"), "expected a list of {at_us, for_us}");
       for (std::size_t i = 0; i < list.size(); ++i) {
-        MapReader p(ctx, list[i], m.full("pauses[" + std::to_string(i) + "]"));
+        MapReader p(doc, list[i], m.full("pauses[" + std::to_string(i) + "]"));
         PausePeriod pp;
         pp.start_cycle = to_cycles_us(p.num("at_us", std::nullopt, 0.0, 1e9, "a pause start in us"), s.clock_mhz);
         pp.length_cycles = to_cycles_us(p.num("for_us", std::nullopt, 0.001, 1e9, "a pause length in us"), s.clock_mhz);
@@ -422,7 +275,7 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file_na
   std::set<std::string> names;
   for (std::size_t i = 0; i < tl.size(); ++i) {
     const std::string path = "tenants[" + std::to_string(i) + "]";
-    MapReader t(ctx, tl[i], path);
+    MapReader t(doc, tl[i], path);
     TenantSpec spec;
     spec.index = static_cast<std::uint32_t>(i);
     spec.line = line_of(tl[i]);
@@ -438,7 +291,7 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file_na
     switch (spec.kind) {
       case WorkloadKind::kDdp:
         read_ddp(t, spec, s);
-        read_control(ctx, t, spec, s);
+        read_control(t, spec, s);
         allowed += "model, model_mb, compute_ms, workers, window_bytes, control";
         break;
       case WorkloadKind::kFl:
@@ -464,12 +317,25 @@ Scenario parse_scenario(const std::string& yaml_text, const std::string& file_na
   return s;
 }
 
+}  // namespace
+
+Scenario parse_scenario(const std::string& yaml_text, const std::string& file_name) {
+  try {
+    const fileio::YamlDoc doc(yaml_text, file_name);
+    return read_scenario(doc, yaml_text, file_name);
+  } catch (const fileio::YamlError& e) {
+    throw ScenarioError(e.file(), e.line(), e.field(), e.problem());
+  }
+}
+
 Scenario load_scenario(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw ScenarioError(file.string(), 0, "(file)", "cannot open the scenario file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  Scenario s = parse_scenario(text.str(), file.string());
+  std::string text;
+  try {
+    text = fileio::read_text_file(file, "the scenario file");
+  } catch (const fileio::FileError& e) {
+    throw ScenarioError(file.string(), 0, "(file)", e.problem());
+  }
+  Scenario s = parse_scenario(text, file.string());
   s.file = file;
   return s;
 }

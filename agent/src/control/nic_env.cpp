@@ -7,6 +7,7 @@
 #include <map>
 
 #include "nicsched/control/controller.hpp"
+#include "nicsched/fileio/yaml.hpp"
 #include "nicsched/host/discovery.hpp"
 #include "nicsched/host/policy.hpp"
 #include "nicsched/host/telemetry.hpp"
@@ -18,45 +19,31 @@ constexpr std::size_t kHeadsPerTenant = 3;  // priority, weight level, crypto qu
 
 float clipped(double v, double hi) { return static_cast<float>(std::clamp(v, 0.0, hi)); }
 
-template <typename T>
-void read_field(const YAML::Node& n, const std::string& source, const std::string& key, T& out,
-                const char* expected) {
-  try {
-    out = n.as<T>();
-  } catch (const YAML::Exception&) {
-    throw EnvError(source + ":" + std::to_string(n.Mark().line + 1) + ": key '" + key +
-                   "': expected " + expected);
-  }
-}
-
-NicEnvConfig parse_node(const YAML::Node& root, const std::string& source) {
+// The settings of one env config document (fileio's YAML reader: file, line and key in errors).
+NicEnvConfig read_env_config(const fileio::YamlDoc& doc) {
   NicEnvConfig c;
-  if (root.IsNull()) return c;
-  if (!root.IsMap()) {
-    throw EnvError(source + ":" + std::to_string(root.Mark().line + 1) + ": expected a mapping of env settings");
-  }
-  for (const auto& kv : root) {
-    const auto key = kv.first.as<std::string>();
+  if (doc.empty()) return c;
+  doc.expect_map(doc.root(), "(top level)");
+  for (const auto& kv : doc.root()) {
+    const auto key = doc.scalar(kv.first, "(key)");
     const auto& v = kv.second;
-    if (key == "interval_cycles") read_field(v, source, key, c.interval_cycles, "an unsigned integer");
-    else if (key == "history") read_field(v, source, key, c.history, "an unsigned integer");
-    else if (key == "episode_steps") read_field(v, source, key, c.episode_steps, "an unsigned integer");
-    else if (key == "priority_levels") read_field(v, source, key, c.priority_levels, "an unsigned integer");
-    else if (key == "weight_levels") read_field(v, source, key, c.weight_levels, "an unsigned integer");
-    else if (key == "quota_levels") read_field(v, source, key, c.quota_levels, "an unsigned integer");
-    else if (key == "progress_coef") read_field(v, source, key, c.progress_coef, "a number");
-    else if (key == "fairness_coef") read_field(v, source, key, c.fairness_coef, "a number");
-    else if (key == "drop_coef") read_field(v, source, key, c.drop_coef, "a number");
-    else if (key == "deadline_coef") read_field(v, source, key, c.deadline_coef, "a number");
-    else {
-      throw EnvError(source + ":" + std::to_string(kv.first.Mark().line + 1) + ": key '" + key +
-                     "': unknown env setting");
-    }
+    const std::string whole = "an unsigned integer";
+    if (key == "interval_cycles") c.interval_cycles = doc.as<decltype(c.interval_cycles)>(v, key, whole);
+    else if (key == "history") c.history = doc.as<decltype(c.history)>(v, key, whole);
+    else if (key == "episode_steps") c.episode_steps = doc.as<decltype(c.episode_steps)>(v, key, whole);
+    else if (key == "priority_levels") c.priority_levels = doc.as<decltype(c.priority_levels)>(v, key, whole);
+    else if (key == "weight_levels") c.weight_levels = doc.as<decltype(c.weight_levels)>(v, key, whole);
+    else if (key == "quota_levels") c.quota_levels = doc.as<decltype(c.quota_levels)>(v, key, whole);
+    else if (key == "progress_coef") c.progress_coef = doc.as<double>(v, key, "a number");
+    else if (key == "fairness_coef") c.fairness_coef = doc.as<double>(v, key, "a number");
+    else if (key == "drop_coef") c.drop_coef = doc.as<double>(v, key, "a number");
+    else if (key == "deadline_coef") c.deadline_coef = doc.as<double>(v, key, "a number");
+    else doc.fail(kv.first, key, "unknown env setting");
   }
   try {
     c.validate();
   } catch (const EnvError& e) {
-    throw EnvError(source + ": " + e.what());
+    throw EnvError(doc.file() + ": " + e.what());
   }
   return c;
 }
@@ -87,25 +74,21 @@ void NicEnvConfig::validate() const {
 }
 
 NicEnvConfig parse_env_config(const std::string& yaml_text, const std::string& source) {
-  YAML::Node root;
   try {
-    root = YAML::Load(yaml_text);
-  } catch (const YAML::Exception& e) {
-    throw EnvError(source + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+    return read_env_config(fileio::YamlDoc(yaml_text, source));
+  } catch (const fileio::YamlError& e) {
+    throw EnvError(e.what());
   }
-  return parse_node(root, source);
 }
 
 NicEnvConfig load_env_config(const std::filesystem::path& file) {
-  YAML::Node root;
   try {
-    root = YAML::LoadFile(file.string());
-  } catch (const YAML::BadFile&) {
-    throw EnvError(file.string() + ": cannot open the env config file");
-  } catch (const YAML::Exception& e) {
-    throw EnvError(file.string() + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+    return read_env_config(fileio::YamlDoc::load(file, "the env config file"));
+  } catch (const fileio::YamlError& e) {
+    throw EnvError(e.what());
+  } catch (const fileio::FileError& e) {
+    throw EnvError(e.what());
   }
-  return parse_node(root, file.string());
 }
 
 std::string env_config_yaml(const NicEnvConfig& c) {

@@ -13,6 +13,7 @@
 #include "nicsched/control/controller.hpp"
 #include "nicsched/control/nic_env.hpp"
 #include "nicsched/control/sim_env.hpp"
+#include "nicsched/fileio/file.hpp"
 #include "nicsched/ppo/trainer.hpp"
 
 namespace nicsched::agent_cli {
@@ -51,8 +52,8 @@ int train(const TrainOptions& o) {
   if (o.envs) cfg.num_envs = *o.envs;
   if (o.seed) cfg.seed = *o.seed;
   cfg.validate();
-  ppo::write_file_atomically(o.out / "ppo.yaml", ppo::ppo_config_yaml(cfg));
-  ppo::write_file_atomically(o.out / "env.yaml", control::env_config_yaml(env_cfg));
+  fileio::write_file_atomically(o.out / "ppo.yaml", ppo::ppo_config_yaml(cfg));
+  fileio::write_file_atomically(o.out / "env.yaml", control::env_config_yaml(env_cfg));
 
   std::optional<sim::NicBackend> backend;
   if (!o.backend.empty()) backend = sim::parse_backend(o.backend);

@@ -2,34 +2,21 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "nicsched/fileio/yaml.hpp"
+
 #include <functional>
 #include <map>
-#include <sstream>
 
 namespace nicsched::ppo {
 namespace {
 
-std::string where(const std::filesystem::path& file, const YAML::Node& node, const std::string& key) {
-  return file.string() + ":" + std::to_string(node.Mark().line + 1) + ": key '" + key + "'";
-}
-
-template <typename T>
-T scalar(const std::filesystem::path& file, const YAML::Node& node, const std::string& key,
-         const char* expected) {
-  try {
-    return node.as<T>();
-  } catch (const YAML::Exception&) {
-    throw ConfigError(where(file, node, key) + ": expected " + expected);
-  }
-}
-
-using Setter = std::function<void(PpoConfig&, const std::filesystem::path&, const YAML::Node&,
-                                  const std::string&)>;
+using Setter = std::function<void(PpoConfig&, const fileio::YamlDoc&, const YAML::Node&, const std::string&)>;
 
 template <typename T>
 Setter field(T PpoConfig::*member, const char* expected) {
-  return [member, expected](PpoConfig& c, const std::filesystem::path& f, const YAML::Node& n,
-                            const std::string& k) { c.*member = scalar<T>(f, n, k, expected); };
+  return [member, expected](PpoConfig& c, const fileio::YamlDoc& doc, const YAML::Node& n, const std::string& k) {
+    c.*member = doc.as<T>(n, k, expected);
+  };
 }
 
 const std::map<std::string, Setter>& setters() {
@@ -96,30 +83,22 @@ void PpoConfig::validate() {
 }
 
 PpoConfig load_ppo_config(const std::filesystem::path& file) {
-  YAML::Node root;
-  try {
-    root = YAML::LoadFile(file.string());
-  } catch (const YAML::BadFile&) {
-    throw ConfigError(file.string() + ": cannot open the PPO config file");
-  } catch (const YAML::Exception& e) {
-    throw ConfigError(file.string() + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
-  }
   PpoConfig cfg;
-  if (root.IsNull()) {
-    cfg.validate();
-    return cfg;
-  }
-  if (!root.IsMap()) {
-    throw ConfigError(file.string() + ":" + std::to_string(root.Mark().line + 1) +
-                      ": expected a mapping of PPO settings");
-  }
-  for (const auto& kv : root) {
-    const auto key = kv.first.as<std::string>();
-    const auto it = setters().find(key);
-    if (it == setters().end()) {
-      throw ConfigError(where(file, kv.first, key) + ": unknown PPO setting");
+  try {
+    const auto doc = fileio::YamlDoc::load(file, "the PPO config file");
+    if (!doc.empty()) {
+      doc.expect_map(doc.root(), "(top level)");
+      for (const auto& kv : doc.root()) {
+        const auto key = doc.scalar(kv.first, "(key)");
+        const auto it = setters().find(key);
+        if (it == setters().end()) doc.fail(kv.first, key, "unknown PPO setting");
+        it->second(cfg, doc, kv.second, key);
+      }
     }
-    it->second(cfg, file, kv.second, key);
+  } catch (const fileio::YamlError& e) {
+    throw ConfigError(e.what());
+  } catch (const fileio::FileError& e) {
+    throw ConfigError(e.what());
   }
   try {
     cfg.validate();

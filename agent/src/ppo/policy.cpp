@@ -6,6 +6,7 @@
 #include <torch/script.h>
 #include <yaml-cpp/yaml.h>
 
+#include "nicsched/fileio/yaml.hpp"
 #include "nicsched/ppo/trainer.hpp"
 
 namespace nicsched::ppo {
@@ -21,27 +22,28 @@ struct TrainedPolicy::Impl {
 TrainedPolicy::TrainedPolicy(const std::filesystem::path& dir) : impl_(std::make_unique<Impl>()) {
   const auto meta_file = dir / "policy.yaml";
   const auto model_file = dir / "policy.pt";
-  YAML::Node meta;
   try {
-    meta = YAML::LoadFile(meta_file.string());
-  } catch (const YAML::Exception& e) {
-    throw CheckpointError(meta_file.string() + ": cannot read the policy description: " + e.msg);
-  }
-  if (!meta["format"] || meta["format"].as<std::string>() != "nicsched-ppo-policy-1") {
-    throw CheckpointError(meta_file.string() + ": key 'format': expected nicsched-ppo-policy-1");
-  }
-  try {
-    impl_->obs_size = meta["observation_size"].as<std::size_t>();
-    impl_->heads = meta["head_sizes"].as<std::vector<int>>();
-  } catch (const YAML::Exception& e) {
-    throw CheckpointError(meta_file.string() + ":" + std::to_string(e.mark.line + 1) +
-                          ": observation_size / head_sizes missing or malformed");
-  }
-  for (int h : impl_->heads) impl_->n_logits += static_cast<std::size_t>(h);
-  if (meta["env"]) {
-    YAML::Emitter e;
-    e << meta["env"];
-    impl_->env_yaml = e.c_str();
+    const auto doc = fileio::YamlDoc::load(meta_file, "the policy description");
+    fileio::MapReader meta(doc, doc.root(), "");
+    const YAML::Node format = meta.node("format");
+    if (doc.as<std::string>(format, "format", "nicsched-ppo-policy-1") != "nicsched-ppo-policy-1") {
+      doc.fail(format, "format", "expected nicsched-ppo-policy-1, got " + fileio::describe(format));
+    }
+    impl_->obs_size = doc.as<std::size_t>(meta.node("observation_size"), "observation_size", "an unsigned integer");
+    impl_->heads = doc.as<std::vector<int>>(meta.node("head_sizes"), "head_sizes", "a list of integers");
+    for (int h : impl_->heads) {
+      if (h < 1) doc.fail(meta.node("head_sizes"), "head_sizes", "expected head sizes of at least 1");
+      impl_->n_logits += static_cast<std::size_t>(h);
+    }
+    if (meta.has("env")) {
+      YAML::Emitter e;
+      e << meta.node("env");
+      impl_->env_yaml = e.c_str();
+    }
+  } catch (const fileio::YamlError& e) {
+    throw CheckpointError(e.what());
+  } catch (const fileio::FileError& e) {
+    throw CheckpointError(e.what());
   }
   try {
     impl_->module = torch::jit::load(model_file.string());

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "nicsched/fileio/file.hpp"
 #include "nicsched/ppo/gae.hpp"
 #include "nicsched/ppo/losses.hpp"
 #include "nicsched/ppo/trainer.hpp"
@@ -211,19 +212,6 @@ std::string policy_script(const PpoConfig& cfg, const std::vector<int>& heads) {
 }
 
 }  // namespace
-
-void write_file_atomically(const std::filesystem::path& file, const std::string& text) {
-  const auto tmp = std::filesystem::path(file.string() + ".tmp");
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) throw CheckpointError(tmp.string() + ": cannot write");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) throw CheckpointError(file.string() + ": cannot rename into place: " + ec.message());
-}
 
 LossTerms evaluate_losses(const LossInputs& in, const PpoConfig& cfg) {
   const torch::NoGradGuard no_grad;
@@ -610,7 +598,7 @@ void Trainer::save_checkpoint(const std::filesystem::path& file) const {
   archive.write("rng_state", impl_->generator.get_state());
   std::ostringstream bytes;
   archive.save_to(bytes);
-  write_file_atomically(file, bytes.str());
+  fileio::write_file_atomically(file, bytes.str());
 }
 
 void Trainer::load_checkpoint(const std::filesystem::path& file) {
@@ -666,7 +654,7 @@ void Trainer::export_policy(const std::filesystem::path& dir, const std::string&
   m.define(policy_script(impl_->cfg, impl_->heads));
   std::ostringstream bytes;
   m.save(bytes);
-  write_file_atomically(dir / "policy.pt", bytes.str());
+  fileio::write_file_atomically(dir / "policy.pt", bytes.str());
 
   YAML::Emitter meta;
   meta << YAML::BeginMap;
@@ -677,7 +665,7 @@ void Trainer::export_policy(const std::filesystem::path& dir, const std::string&
   meta << YAML::Key << "global_step" << YAML::Value << impl_->global_step;
   meta << YAML::Key << "env" << YAML::Value << (env_yaml.empty() ? YAML::Load("{}") : YAML::Load(env_yaml));
   meta << YAML::EndMap;
-  write_file_atomically(dir / "policy.yaml", std::string(meta.c_str()) + "\n");
+  fileio::write_file_atomically(dir / "policy.yaml", std::string(meta.c_str()) + "\n");
 }
 
 }  // namespace nicsched::ppo

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <fstream>
+#include <optional>
 #include <functional>
 #include <map>
 #include <set>
@@ -10,6 +10,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "nicsched/fileio/file.hpp"
+#include "nicsched/fileio/yaml.hpp"
 #include "nicsched/regmapgen/map.hpp"
 
 namespace nicsched::regmapgen {
@@ -81,21 +83,9 @@ class Reader {
   std::uint64_t uint(const YAML::Node& v, const std::string& what) const {
     if (!v.IsScalar()) fail(v, what + " must be an unsigned integer");
     const std::string s = v.Scalar();
-    std::string_view digits = s;
-    int base = 10;
-    if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X')) {
-      base = 16;
-      digits.remove_prefix(2);
-    } else if (digits.size() > 2 && digits[0] == '0' && (digits[1] == 'b' || digits[1] == 'B')) {
-      base = 2;
-      digits.remove_prefix(2);
-    }
-    std::uint64_t out = 0;
-    const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), out, base);
-    if (digits.empty() || ec != std::errc{} || ptr != digits.data() + digits.size()) {
-      fail(v, what + " must be an unsigned integer (decimal, 0x hex or 0b binary), got '" + s + "'");
-    }
-    return out;
+    const auto out = fileio::parse_unsigned(s);
+    if (!out) fail(v, what + " must be an unsigned integer (decimal, 0x hex or 0b binary), got '" + s + "'");
+    return *out;
   }
 
   std::uint32_t uint32(const YAML::Node& v, const std::string& what) const {
@@ -561,12 +551,13 @@ std::string to_camel(std::string_view upper_snake) {
 
 RegisterMap parse_map(const std::string& yaml_text, const std::string& file) {
   const Reader r(file);
-  YAML::Node root;
+  std::optional<fileio::YamlDoc> doc;
   try {
-    root = YAML::Load(yaml_text);
-  } catch (const YAML::Exception& e) {
-    throw RegmapError(file, e.mark.line + 1, e.mark.column + 1, "YAML syntax: " + e.msg);
+    doc.emplace(yaml_text, file);
+  } catch (const fileio::YamlError& e) {
+    throw RegmapError(file, static_cast<int>(e.line()), static_cast<int>(e.column()), e.field() + ": " + e.problem());
   }
+  const YAML::Node& root = doc->root();
   RegisterMap map;
   map.source = file;
   r.check_map(root, "the map", {"name", "desc", "addr_width", "commit", "snapshot", "blocks"}, {"params"});
@@ -640,11 +631,13 @@ RegisterMap parse_map(const std::string& yaml_text, const std::string& file) {
 }
 
 RegisterMap load_map(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw RegmapError(path.string(), 0, 0, "cannot open the register map");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_map(text.str(), path.string());
+  std::string text;
+  try {
+    text = fileio::read_text_file(path, "the register map");
+  } catch (const fileio::FileError& e) {
+    throw RegmapError(path.string(), 0, 0, e.problem());
+  }
+  return parse_map(text, path.string());
 }
 
 }  // namespace nicsched::regmapgen

@@ -112,7 +112,4 @@ class Trainer {
   std::unique_ptr<Impl> impl_;
 };
 
-// Writes `text` to `file` through a temporary file in the same folder and a rename.
-void write_file_atomically(const std::filesystem::path& file, const std::string& text);
-
 }  // namespace nicsched::ppo
