@@ -456,14 +456,16 @@ Policy parse_policy(std::string_view yaml, const std::string& source, const Capa
   return p;
 }
 
-Policy load_policy(const std::string& path, const Capabilities& caps) {
-  std::string text;
+std::string read_policy_file(const std::string& path) {
   try {
-    text = fileio::read_text_file(path, "the policy file");
+    return fileio::read_text_file(path, "the policy file");
   } catch (const fileio::FileError& e) {
     throw PolicyError(e.what(), path, 0, "");
   }
-  return parse_policy(text, path, caps);
+}
+
+Policy load_policy(const std::string& path, const Capabilities& caps) {
+  return parse_policy(read_policy_file(path), path, caps);
 }
 
 void validate_policy(const Policy& policy, const Capabilities& caps) { Validator(caps, "policy", nullptr).run(policy); }

@@ -28,6 +28,9 @@ inline constexpr double kDefaultClockMhz = 250.0;
 // Parses and validates a policy file. Every problem is a PolicyError whose message is
 // "FILE:LINE: KEY: problem (allowed: ...)"; nothing touches the NIC.
 [[nodiscard]] Policy load_policy(const std::string& path, const Capabilities& caps);
+// The text of a policy file, read as every loader reads files (fileio::read_text_file): a
+// PolicyError naming the file for anything but a regular file of at most 8 MiB.
+[[nodiscard]] std::string read_policy_file(const std::string& path);
 // The same, from text; `source` names it in errors. `clock_mhz_out`, if given, receives the
 // file's clock (or kDefaultClockMhz).
 [[nodiscard]] Policy parse_policy(std::string_view yaml, const std::string& source, const Capabilities& caps,
