@@ -2,10 +2,11 @@
 BUILD_DIR ?= build
 JOBS      ?= $(shell nproc)
 SEEDS     ?= 200
+DURATION  ?= 600
 BOARD     ?=
 CMAKE_ARGS ?=
 
-.PHONY: all deps configure build run test regress formal bench synth bitstream program clean help
+.PHONY: all deps configure build run test regress formal bench synth bitstream program clean help soak
 
 all: build
 
@@ -15,6 +16,7 @@ help:
 	@echo "make run        deps + build, then run the default scenario and print the results table"
 	@echo "make test       deps + build, then run the whole test suite (CTest)"
 	@echo "make regress    constrained-random RTL regression against the reference model (SEEDS=$(SEEDS))"
+	@echo "make soak       soak and fuzz suite: hostile clients, kill -9, mutated YAML and frames (DURATION=$(DURATION) s)"
 	@echo "make formal     Yosys formal proofs of the arbiter and crypto slot accounting"
 	@echo "make bench      benchmarks; results are written to docs/"
 	@echo "make synth      Yosys synth_xilinx of the core; resource table to docs/fpga.md"
@@ -44,6 +46,10 @@ test: build
 regress: build
 	@echo "==> regress: $(SEEDS) constrained-random seeds, RTL vs reference model"
 	@$(BUILD_DIR)/tests/verif/nicsched_regress --seeds $(SEEDS)
+
+soak: build
+	@echo "==> soak: soak and fuzz suite for $(DURATION) s, results in $(BUILD_DIR)/soak.json (docs/reliability.md)"
+	@python3 tests/soak/soak.py --build $(BUILD_DIR) --duration $(DURATION) --report $(BUILD_DIR)/soak.json
 
 formal: deps
 	@echo "==> formal: Yosys SAT induction proofs"

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cstdlib>
 #include <regex>
 
 #include "local_buses.hpp"
@@ -27,6 +28,21 @@ void check_access(const std::string& uri, const char* op, std::uint32_t addr, st
 }  // namespace detail
 
 namespace {
+
+// The socket transports' options, with the secret from NICSCHED_SECRET_FILE when none is given.
+BusOptions with_secret(const std::string& uri, const BusOptions& given) {
+  BusOptions options = given;
+  if (options.secret.empty()) {
+    if (const char* file = std::getenv("NICSCHED_SECRET_FILE"); file != nullptr && *file != '\0') {
+      try {
+        options.secret = proto::load_secret_file(file);
+      } catch (const proto::ProtocolError& e) {
+        throw BusError(fmt::format("{}: NICSCHED_SECRET_FILE: {}", uri, e.what()));
+      }
+    }
+  }
+  return options;
+}
 
 constexpr const char* kUsage =
     "expected sim://HOST:PORT, unix:///PATH, pcie://DDDD:BB:DD.F/barN or xdma:///dev/xdmaN_user";
@@ -55,7 +71,7 @@ std::unique_ptr<RegisterBus> open_sim(const std::string& uri, const std::string&
   if (ec != std::errc() || p != port_text.data() + port_text.size() || port == 0 || port > 65535) {
     throw UriError(fmt::format("'{}': port '{}' is not a number in 1..65535", uri, port_text));
   }
-  return SimClient::connect_tcp(host, static_cast<std::uint16_t>(port), options);
+  return SimClient::connect_tcp(host, static_cast<std::uint16_t>(port), with_secret(uri, options));
 }
 
 }  // namespace
@@ -70,7 +86,7 @@ std::unique_ptr<RegisterBus> open_bus(const std::string& uri, const BusOptions& 
     if (rest.empty() || rest.front() != '/') {
       throw UriError(fmt::format("'{}': a Unix socket needs an absolute path, e.g. unix:///tmp/nicsim.sock", uri));
     }
-    return SimClient::connect_unix(rest, options);
+    return SimClient::connect_unix(rest, with_secret(uri, options));
   }
   if (scheme == "pcie") {
     static const std::regex re(R"(^([0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])/bar([0-5])$)");

@@ -7,6 +7,10 @@
 #include <array>
 #include <boost/asio.hpp>
 #include <boost/asio/generic/stream_protocol.hpp>
+#include <poll.h>
+#include <unistd.h>
+
+#include <fstream>
 #include <functional>
 #include <thread>
 #include <vector>
@@ -40,6 +44,14 @@ struct Reply {
 
 std::string hex_addr(std::uint32_t addr) { return fmt::format("0x{:04x}", addr); }
 
+// "nicagent pid 4242": what the server shows for a client that gave no name.
+std::string program_name() {
+  std::ifstream comm("/proc/self/comm");
+  std::string name;
+  std::getline(comm, name);
+  return fmt::format("{} pid {}", name.empty() ? "nicsched" : name, ::getpid());
+}
+
 }  // namespace
 
 class SimClient::Impl {
@@ -51,6 +63,7 @@ class SimClient::Impl {
         opts_(std::move(opts)) {
     uri_ = kind_ == Kind::kTcp ? fmt::format("sim://{}:{}", host_, port_) : fmt::format("unix://{}", path_);
     if (opts_.connect_attempts < 1) opts_.connect_attempts = 1;
+    if (opts_.client_name.empty()) opts_.client_name = program_name();
   }
 
   // Sends a request built by `fill`, returns the body of a reply of type `expect`.
@@ -58,6 +71,12 @@ class SimClient::Impl {
                                      MsgType expect, bool idempotent, std::chrono::milliseconds timeout,
                                      const std::string& what) {
     for (int attempt = 0;; ++attempt) {
+      if (connected_ && closed_by_server()) {
+        // The server closes connections idle past its limit (sending ERROR kTimeout
+        // first): that is not a failure of this request, so reconnect before sending it.
+        spdlog::debug("{}: the server closed the idle connection; reconnecting", uri_);
+        disconnect();
+      }
       ensure_connected();
       FrameWriter w(type, next_tag_);
       fill(w);
@@ -138,6 +157,15 @@ class SimClient::Impl {
     connected_ = false;
   }
 
+  // Between requests nothing may arrive: anything readable (EOF, an ERROR the server sent
+  // before closing) means the server has closed the connection.
+  bool closed_by_server() {
+    pollfd p{};
+    p.fd = sock_.native_handle();
+    p.events = POLLIN;
+    return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR)) != 0;
+  }
+
   [[nodiscard]] const std::string& uri() const { return uri_; }
   [[nodiscard]] const BusOptions& options() const { return opts_; }
   ServerInfo info_;
@@ -180,6 +208,8 @@ class SimClient::Impl {
     if (reply.type != MsgType::kHelloOk) {
       throw TransportFailure(fmt::format("server answered HELLO with {}", proto::to_string(reply.type)));
     }
+    bool auth_required = false;
+    proto::Nonce nonce{};
     try {
       proto::BodyReader r(MsgType::kHelloOk, reply.body);
       info_.version_major = r.u16("major");
@@ -187,6 +217,10 @@ class SimClient::Impl {
       info_.mode = static_cast<proto::Mode>(r.u8("mode"));
       info_.max_burst_words = r.u32("max_burst_words");
       info_.description = r.str16("server");
+      if (info_.version_minor >= 1) {  // 1.1: auth_required, nonce
+        auth_required = r.u8("auth_required") != 0;
+        for (auto& b : nonce) b = r.u8("nonce");
+      }
       r.expect_end();
     } catch (const proto::ProtocolError& e) {
       throw TransportFailure(fmt::format("bad HELLO_OK: {}", e.what()));
@@ -195,9 +229,32 @@ class SimClient::Impl {
       throw Refused(fmt::format("server speaks protocol {}.{}, this client {}.{}", info_.version_major,
                                 info_.version_minor, proto::kVersionMajor, proto::kVersionMinor));
     }
+    if (auth_required) authenticate(nonce);
     if (info_.max_burst_words == 0) info_.max_burst_words = 1;
     spdlog::debug("{}: connected to '{}' (protocol {}.{}, {})", uri_, info_.description,
                   info_.version_major, info_.version_minor, proto::to_string(info_.mode));
+  }
+
+  // Proves knowledge of the shared secret (protocol 1.1 AUTH).
+  void authenticate(const proto::Nonce& nonce) {
+    if (opts_.secret.empty()) {
+      throw Refused("the server requires a shared secret: set NICSCHED_SECRET_FILE to a file holding it");
+    }
+    FrameWriter w(MsgType::kAuth, next_tag_);
+    for (std::uint8_t b : proto::auth_mac(opts_.secret, nonce, opts_.client_name)) w.u8(b);
+    Reply reply = exchange(std::move(w).finish(), opts_.timeout);
+    if (reply.type == MsgType::kError) {
+      proto::ErrorReply err;
+      try {
+        err = proto::decode_error(reply.body);
+      } catch (const proto::ProtocolError& e) {
+        throw TransportFailure(fmt::format("unreadable ERROR reply to AUTH: {}", e.what()));
+      }
+      throw Refused(err.message);
+    }
+    if (reply.type != MsgType::kAuthOk) {
+      throw TransportFailure(fmt::format("server answered AUTH with {}", proto::to_string(reply.type)));
+    }
   }
 
   // Runs the io_context until the pending operation completes or the timeout passes.

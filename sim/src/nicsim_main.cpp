@@ -135,8 +135,26 @@ int cmd_run(const Common& c, bool json, const std::string& trace, const std::str
   return 0;
 }
 
+// `nicsim serve` limits and access control (drivers::ServerOptions; docs/protocol.md).
+struct ServeFlags {
+  double idle_timeout_s = 30;
+  double request_timeout_s = 5;
+  double write_timeout_s = 5;
+  double hold_timeout_s = 30;
+  std::size_t max_clients = 32;
+  bool allow_remote = false;
+  std::string secret_file;
+};
+
+std::chrono::milliseconds flag_ms(const char* flag, double s) {
+  if (!(s > 0) || s > 86400.0 * 365) {
+    throw CLI::ValidationError(flag, "expected seconds > 0, got " + std::to_string(s));
+  }
+  return std::chrono::milliseconds(std::max<std::int64_t>(1, static_cast<std::int64_t>(s * 1000.0)));
+}
+
 int cmd_serve(const Common& c, const std::string& listen, const std::string& unix_path, bool lockstep,
-              bool baselines) {
+              bool baselines, const ServeFlags& f) {
   const sim::Scenario s = load(c);
   sim::SimOptions o = make_options(c, c.baseline);
   if (baselines) o.solo = solos(c, s);
@@ -156,6 +174,20 @@ int cmd_serve(const Common& c, const std::string& listen, const std::string& uni
     }
   }
   so.unix_path = unix_path;
+  so.idle_timeout = flag_ms("--idle-timeout", f.idle_timeout_s);
+  so.request_timeout = flag_ms("--request-timeout", f.request_timeout_s);
+  so.write_timeout = flag_ms("--write-timeout", f.write_timeout_s);
+  so.hold_timeout = flag_ms("--hold-timeout", f.hold_timeout_s);
+  if (f.max_clients == 0) throw CLI::ValidationError("--max-clients", "expected at least 1");
+  so.max_clients = f.max_clients;
+  so.allow_remote = f.allow_remote;
+  if (!f.secret_file.empty()) {
+    try {
+      so.secret = drivers::proto::load_secret_file(f.secret_file);
+    } catch (const drivers::proto::ProtocolError& e) {
+      throw CLI::ValidationError("--secret-file", e.what());
+    }
+  }
   so.initial_mode = lockstep ? drivers::proto::Mode::kLockStep : drivers::proto::Mode::kFreeRunning;
   so.description = "nicsim " + s.name;
   drivers::SimServer server(simulation, so);
@@ -221,6 +253,25 @@ int main(int argc, char** argv) {
   serve->add_option("--unix", unix_path, "Unix socket path");
   serve->add_flag("--lockstep", lockstep, "Clock moves only on STEP requests (default: free-running)");
   serve->add_flag("--solo-baselines", serve_baselines, "Run the solo baselines first, for slowdown in METRICS");
+  ServeFlags serve_flags;
+  serve->add_option("--idle-timeout", serve_flags.idle_timeout_s, "Close a connection idle this many seconds")
+      ->capture_default_str();
+  serve->add_option("--request-timeout", serve_flags.request_timeout_s,
+                    "Seconds a frame may take from its first byte (and HELLO/AUTH from connecting)")
+      ->capture_default_str();
+  serve->add_option("--write-timeout", serve_flags.write_timeout_s,
+                    "Close a connection whose peer does not read a reply within this many seconds")
+      ->capture_default_str();
+  serve->add_option("--hold-timeout", serve_flags.hold_timeout_s,
+                    "Seconds a client's uncommitted shadow writes hold off other writers")
+      ->capture_default_str();
+  serve->add_option("--max-clients", serve_flags.max_clients,
+                    "Most connections at once (a newcomer replaces one idle >= 1 s)")
+      ->capture_default_str();
+  serve->add_flag("--allow-remote", serve_flags.allow_remote,
+                  "Allow --listen on an address that is not loopback (anyone reaching it may write the NIC)");
+  serve->add_option("--secret-file", serve_flags.secret_file,
+                    "Clients must prove they know the secret in this file (clients: NICSCHED_SECRET_FILE)");
 
   try {
     app.parse(argc, argv);
@@ -239,7 +290,7 @@ int main(int argc, char** argv) {
 
   try {
     if (run->parsed()) return cmd_run(c, json, trace, pcap_out, csv);
-    return cmd_serve(c, listen, unix_path, lockstep, serve_baselines);
+    return cmd_serve(c, listen, unix_path, lockstep, serve_baselines, serve_flags);
   } catch (const sim::ScenarioError& e) {
     std::cerr << "nicsim: invalid scenario: " << e.what() << "\n";
     return kExitScenario;

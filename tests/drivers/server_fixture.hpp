@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -50,6 +51,7 @@ class ServerFixture {
   }
   [[nodiscard]] std::uint16_t port() const { return server_->tcp_port(); }
   [[nodiscard]] const std::string& unix_path() const { return server_->unix_path(); }
+  [[nodiscard]] drivers::ServerStats stats() const { return server_->stats(); }
   StandInRegisterFile& target() { return own_target_; }
 
  private:
@@ -62,8 +64,10 @@ class ServerFixture {
 // A blocking POSIX socket with a receive timeout, so a test fails instead of hanging.
 class RawConn {
  public:
-  explicit RawConn(std::uint16_t port) {
+  // rcvbuf > 0: a small receive buffer, for a peer that stops reading.
+  explicit RawConn(std::uint16_t port, int rcvbuf = 0) {
     fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (rcvbuf > 0) ::setsockopt(fd_, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
     sockaddr_in sa{};
     sa.sin_family = AF_INET;
     sa.sin_port = htons(port);
@@ -81,6 +85,10 @@ class RawConn {
   void send(const std::vector<std::uint8_t>& bytes) {
     REQUIRE(::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL) == static_cast<ssize_t>(bytes.size()));
   }
+  // Sends what it can without blocking; false once the connection is gone or full.
+  bool try_send(const std::vector<std::uint8_t>& bytes) {
+    return ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT) == static_cast<ssize_t>(bytes.size());
+  }
 
   struct Frame {
     drivers::proto::Header header;
@@ -97,15 +105,18 @@ class RawConn {
     return f;
   }
 
-  void hello() {
+  // HELLO as a client of protocol 1.`minor`; returns HELLO_OK's body.
+  std::vector<std::uint8_t> hello(std::uint16_t minor = drivers::proto::kVersionMinor,
+                                  const std::string& name = "raw test client") {
     send(drivers::proto::FrameWriter(drivers::proto::MsgType::kHello, 1)
              .u16(drivers::proto::kVersionMajor)
-             .u16(drivers::proto::kVersionMinor)
-             .str16("raw test client")
+             .u16(minor)
+             .str16(name)
              .finish());
     auto f = recv_frame();
     REQUIRE(f);
     REQUIRE(f->header.type == drivers::proto::MsgType::kHelloOk);
+    return f->body;
   }
 
  private:
@@ -125,5 +136,36 @@ class RawConn {
   }
   int fd_ = -1;
 };
+
+inline drivers::proto::ErrorReply expect_error(RawConn& c, drivers::proto::ErrorCode code) {
+  auto f = c.recv_frame();
+  REQUIRE(f);
+  REQUIRE(f->header.type == drivers::proto::MsgType::kError);
+  drivers::proto::ErrorReply e = drivers::proto::decode_error(f->body);
+  CHECK(e.code == code);
+  return e;
+}
+
+inline void expect_read_works(RawConn& c, std::uint32_t addr, std::uint32_t value) {
+  using namespace drivers::proto;
+  c.send(FrameWriter(MsgType::kRead32, 77).u32(addr).finish());
+  auto f = c.recv_frame();
+  REQUIRE(f);
+  REQUIRE(f->header.type == MsgType::kRead32Ok);
+  CHECK(f->header.tag == 77);
+  BodyReader r(MsgType::kRead32Ok, f->body);
+  CHECK(r.u32("value") == value);
+}
+
+// Polls `done` every 10 ms until it holds or `limit` passes; returns whether it held.
+template <class F>
+bool wait_until(F&& done, std::chrono::milliseconds limit = std::chrono::seconds(10)) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return true;
+}
 
 }  // namespace nicsched::test

@@ -11,28 +11,8 @@ using namespace nicsched::drivers::proto;
 using test::RawConn;
 using test::ServerFixture;
 
-namespace {
-
-ErrorReply expect_error(RawConn& c, ErrorCode code) {
-  auto f = c.recv_frame();
-  REQUIRE(f);
-  REQUIRE(f->header.type == MsgType::kError);
-  ErrorReply e = decode_error(f->body);
-  CHECK(e.code == code);
-  return e;
-}
-
-void expect_read_works(RawConn& c, std::uint32_t addr, std::uint32_t value) {
-  c.send(FrameWriter(MsgType::kRead32, 77).u32(addr).finish());
-  auto f = c.recv_frame();
-  REQUIRE(f);
-  REQUIRE(f->header.type == MsgType::kRead32Ok);
-  CHECK(f->header.tag == 77);
-  BodyReader r(MsgType::kRead32Ok, f->body);
-  CHECK(r.u32("value") == value);
-}
-
-}  // namespace
+using test::expect_error;
+using test::expect_read_works;
 
 TEST_CASE("protocol: a frame is a little-endian header with the body length, type and tag", "[protocol]") {
   const auto frame = FrameWriter(MsgType::kWrite32, 0x1234).u32(0x10).u32(0xA1B2C3D4).finish();
@@ -151,6 +131,7 @@ TEST_CASE("protocol: a broken header or another major version closes only that c
 TEST_CASE("protocol: clients beyond max_clients are told the server is busy", "[protocol]") {
   drivers::ServerOptions o;
   o.max_clients = 1;
+  o.evict_idle_after = std::chrono::minutes(1);  // the first client is never idle long enough to give way
   ServerFixture srv(o);
   RawConn first(srv.port());
   first.hello();

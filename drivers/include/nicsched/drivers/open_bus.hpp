@@ -35,8 +35,12 @@ struct BusOptions {
   // pause between them.
   int connect_attempts = 3;
   std::chrono::milliseconds reconnect_backoff{200};
-  // Name the client gives in HELLO (shown in the server's log).
-  std::string client_name = "nicsched";
+  // Name the client gives in HELLO (shown in the server's log and in "NIC held by" errors).
+  // Empty: the program's name and process id, e.g. "nicagent pid 4242".
+  std::string client_name;
+  // Socket transports: the shared secret of a server started with --secret-file. Empty:
+  // open_bus reads the file named by the environment variable NICSCHED_SECRET_FILE, if set.
+  std::string secret;
   // pcie://: where sysfs is. Tests point this at a directory tree whose
   // bus/pci/devices/<BDF>/resourceN is a plain file standing in for the BAR. The
   // environment variable NICSCHED_SYSFS_ROOT overrides the default "/sys".

@@ -8,6 +8,7 @@
 // length (u16, or u32 where noted) followed by that many bytes of UTF-8, no terminator.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <stdexcept>
@@ -18,7 +19,7 @@
 namespace nicsched::drivers::proto {
 
 inline constexpr std::uint16_t kVersionMajor = 1;  // incompatible changes
-inline constexpr std::uint16_t kVersionMinor = 0;  // compatible additions
+inline constexpr std::uint16_t kVersionMinor = 1;  // compatible additions (1.1: AUTH)
 
 inline constexpr std::size_t kHeaderBytes = 8;
 // Largest request body the server accepts; a longer announced body is answered with
@@ -42,8 +43,10 @@ enum class MsgType : std::uint8_t {
   kStatus = 0x09,      // (empty)
   kMetrics = 0x0A,     // (empty)
   kReadRanges = 0x0B,  // u32 n, n x (u32 addr, u32 count)
+  kAuth = 0x0C,        // 32 bytes: auth_mac(secret, nonce, client name)   (1.1)
   // responses: request type | 0x80
-  kHelloOk = 0x81,       // u16 major, u16 minor, u8 mode, u32 max_burst_words, str16 server
+  kHelloOk = 0x81,       // u16 major, u16 minor, u8 mode, u32 max_burst_words, str16 server;
+                         // to a client of minor >= 1 also: u8 auth_required, 32 bytes nonce
   kRead32Ok = 0x82,      // u32 value
   kWrite32Ok = 0x83,     // (empty)
   kReadBlockOk = 0x84,   // u32 count, count x u32
@@ -54,6 +57,7 @@ enum class MsgType : std::uint8_t {
   kStatusOk = 0x89,      // u8 mode, u64 cycle
   kMetricsOk = 0x8A,     // str32 JSON
   kReadRangesOk = 0x8B,  // u32 count, count x u32
+  kAuthOk = 0x8C,        // (empty)
   kError = 0xFF,         // u16 code, u8 axi_resp, u32 addr, str16 message
 };
 
@@ -71,7 +75,30 @@ enum class ErrorCode : std::uint16_t {
   kBusError = 7,      // the target failed the access otherwise (bad address, ...)
   kTarget = 8,        // any other failure inside the target
   kBusy = 9,          // too many clients; connection closed
+  kTimeout = 10,      // idle too long, or a frame not complete in time; connection closed
+  kAuth = 11,         // authentication required, or the AUTH proof is wrong; connection closed
+  kHeld = 12,         // shadow registers hold another client's uncommitted writes; kept
+  kDiscarded = 13,    // this client's uncommitted shadow writes were discarded; kept
 };
+
+// Shared-secret handshake (protocol 1.1, docs/protocol.md "Authentication").
+inline constexpr std::size_t kNonceBytes = 32;
+inline constexpr std::size_t kMacBytes = 32;
+using Nonce = std::array<std::uint8_t, kNonceBytes>;
+using Mac = std::array<std::uint8_t, kMacBytes>;
+// HMAC-SHA256(key = secret, message = "nicsim-auth-v1" | nonce | client name).
+[[nodiscard]] Mac auth_mac(std::string_view secret, const Nonce& nonce, std::string_view client_name);
+// SHA-256 and HMAC-SHA256 (FIPS 180-4, RFC 2104), for the handshake.
+[[nodiscard]] std::array<std::uint8_t, 32> sha256(std::span<const std::uint8_t> data);
+[[nodiscard]] std::array<std::uint8_t, 32> hmac_sha256(std::span<const std::uint8_t> key,
+                                                       std::span<const std::uint8_t> message);
+// Constant-time comparison of two MACs.
+[[nodiscard]] bool mac_equal(const Mac& a, const Mac& b);
+
+// A shared secret kept in a file (the whole file, one trailing newline removed). Throws
+// ProtocolError naming the file when it cannot be read, is not a regular file, is empty
+// or larger than 4 KiB.
+[[nodiscard]] std::string load_secret_file(const std::string& path);
 
 [[nodiscard]] const char* to_string(MsgType t);
 [[nodiscard]] const char* to_string(ErrorCode c);
