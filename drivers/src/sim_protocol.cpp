@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <limits>
 
 namespace nicsched::drivers::proto {
@@ -285,18 +285,24 @@ bool mac_equal(const Mac& a, const Mac& b) {
 
 std::string load_secret_file(const std::string& path) {
   constexpr std::size_t kMaxSecretBytes = 4096;
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused as not regular.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) throw ProtocolError(fmt::format("secret file {}: {}", path, std::strerror(errno)));
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0) {
-    throw ProtocolError(fmt::format("secret file {}: {}", path, std::strerror(errno)));
+  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  std::string s(kMaxSecretBytes + 1, '\0');
+  std::size_t got = 0;
+  while (regular && got < s.size()) {
+    const ssize_t n = ::read(fd, s.data() + got, s.size() - got);
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
   }
-  if (!S_ISREG(st.st_mode)) throw ProtocolError(fmt::format("secret file {}: not a regular file", path));
-  if (static_cast<std::uint64_t>(st.st_size) > kMaxSecretBytes) {
-    throw ProtocolError(fmt::format("secret file {}: {} bytes, at most {} expected", path, st.st_size, kMaxSecretBytes));
+  ::close(fd);
+  if (!regular) throw ProtocolError(fmt::format("secret file {}: not a regular file", path));
+  if (got > kMaxSecretBytes) {
+    throw ProtocolError(fmt::format("secret file {}: more than {} bytes", path, kMaxSecretBytes));
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ProtocolError(fmt::format("secret file {}: cannot open: {}", path, std::strerror(errno)));
-  std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (s.size() > kMaxSecretBytes) throw ProtocolError(fmt::format("secret file {}: grew past {} bytes", path, kMaxSecretBytes));
+  s.resize(got);
   if (!s.empty() && s.back() == '\n') s.pop_back();
   if (!s.empty() && s.back() == '\r') s.pop_back();
   if (s.empty()) throw ProtocolError(fmt::format("secret file {}: empty", path));

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -119,6 +120,9 @@ class SimServer::Impl {
   [[nodiscard]] bool touches_shadows(std::uint32_t addr, std::uint32_t value) const {
     return is_commit(addr, value) || (addr / 4 < shadow_.size() && shadow_[addr / 4]);
   }
+  // Uncommitted shadow writes are visible to their writer only: in words read by `s` from
+  // `ranges`, registers another client holds read as they were before its hold.
+  void hide_uncommitted(const Session& s, std::span<const BlockRange> ranges, std::span<std::uint32_t> words) const;
   // Puts back the shadow registers `s` wrote without committing (disconnect, timeout).
   void discard_hold(Session& s, const std::string& why);
 
@@ -348,6 +352,18 @@ class Session : public std::enable_shared_from_this<Session> {
     send(proto::encode_error(tag, e), close_after);
   }
 
+  // Nothing is read while a request is served: whether the peer has hung up (EOF or an
+  // error on the socket; pipelined bytes do not count).
+  bool peer_gone() {
+    pollfd p{};
+    p.fd = sock_.native_handle();
+    p.events = POLLIN;
+    if (::poll(&p, 1, 0) <= 0) return false;
+    if ((p.revents & (POLLHUP | POLLERR)) != 0) return true;
+    std::uint8_t byte = 0;
+    return ::recv(p.fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+  }
+
   void handle();
   bool handshake(proto::BodyReader& r);
   void serve(proto::BodyReader& r, std::uint32_t& addr);
@@ -497,7 +513,9 @@ void Session::serve(proto::BodyReader& r, std::uint32_t& addr) {
     case MsgType::kRead32: {
       addr = r.u32("addr");
       r.expect_end();
-      const std::uint32_t v = target.read32(addr);
+      std::uint32_t v = target.read32(addr);
+      const BlockRange one{addr, 1};
+      srv_.hide_uncommitted(*this, {&one, 1}, {&v, 1});
       send(FrameWriter(MsgType::kRead32Ok, tag).u32(v).finish(), false);
       return;
     }
@@ -519,6 +537,8 @@ void Session::serve(proto::BodyReader& r, std::uint32_t& addr) {
       }
       std::vector<std::uint32_t> words(count);
       target.read_block(addr, words);
+      const BlockRange block{addr, count};
+      srv_.hide_uncommitted(*this, {&block, 1}, words);
       FrameWriter w(MsgType::kReadBlockOk, tag);
       w.u32(count);
       for (std::uint32_t v : words) w.u32(v);
@@ -582,6 +602,7 @@ void Session::serve(proto::BodyReader& r, std::uint32_t& addr) {
       } else {
         target.read_ranges(ranges, words);
       }
+      srv_.hide_uncommitted(*this, ranges, words);
       FrameWriter w(snapshot ? MsgType::kSnapshotOk : MsgType::kReadRangesOk, tag);
       w.u32(static_cast<std::uint32_t>(total));
       for (std::uint32_t v : words) w.u32(v);
@@ -624,6 +645,11 @@ void Session::serve(proto::BodyReader& r, std::uint32_t& addr) {
 // between chunks of a long STEP. Stops when the client has gone.
 void Session::continue_step(std::uint64_t remaining) {
   if (phase_ == Phase::kClosed || closing_) return;
+  if (peer_gone()) {
+    spdlog::info("nicsim server: {} went away during a STEP; {} cycles not stepped", who(), remaining);
+    close();
+    return;
+  }
   const std::uint16_t tag = current_.tag;
   const std::uint64_t n = std::min(remaining, srv_.opts_.step_chunk_cycles);
   try {
@@ -687,6 +713,19 @@ void SimServer::Impl::write(Session& s, std::uint32_t addr, std::uint32_t value)
     hold_since_ = Clock::now();
   }
   ++hold_writes_;
+}
+
+void SimServer::Impl::hide_uncommitted(const Session& s, std::span<const BlockRange> ranges,
+                                       std::span<std::uint32_t> words) const {
+  if (holder_ == nullptr || holder_ == &s || undo_.empty()) return;
+  std::size_t at = 0;
+  for (const BlockRange& r : ranges) {
+    const std::uint64_t end = static_cast<std::uint64_t>(r.addr) + 4ULL * r.count;
+    for (auto it = undo_.lower_bound(r.addr); it != undo_.end() && it->first < end; ++it) {
+      if ((it->first - r.addr) % 4 == 0) words[at + (it->first - r.addr) / 4] = it->second;
+    }
+    at += r.count;
+  }
 }
 
 void SimServer::Impl::discard_hold(Session& s, const std::string& why) {

@@ -119,8 +119,18 @@ TEST_CASE("ownership: a second writer is refused with the holder's name, and get
   }
   CHECK(nic.writes() == writes_before);  // refused as a whole: nothing of the batch written
   CHECK(srv.stats().held_refusals == 1);
-  // Reads and telemetry are never held.
-  CHECK(nicctl->read32(rm::T_WEIGHT::offset(0)) == 7777);
+  // Reads are never held; others see the shadows as they were before the hold, the
+  // holder sees its own writes, in single reads, bursts and gathers alike.
+  CHECK(nicctl->read32(rm::T_WEIGHT::offset(0)) == 1500);
+  std::vector<std::uint32_t> block(6);  // T_CTRL .. T_QLIMIT_BULK of tenant 0
+  nicctl->read_block(rm::T_CTRL::offset(0), block);
+  CHECK(block[0] == rm::T_CTRL::kReset);
+  CHECK(block[1] == 1500);
+  std::vector<std::uint32_t> gathered(2);
+  const std::vector<drivers::BlockRange> ranges = {{rm::T_WEIGHT::offset(1), 1}, {rm::T_WEIGHT::offset(0), 1}};
+  nicctl->read_ranges(ranges, gathered);
+  CHECK(gathered[1] == 1500);
+  CHECK(agent->read32(rm::T_WEIGHT::offset(0)) == 7777);
 
   agent->write32(rm::COMMIT::kOffset, 1);
   CHECK(nic.active(rm::T_WEIGHT::offset(0)) == 7777);

@@ -27,7 +27,9 @@
 //   replaces the connection idle longest (if idle >= `evict_idle_after`), else is refused.
 // - Policy ownership (docs/protocol.md "Shadow registers"): a client's writes to shadowed
 //   registers are its own until it writes COMMIT. Meanwhile other clients' shadow writes
-//   and COMMITs are refused (ERROR kHeld naming the holder). If the holder disconnects
+//   and COMMITs are refused (ERROR kHeld naming the holder), and their reads of those
+//   registers return the values from before the hold (uncommitted writes are visible to
+//   their writer only). If the holder disconnects
 //   (or is closed) before COMMIT, the shadow registers it wrote get their earlier values
 //   back, so no later COMMIT applies its half-written policy. A hold older than
 //   `hold_timeout` yields to the next writer the same way, and the holder's next shadow
