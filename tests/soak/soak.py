@@ -57,9 +57,19 @@ def load_regmap():
             "offset": int(m.group(2), 16), "stride": int(m.group(3), 16), "count": int(m.group(4)),
             "width": int(m.group(6)), "shadowed": m.group(8) == "true",
         }
-    caps = re.search(r"namespace CAPS0 \{.*?Field TENANTS\{(\d+), (\d+)\}", text, re.S)
-    regs["_tenants_field"] = (int(caps.group(1)), int(caps.group(2)))
+    def field(reg, name):
+        m = re.search(r"namespace %s \{.*?Field %s\{(\d+), (\d+)\}" % (reg, name), text, re.S)
+        return int(m.group(1)), int(m.group(2))
+
+    regs["_tenants_field"] = field("CAPS0", "TENANTS")
+    regs["_priority_field"] = field("T_CTRL", "PRIORITY")
+    regs["_quota_field"] = field("T_CTRL", "CRYPTO_QUOTA")
     return regs
+
+
+def get_field(word, f):
+    lsb, width = f
+    return (word >> lsb) & ((1 << width) - 1)
 
 
 REGS = load_regmap()
@@ -531,8 +541,7 @@ def read_tenants(target):
     c.hello()
     r = c.request(READ32, struct.pack("<I", addr("CAPS0")))
     c.close()
-    lsb, width = REGS["_tenants_field"]
-    return (struct.unpack_from("<I", r[2], 0)[0] >> lsb) & ((1 << width) - 1)
+    return get_field(struct.unpack_from("<I", r[2], 0)[0], REGS["_tenants_field"])
 
 
 def phase_server(args, seconds, figs):
@@ -669,12 +678,17 @@ def phase_kill(args, seconds, figs):
         return violations
     while time.monotonic() < deadline and not violations:
         srv = NicsimServer(args.build, sock)
-        a = subprocess.Popen([agent, "serve", "--baseline", "fair", "--target", "unix://" + sock,
+        # "las" changes priorities and weights from decision to decision, so a half-applied
+        # decision left behind would show.
+        a = subprocess.Popen([agent, "serve", "--baseline", "las", "--target", "unix://" + sock,
                               "--step-cycles", "2000"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         log = []
         reader = threading.Thread(target=lambda: log.extend(a.stderr), daemon=True)
         reader.start()
-        time.sleep(rng.uniform(1.0, 2.5))
+        ready = time.monotonic() + 30  # torch takes a while to load on a busy machine
+        while time.monotonic() < ready and a.poll() is None and not any("decision" in ln for ln in log):
+            time.sleep(0.05)
+        time.sleep(rng.uniform(0.0, 1.0))  # then a random point of its control loop
         a.kill()
         a.wait(10)
         reader.join(5)
@@ -693,13 +707,17 @@ def phase_kill(args, seconds, figs):
                     for tm in re.finditer(r"t(\d+):p(\d+)/w(\d+)/q(\d+)", m.group(2)):
                         t, prio, weight, quota = map(int, tm.groups())
                         w = struct.unpack_from("<I", c.request(READ32, struct.pack("<I", addr("T_WEIGHT", t)))[2], 0)[0]
-                        if w != weight:
-                            violations.append(f"after kill -9 of nicagent: tenant {t} weight shadow {w}, last commit {weight}")
+                        ctrl = struct.unpack_from("<I", c.request(READ32, struct.pack("<I", addr("T_CTRL", t)))[2], 0)[0]
+                        got = (get_field(ctrl, REGS["_priority_field"]), w, get_field(ctrl, REGS["_quota_field"]))
+                        if got != (prio, weight, quota):
+                            violations.append(f"after kill -9 of nicagent: tenant {t} shadows (priority, weight, quota) "
+                                              f"{got}, its last committed decision {(prio, weight, quota)}")
                     figs.add("nicagent_kill_checked")
                 elif gen == logged_gen + 1:
                     figs.add("nicagent_kill_after_commit")  # killed between its COMMIT and its log line
                 else:
                     violations.append(f"CONFIG_GEN {gen} vs the agent's last logged commit {logged_gen}")
+                figs.add("nicagent_distinct_decisions", len({d.split("): ", 1)[-1] for d in decisions}))
             # Its hold (if any) was released: a new writer gets in at once.
             ws = struct.pack("<III", 1, addr("T_WEIGHT", 0), 1500)
             r = c.request(WRITE_BATCH, ws)

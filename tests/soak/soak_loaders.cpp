@@ -20,7 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
+#include <cstdio>
 #include <random>
 #include <sstream>
 #include <string>
@@ -123,8 +123,13 @@ std::string mutate(std::mt19937_64& rng, const std::string& text) {
 }
 
 std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::string s;
+  if (std::FILE* f = std::fopen(p.c_str(), "rb")) {
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof(buf), f)) > 0;) s.append(buf, n);
+    std::fclose(f);
+  }
+  return s;
 }
 
 host::Capabilities eight_tenants() {
