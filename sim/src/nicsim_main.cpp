@@ -1,4 +1,5 @@
-// nicsim: run a scenario on the simulated NIC, or serve it over a socket.
+// nicsim: run a scenario on the simulated NIC, serve it over a socket, or draw scenarios
+// from a scenario family (gen, nicsim_gen.cpp).
 //
 // Exit codes (docs/simulation.md):
 //   0 success   2 usage error   3 invalid scenario   4 invalid policy file
@@ -16,6 +17,7 @@
 #include "nicsched/drivers/sim_server.hpp"
 #include "nicsched/sim/error.hpp"
 #include "nicsched/sim/simulation.hpp"
+#include "nicsim_gen.hpp"
 #include "nicsched/version.hpp"
 #include "nicsched/host/errors.hpp"
 
@@ -273,6 +275,9 @@ int main(int argc, char** argv) {
   serve->add_option("--secret-file", serve_flags.secret_file,
                     "Clients must prove they know the secret in this file (clients: NICSCHED_SECRET_FILE)");
 
+  sim::GenOptions gen_options;
+  CLI::App* gen = sim::add_gen_command(app, gen_options);
+
   try {
     app.parse(argc, argv);
     if (serve->parsed() && listen.empty() && unix_path.empty()) {
@@ -290,6 +295,7 @@ int main(int argc, char** argv) {
 
   try {
     if (run->parsed()) return cmd_run(c, json, trace, pcap_out, csv);
+    if (gen->parsed()) return sim::run_gen(gen_options);
     return cmd_serve(c, listen, unix_path, lockstep, serve_baselines, serve_flags);
   } catch (const sim::ScenarioError& e) {
     std::cerr << "nicsim: invalid scenario: " << e.what() << "\n";

@@ -35,18 +35,6 @@ NicBackend parse_backend(const std::string& name) {
   throw SimError("unknown NIC backend '" + name + "' (expected rtl or model)");
 }
 
-const std::vector<ModelPreset>& model_presets() {
-  // Real jobs on 8 workers with 100 GbE (docs/scaling.md): gradient size in MB and
-  // forward+backward compute time per iteration.
-  static const std::vector<ModelPreset> presets = {
-      {"resnet50", 100.0, 120.0},   // ~25.6M fp32 parameters
-      {"bert", 440.0, 300.0},       // BERT-base, ~110M fp32 parameters
-      {"gpt", 1400.0, 1000.0},      // ~700M fp16 gradients; iteration ~1.5 s with its burst
-      {"vgg16", 550.0, 200.0},      // communication-heavy CNN
-  };
-  return presets;
-}
-
 std::uint32_t Scenario::classifier_entries_needed() const {
   std::uint32_t n = 0;
   for (const auto& t : tenants) {
@@ -116,19 +104,12 @@ void read_window(MapReader& r, TenantSpec& t, std::uint32_t def, bool allow_open
   }
 }
 
-const ModelPreset* find_preset(const std::string& name) {
-  for (const auto& p : model_presets()) {
-    if (name == p.name) return &p;
-  }
-  return nullptr;
-}
-
 void read_ddp(MapReader& r, TenantSpec& t, const Scenario& s) {
   std::vector<std::string> names;
   for (const auto& p : model_presets()) names.emplace_back(p.name);
   names.emplace_back("custom");
   t.model = r.choice("model", names, std::string("custom"));
-  const ModelPreset* p = find_preset(t.model);
+  const ModelPreset* p = find_model_preset(t.model);
   t.model_mb_real = r.num("model_mb", p ? std::optional<double>(p->model_mb) : std::nullopt, 0.001, 1e6,
                           "a real model (gradient) size in MB");
   t.compute_ms_real = r.num("compute_ms", p ? std::optional<double>(p->compute_ms) : std::nullopt, 0.0,
@@ -159,7 +140,7 @@ void read_fl(MapReader& r, TenantSpec& t, const Scenario& s) {
   for (const auto& p : model_presets()) names.emplace_back(p.name);
   names.emplace_back("custom");
   t.model = r.choice("model", names, std::string("custom"));
-  const ModelPreset* p = find_preset(t.model);
+  const ModelPreset* p = find_model_preset(t.model);
   t.update_mb_real = r.num("update_mb", p ? std::optional<double>(p->model_mb) : std::nullopt, 0.001, 1e6,
                            "a real model/update size in MB");
   t.train_ms_real = r.num("train_ms", std::nullopt, 0.0, kMaxMs, "a real local training time in ms");
@@ -223,11 +204,23 @@ Scenario read_scenario(const fileio::YamlDoc& doc, const std::string& yaml_text,
     MapReader n(doc, r.node("nic"), "nic");
     s.nic_tenants = static_cast<std::uint32_t>(n.integer("tenants", 8, 1, 64, "NumTenants of the model"));
     s.crypto_slots = static_cast<std::uint32_t>(n.integer("crypto_slots", 4, 1, 255, "crypto slots"));
-    s.crypto_bytes_per_cycle =
-        static_cast<std::uint32_t>(n.integer("crypto_bytes_per_cycle", 16, 1, 255, "engine bytes per cycle per slot"));
-    s.crypto_latency = static_cast<std::uint32_t>(n.integer("crypto_latency", 32, 0, 65535, "engine latency in cycles"));
+    // An engine preset (docs/scaling.md, "Crypto engines") or the engine's own figures.
+    std::vector<std::string> engines{"custom"};
+    for (const auto& e : crypto_presets()) engines.emplace_back(e.name);
+    s.crypto_engine = n.choice("crypto_engine", engines, std::string("custom"));
+    if (const CryptoPreset* e = find_crypto_preset(s.crypto_engine)) {
+      for (const char* k : {"crypto_bytes_per_cycle", "crypto_latency"}) {
+        if (n.has(k)) n.fail_key(k, "not allowed with crypto_engine: " + s.crypto_engine + " (the preset sets it)");
+      }
+      s.crypto_bytes_per_cycle = e->bytes_per_cycle;
+      s.crypto_latency = e->latency;
+    } else {
+      s.crypto_bytes_per_cycle =
+          static_cast<std::uint32_t>(n.integer("crypto_bytes_per_cycle", 16, 1, 255, "engine bytes per cycle per slot"));
+      s.crypto_latency = static_cast<std::uint32_t>(n.integer("crypto_latency", 32, 0, 65535, "engine latency in cycles"));
+    }
     s.backend = parse_backend(n.choice("backend", {"rtl", "model"}, std::string("rtl")));
-    n.finish("tenants, crypto_slots, crypto_bytes_per_cycle, crypto_latency, backend");
+    n.finish("tenants, crypto_slots, crypto_engine, crypto_bytes_per_cycle, crypto_latency, backend");
   }
 
   if (r.has("mac")) {

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "nicsched/sim/presets.hpp"
+
 namespace nicsched::sim {
 
 inline constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max();
@@ -108,6 +110,7 @@ struct Scenario {
   // NIC instance (elaboration parameters pick a Verilated variant) and engine settings.
   std::uint32_t nic_tenants = 8;
   std::uint32_t crypto_slots = 4;
+  std::string crypto_engine = "custom";  // nic.crypto_engine preset, or "custom"
   std::uint32_t crypto_bytes_per_cycle = 16;
   std::uint32_t crypto_latency = 32;
   NicBackend backend = NicBackend::kRtl;  // nic.backend
@@ -119,14 +122,6 @@ struct Scenario {
   // Classifier entries the scenario writes (see Simulation): control + bulk per tenant.
   [[nodiscard]] std::uint32_t classifier_entries_needed() const;
 };
-
-// Real-job presets (docs/scaling.md): name -> model MB, compute ms per iteration.
-struct ModelPreset {
-  const char* name;
-  double model_mb;
-  double compute_ms;
-};
-[[nodiscard]] const std::vector<ModelPreset>& model_presets();
 
 // Throws ScenarioError naming file, line, key and what was expected.
 [[nodiscard]] Scenario load_scenario(const std::filesystem::path& file);
