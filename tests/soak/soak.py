@@ -6,8 +6,9 @@ Runs, each within its share of --duration seconds and every loop bounded in coun
            socket): random and mutated protocol frames, slow senders, idle connections,
            disconnects mid-frame and mid-commit, peers that stop reading, slot exhaustion;
            one controller commits complete policies throughout.
-  kill     `kill -9` of `nicsim serve` (restart on the same socket path) and of
-           `nicagent serve` in the middle of its control loop.
+  kill     `kill -9` of `nicsim serve` (restart on the same socket path), of
+           `nicagent serve` in the middle of its control loop, and (phases of 90 s and
+           more) of `nicagent train` after its first checkpoint.
   loaders  mutated scenario and policy YAML against the loaders (soak_loaders).
   parser   random and mutated frames through the parser RTL against the reference parser
            (tests/fuzz_parser), seeds and batches scaled to the time share.
@@ -20,6 +21,8 @@ Invariants checked (any violation fails the run, exit 1):
     shadow register it did not write still has its committed value, and CONFIG_GEN moves by
     exactly one per controller COMMIT; after `kill -9` of a client mid-policy, the shadows
     equal its last committed decision;
+  - nothing half-written: after `kill -9` of training, train.csv holds only whole rows and
+    the checkpoint resumes;
   - every ERROR reply carries a message; every rejected YAML names its file.
 Figures (frames, clients, connections, iterations, seconds) are printed as one JSON object
 and, with --report FILE, written there for docs/reliability.md.
@@ -33,6 +36,7 @@ import json
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import struct
@@ -629,6 +633,7 @@ def phase_server(args, seconds, figs):
         if rc != 0:
             violations.append(f"nicsim serve exited {rc} after SIGTERM; stderr tail: {''.join(srv.err_lines[-5:])}")
         figs.n["server_log_lines"] = len(srv.err_lines)
+        shutil.rmtree(tmp, ignore_errors=True)
     return violations
 
 
@@ -676,7 +681,10 @@ def phase_kill(args, seconds, figs):
     if not os.path.exists(agent):
         violations.append(f"{agent} missing")
         return violations
-    while time.monotonic() < deadline and not violations:
+    # 3. (runs of 90 s and more: a checkpoint takes tens of seconds) kill -9 of training.
+    train_seconds = seconds / 3 if seconds >= 90 else 0
+    agent_deadline = deadline - train_seconds
+    while time.monotonic() < agent_deadline and not violations:
         srv = NicsimServer(args.build, sock)
         # "las" changes priorities and weights from decision to decision, so a half-applied
         # decision left behind would show.
@@ -727,6 +735,49 @@ def phase_kill(args, seconds, figs):
         except (socket.timeout, OSError) as e:
             violations.append(f"nicsim serve unusable after kill -9 of nicagent: {e!r}")
         srv.stop()
+    while train_seconds and time.monotonic() < deadline - 20 and not violations:
+        violations += kill_training(agent, rng, deadline, figs)
+    shutil.rmtree(tmp, ignore_errors=True)
+    return violations
+
+
+def kill_training(agent, rng, deadline, figs):
+    """kill -9 of `nicagent train` after its first checkpoint, at a random point; then its
+    train.csv must hold only whole rows and its checkpoint must resume."""
+    out = tempfile.mkdtemp(prefix="nicsched-train-kill-")
+    common = ["--scenario", os.path.join(REPO, "sim/scenarios/default.yaml"), "--backend", "model",
+              "--cycles", "400000", "--envs", "2", "--quiet"]
+    t = subprocess.Popen([agent, "--log-level", "warn", "train", *common, "--steps", "10000000", "--out", out],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ckpt = os.path.join(out, "checkpoint.pt")
+    while time.monotonic() < deadline - 15 and t.poll() is None and not os.path.exists(ckpt):
+        time.sleep(0.2)
+    time.sleep(rng.uniform(0.0, max(0.0, min(10.0, deadline - 15 - time.monotonic()))))
+    t.kill()
+    t.wait(10)
+    figs.add("train_kill9")
+    violations = []
+    csv = os.path.join(out, "train.csv")
+    if os.path.exists(csv):
+        data = open(csv, "rb").read()
+        lines = data.split(b"\n")
+        if data and not data.endswith(b"\n"):
+            violations.append(f"{csv}: last row half-written after kill -9: {lines[-1][:80]!r}")
+        fields = lines[0].count(b",")
+        bad = [i for i, ln in enumerate(lines[1:-1], 2) if ln.count(b",") != fields]
+        if bad:
+            violations.append(f"{csv}: rows {bad[:5]} do not have the header's {fields + 1} fields")
+        figs.add("train_rows_checked", max(0, len(lines) - 2))
+    if os.path.exists(ckpt):
+        again = os.path.join(out, "resumed")
+        r = subprocess.run([agent, "train", *common, "--resume", out, "--out", again, "--steps", "256"],
+                           capture_output=True, text=True, timeout=max(30, deadline - time.monotonic() + 60))
+        if r.returncode != 0 or "resumed from" not in r.stderr:
+            violations.append(f"checkpoint after kill -9 did not resume (exit {r.returncode}): {r.stderr[-1500:]}")
+        else:
+            figs.add("train_checkpoint_resumed")
+    if not violations:
+        shutil.rmtree(out, ignore_errors=True)
     return violations
 
 
