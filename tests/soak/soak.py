@@ -158,12 +158,27 @@ class Conn:
     def hello(self, name="soak"):
         self.send(hello_frame(name))
         r = self.recv_frame()
+        if r is not None and r[0] == ERROR and error_of(r)[0] in (E_BUSY, E_TIMEOUT):
+            raise Refused(error_of(r)[1])
         if r is None or r[0] != 0x81:
             raise Violation(f"HELLO not answered with HELLO_OK: {r!r}")
 
 
 class Violation(Exception):
     pass
+
+
+class Refused(Exception):
+    """The server turned the connection away as it should under load (kBusy, or its
+    handshake deadline passed): counted, not a violation."""
+
+
+# Set when a phase must end early (a violation): every client loop checks it.
+STOP = threading.Event()
+
+
+def running(deadline):
+    return not STOP.is_set() and time.monotonic() < deadline
 
 
 def error_of(reply):
@@ -349,7 +364,7 @@ def check_reply(reply, figs):
 
 
 def fuzz_client(rng, targets, deadline, figs, tenants, mode):
-    while time.monotonic() < deadline:
+    while running(deadline):
         target = rng.choice(targets)
         try:
             c = Conn(target, timeout=3.0)
@@ -397,7 +412,7 @@ def fuzz_client(rng, targets, deadline, figs, tenants, mode):
                 gap = rng.choice([0.01, 0.05, 0.2, 0.5])
                 data = frame(t, 9, body)
                 for b in data:
-                    if time.monotonic() > deadline:
+                    if not running(deadline):
                         break
                     c.send(bytes([b]))
                     time.sleep(gap)
@@ -457,6 +472,9 @@ def fuzz_client(rng, targets, deadline, figs, tenants, mode):
                         break
                 figs.add("nonreader_requests", sent)
                 time.sleep(rng.uniform(0.2, 2.0))
+        except Refused:
+            figs.add("refused_at_hello")
+            time.sleep(0.05)
         except (ConnectionResetError, BrokenPipeError):
             figs.add("reset_by_server")
         except socket.timeout:
@@ -479,8 +497,16 @@ class Controller:
         self.gen = None
 
     def connect(self):
-        self.c = Conn(self.target, timeout=5.0)
-        self.c.hello("soak controller")
+        for _ in range(200):  # a full server turns it away now and then, as anyone
+            self.c = Conn(self.target, timeout=5.0)
+            try:
+                self.c.hello("soak controller")
+                return
+            except Refused:
+                self.figs.add("controller_refused")
+                self.c.close()
+                time.sleep(0.05)
+        raise Violation("the controller was refused 200 times in a row")
 
     def read_others(self):
         ranges = [(addr(r, t), 1) for t in range(self.tenants) for r in self.OTHER]
@@ -498,7 +524,7 @@ class Controller:
     def run(self, deadline):
         self.connect()
         k = 0
-        while time.monotonic() < deadline:
+        while running(deadline):
             k += 1
             ws = [(addr("T_WEIGHT", t), 1000 + (k * 7 + t) % 5000) for t in range(self.tenants)]
             body = struct.pack("<I", len(ws)) + b"".join(struct.pack("<II", *w) for w in ws)
@@ -592,6 +618,7 @@ def phase_server(args, seconds, figs):
             except Exception as e:  # a client bug must not pass silently
                 violations.append(f"soak client crashed: {e!r}")
 
+        STOP.clear()
         threads.append(threading.Thread(target=guarded, args=(controller.run, deadline)))
         for i in range(args.clients):
             mode = modes[i % len(modes)]
@@ -615,6 +642,7 @@ def phase_server(args, seconds, figs):
             if rss:
                 figs.set_max("server_rss_max_kib", rss)
             time.sleep(0.5)
+        STOP.set()
         for t in threads:
             t.join(30)
             if t.is_alive():
@@ -843,6 +871,7 @@ def main():
     for p in phases:
         seconds = args.duration * share[p] / total
         t = time.monotonic()
+        STOP.clear()
         try:
             v = globals()["phase_" + p](args, seconds, figs)
         except Violation as e:
