@@ -1,9 +1,10 @@
 // Mutated YAML against the file loaders (part of tests/soak/soak.py; docs/reliability.md).
 //
-// Seeds: every scenario in sim/scenarios/ (sim::load_scenario) and every policy file in
-// host/policies/ and tests/nicctl/ (host::load_policy, against an 8-tenant NIC's
-// capabilities). Each mutant is written to a file and loaded. It must either load, or be
-// refused with the loader's own error type (sim::ScenarioError, host::PolicyError) whose
+// Seeds: every scenario in sim/scenarios/ (sim::load_scenario), every scenario family in
+// sim/families/ (sim::load_family, then one draw) and every policy file in host/policies/
+// and tests/nicctl/ (host::load_policy, against an 8-tenant NIC's capabilities). Each
+// mutant is written to a file and loaded. It must either load, or be refused with the
+// loader's own error type (sim::ScenarioError / SimError, host::PolicyError) whose
 // message names the file. Any other exception, or an error that does not name the file,
 // is a defect: the mutant is kept in --keep DIR and the run fails. A crash or hang ends the
 // process (soak.py reports it). Mutations: bit and byte flips, truncation, deleted,
@@ -29,6 +30,7 @@
 #include "nicsched/host/errors.hpp"
 #include "nicsched/host/policy.hpp"
 #include "nicsched/sim/error.hpp"
+#include "nicsched/sim/family.hpp"
 #include "nicsched/sim/scenario.hpp"
 
 namespace fs = std::filesystem;
@@ -36,11 +38,17 @@ using namespace nicsched;
 
 namespace {
 
+enum class Kind { kScenario, kFamily, kPolicy };
+
 struct Seed {
   fs::path file;
   std::string text;
-  bool scenario = false;  // else a policy file
+  Kind kind = Kind::kPolicy;
 };
+
+const char* to_string(Kind k) {
+  return k == Kind::kScenario ? "scenario" : k == Kind::kFamily ? "family" : "policy";
+}
 
 std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -181,10 +189,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::vector<Seed> seeds;
-  for (const auto& [dir, scenario] : {std::pair{"sim/scenarios", true}, {"host/policies", false}, {"tests/nicctl", false}}) {
+  for (const auto& [dir, kind] : {std::pair{"sim/scenarios", Kind::kScenario}, {"sim/families", Kind::kFamily},
+                                   {"host/policies", Kind::kPolicy}, {"tests/nicctl", Kind::kPolicy}}) {
     if (!fs::is_directory(repo / dir)) continue;
     for (const auto& e : fs::directory_iterator(repo / dir)) {
-      if (e.path().extension() == ".yaml") seeds.push_back({e.path(), read_file(e.path()), scenario});
+      if (e.path().extension() == ".yaml") seeds.push_back({e.path(), read_file(e.path()), kind});
     }
   }
   std::sort(seeds.begin(), seeds.end(), [](const Seed& a, const Seed& b) { return a.file < b.file; });
@@ -196,7 +205,8 @@ int main(int argc, char** argv) {
   const fs::path work = keep / fmt::format("mutant-{}.yaml", ::getpid());
   const host::Capabilities caps = eight_tenants();
   std::mt19937_64 rng(seed);
-  std::uint64_t mutants = 0, loaded = 0, refused = 0, defects = 0, scenario_mutants = 0, policy_mutants = 0;
+  std::uint64_t mutants = 0, loaded = 0, refused = 0, defects = 0, scenario_mutants = 0, family_mutants = 0,
+                policy_mutants = 0;
   double slowest_ms = 0;
   const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   while (std::chrono::steady_clock::now() < end && mutants < max_mutants) {
@@ -207,17 +217,23 @@ int main(int argc, char** argv) {
       out << text;
     }
     ++mutants;
-    ++(s.scenario ? scenario_mutants : policy_mutants);
+    ++(s.kind == Kind::kScenario ? scenario_mutants : s.kind == Kind::kFamily ? family_mutants : policy_mutants);
     std::string defect;
     const auto t0 = std::chrono::steady_clock::now();
     try {
-      if (s.scenario) {
+      if (s.kind == Kind::kScenario) {
         (void)sim::load_scenario(work);
+      } else if (s.kind == Kind::kFamily) {
+        const sim::Family f = sim::load_family(work);
+        (void)f.draw(f.seed_first);
       } else {
         (void)host::load_policy(work.string(), caps);
       }
       ++loaded;
     } catch (const sim::ScenarioError& e) {
+      ++refused;
+      if (std::string(e.what()).find(work.string()) == std::string::npos) defect = fmt::format("error without the file name: {}", e.what());
+    } catch (const sim::SimError& e) {  // a family that loads but cannot draw a valid scenario
       ++refused;
       if (std::string(e.what()).find(work.string()) == std::string::npos) defect = fmt::format("error without the file name: {}", e.what());
     } catch (const host::PolicyError& e) {
@@ -231,15 +247,15 @@ int main(int argc, char** argv) {
       ++defects;
       const fs::path kept = keep / fmt::format("defect-{}-{}.yaml", mutants, s.file.stem().string());
       fs::copy_file(work, kept, fs::copy_options::overwrite_existing);
-      std::cerr << fmt::format("DEFECT: {} mutant of {} kept as {}: {}\n", s.scenario ? "scenario" : "policy",
+      std::cerr << fmt::format("DEFECT: {} mutant of {} kept as {}: {}\n", to_string(s.kind),
                                s.file.string(), kept.string(), defect);
       if (defects >= 10) break;
     }
   }
   fs::remove(work);
-  std::cout << fmt::format(R"({{"seed_files": {}, "mutants": {}, "scenario_mutants": {}, "policy_mutants": {}, )"
+  std::cout << fmt::format(R"({{"seed_files": {}, "mutants": {}, "scenario_mutants": {}, "family_mutants": {}, "policy_mutants": {}, )"
                            R"("loaded": {}, "refused": {}, "defects": {}, "slowest_ms": {:.1f}}})",
-                           seeds.size(), mutants, scenario_mutants, policy_mutants, loaded, refused, defects, slowest_ms)
+                           seeds.size(), mutants, scenario_mutants, family_mutants, policy_mutants, loaded, refused, defects, slowest_ms)
             << std::endl;
   return defects == 0 ? 0 : 1;
 }
