@@ -111,7 +111,7 @@ BatchResult run_batch(const Options& o, std::uint64_t batch, const std::string& 
   }
   h.drain(50000);
   for (std::size_t i = 0; i < frames.size(); ++i) {
-    const ParsedFrame ref = sim::parse_frame(frames[i], bad_to_default);
+    const ParsedFrame ref = refmodel::parse_frame(frames[i], bad_to_default);
     r.counts.add(ref);
     const ParsedFrame rtl = h.out(i).meta;
     expect(rtl == ref, fmt::format("frame {} ({} bytes: {}): RTL {} reference {}", i, frames[i].size(),

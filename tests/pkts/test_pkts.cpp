@@ -48,10 +48,10 @@ std::vector<std::vector<std::uint8_t>> read_pcap(const std::string& path) {
   return frames;
 }
 
-DropReason reason_from(const std::string& s, const std::string& where) {
-  static const std::map<std::string, DropReason> kNames = {
-      {"none", DropReason::none}, {"runt", DropReason::runt}, {"truncated", DropReason::truncated},
-      {"bad_ihl", DropReason::bad_ihl}, {"unknown_ethertype", DropReason::unknown_ethertype}};
+ParseDrop reason_from(const std::string& s, const std::string& where) {
+  static const std::map<std::string, ParseDrop> kNames = {
+      {"none", ParseDrop::kNone}, {"runt", ParseDrop::kRunt}, {"truncated", ParseDrop::kTruncated},
+      {"bad_ihl", ParseDrop::kBadIhl}, {"unknown_ethertype", ParseDrop::kUnknownEtype}};
   const auto it = kNames.find(s);
   if (it == kNames.end()) throw std::runtime_error(fmt::format("{}: unknown drop reason '{}'", where, s));
   return it->second;
@@ -63,11 +63,11 @@ ParsedFrame expected(const Vector& v, bool bad_to_default, const std::string& wh
   ParsedFrame f;
   f.length = j.at("length").get<std::uint16_t>();
   f.drop = reason_from(j.at("drop").get<std::string>(), where);
-  if (f.drop == DropReason::unknown_ethertype && bad_to_default) {
-    f.drop = DropReason::none;
+  if (f.drop == ParseDrop::kUnknownEtype && bad_to_default) {
+    f.drop = ParseDrop::kNone;
     f.to_default = true;
     f.vlan_id = j.at("vlan").get<std::uint16_t>();
-  } else if (f.drop == DropReason::none) {
+  } else if (f.drop == ParseDrop::kNone) {
     f.vlan_id = j.at("vlan").get<std::uint16_t>();
     f.dscp = j.at("dscp").get<std::uint8_t>();
     f.protocol = j.at("proto").get<std::uint8_t>();
@@ -96,7 +96,7 @@ bool run(const std::vector<Vector>& vectors, const std::string& label) {
         const std::string where = fmt::format("packet {} '{}'", i, v.name);
         const ParsedFrame rtl = h.out(i).meta;
         const ParsedFrame scapy = expected(v, bad_to_default, where);
-        const ParsedFrame ref = sim::parse_frame(v.frame, bad_to_default);
+        const ParsedFrame ref = refmodel::parse_frame(v.frame, bad_to_default);
         want.add(scapy);
         expect(rtl == scapy, fmt::format("{}: RTL {} Scapy {}", where, to_string(rtl), to_string(scapy)));
         expect(ref == scapy, fmt::format("{}: reference {} Scapy {}", where, to_string(ref), to_string(scapy)));

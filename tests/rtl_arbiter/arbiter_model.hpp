@@ -19,9 +19,15 @@
 #include <cstdint>
 #include <vector>
 
+#include "nicsched/regmap.hpp"
+
 namespace nicsched::arbtest {
 
-enum Mode : unsigned { kFifo = 0, kSp = 1, kDwrr = 2, kSpDwrr = 3 };
+// CTRL.ARB_MODE as the arbiter's mode_i port takes it (values of the register map's enum).
+inline constexpr unsigned kFifo = static_cast<unsigned>(regmap::ArbMode::kFifo);
+inline constexpr unsigned kSp = static_cast<unsigned>(regmap::ArbMode::kSp);
+inline constexpr unsigned kDwrr = static_cast<unsigned>(regmap::ArbMode::kDwrr);
+inline constexpr unsigned kSpDwrr = static_cast<unsigned>(regmap::ArbMode::kSpDwrr);
 
 struct ArbConfig {
   bool enable = true;

@@ -1,6 +1,6 @@
 // nicsched_classifier bench: first-match priority, each field's value/mask, invalid
 // entries, misses, drop and default pass-through, random tables and fields under the idle
-// x backpressure matrix, checked against the reference classifier (nicsched::sim::classify)
+// x backpressure matrix, checked against the reference classifier (nicsched::refmodel::classify)
 // and, in the directed tests, against the result the spec gives for the table written.
 #include <catch2/catch.hpp>
 
@@ -60,7 +60,7 @@ class ClassifierBench {
     std::vector<IngressMeta> got;
     for (std::size_t i = 0; i < fields_.size(); ++i) {
       const IngressMeta m = h_.out(i).meta;
-      const IngressMeta ref = sim::classify(fields_[i], cfg);
+      const IngressMeta ref = classify_meta(fields_[i], cfg);
       expect(m == ref, fmt::format("frame {} fields {}: RTL {} reference {}", i, to_string(fields_[i]),
                                    to_string(m), to_string(ref)));
       got.push_back(m);
@@ -83,16 +83,16 @@ ParsedFrame fields(std::uint16_t vlan, std::uint8_t dscp, std::uint8_t proto, st
   return f;
 }
 
-sim::ClassifierEntry entry_for(std::uint8_t tenant, std::uint8_t cls, std::uint8_t op) {
-  sim::ClassifierEntry e;
+nic::ClassifierEntry entry_for(std::uint8_t tenant, std::uint8_t cls, std::uint8_t op) {
+  nic::ClassifierEntry e;
   e.valid = true;
-  e.tenant = tenant;
-  e.cls = cls;
-  e.crypto_op = op;
+  e.action.tenant = tenant;
+  e.action.cls = cls;
+  e.action.crypto_op = CryptoOp{op};
   return e;
 }
 
-IngressMeta meta(std::uint8_t tenant, std::uint8_t cls, std::uint8_t op, DropReason d = DropReason::none) {
+IngressMeta meta(std::uint8_t tenant, std::uint8_t cls, std::uint8_t op, ParseDrop d = ParseDrop::kNone) {
   IngressMeta m;
   m.tenant = tenant;
   m.cls = cls;
@@ -114,14 +114,14 @@ void first_match_wins(const std::string& name, unsigned entries) {
   for (unsigned k = 0; k <= entries; ++k) {
     run_case<Model>(fmt::format("{}.k{}", name, k), [&](const std::string& trace) {
       ClassifierConfig cfg;
-      cfg.default_action = {63, 1, 2};
+      cfg.default_action = {63, 1, CryptoOp{2}};
       for (unsigned i = 0; i < entries; ++i) {
         auto e = entry_for(static_cast<std::uint8_t>(i), static_cast<std::uint8_t>(i & 1), static_cast<std::uint8_t>(i % 3));
         if (i < k) {
           e.vlan = 5;
           e.vlan_mask = 0xFFF;
         }
-        cfg.entries.push_back(e);
+        cfg.classifier.push_back(e);
       }
       ClassifierBench<Model> b(trace, bfm::StallPattern::none(), bfm::StallPattern::none(), k, cfg, entries);
       b.send(fields(7, 0, 17, 80));
@@ -138,13 +138,13 @@ template <class Model>
 void field_masks(const std::string& name, unsigned entries) {
   run_case<Model>(name, [&](const std::string& trace) {
     ClassifierConfig cfg;
-    cfg.default_action = {9, 1, 0};
-    cfg.entries.assign(entries, sim::ClassifierEntry{});
-    cfg.entries.at(3) = entry_for(21, 0, 1);
+    cfg.default_action = {9, 1, CryptoOp{0}};
+    cfg.classifier.assign(entries, nic::ClassifierEntry::reset());
+    cfg.classifier.at(3) = entry_for(21, 0, 1);
     const IngressMeta hit = meta(21, 0, 1), miss = meta(9, 1, 0);
     for (int field = 0; field < 4; ++field) {
       ClassifierConfig c = cfg;
-      auto& en = c.entries[3];
+      auto& en = c.classifier[3];
       ParsedFrame base = fields(0xABC, 0x2E, 17, 4791);
       switch (field) {
         case 0: en.vlan = 0xABC; en.vlan_mask = 0xFF0; break;
@@ -171,7 +171,7 @@ void field_masks(const std::string& name, unsigned entries) {
     }
     // An entry that would match but is not valid never hits.
     ClassifierConfig c = cfg;
-    c.entries[3].valid = false;
+    c.classifier[3].valid = false;
     ClassifierBench<Model> b(trace, bfm::StallPattern::none(), bfm::StallPattern::none(), 11, c, entries);
     b.send(fields(1, 2, 3, 4));
     expect(b.finish(c)[0] == miss, "an invalid entry hit");
@@ -184,12 +184,12 @@ template <class Model>
 void drop_default_op(const std::string& name, unsigned entries) {
   run_case<Model>(name, [&](const std::string& trace) {
     ClassifierConfig cfg;
-    cfg.default_action = {12, 0, 3};
-    cfg.entries.assign(entries, entry_for(30, 1, 1));
-    cfg.entries[0].crypto_op = 3;
+    cfg.default_action = {12, 0, CryptoOp{3}};
+    cfg.classifier.assign(entries, entry_for(30, 1, 1));
+    cfg.classifier[0].action.crypto_op = CryptoOp{3};
     ClassifierBench<Model> b(trace, bfm::StallPattern::random(0.3), bfm::StallPattern::random(0.3), 12, cfg, entries);
     std::vector<IngressMeta> want;
-    for (DropReason d : {DropReason::runt, DropReason::truncated, DropReason::bad_ihl, DropReason::unknown_ethertype}) {
+    for (ParseDrop d : {ParseDrop::kRunt, ParseDrop::kTruncated, ParseDrop::kBadIhl, ParseDrop::kUnknownEtype}) {
       ParsedFrame f = fields(1, 1, 1, 1);
       f.drop = d;
       b.send(f);
@@ -226,11 +226,11 @@ void random_matrix(const std::string& name, unsigned entries) {
           ParsedFrame f = fields(static_cast<std::uint16_t>(rng() & 0xFFF), static_cast<std::uint8_t>(rng() & 0x3F),
                                  static_cast<std::uint8_t>(rng()), static_cast<std::uint16_t>(rng()));
           if (rng() % 2) {
-            const auto& e = cfg.entries[rng() % entries];
+            const auto& e = cfg.classifier[rng() % entries];
             f = fields(e.vlan, e.dscp, e.proto, e.port);
             if (rng() % 4 == 0) f.dst_port ^= static_cast<std::uint16_t>(1U << (rng() % 16));
           }
-          if (rng() % 10 == 0) f.drop = static_cast<DropReason>(1 + rng() % 4);
+          if (rng() % 10 == 0) f.drop = static_cast<ParseDrop>(1 + rng() % 4);
           else if (rng() % 10 == 0) f.to_default = true;
           b.send(f);
         }

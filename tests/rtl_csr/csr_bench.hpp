@@ -16,10 +16,18 @@
 #include <verilated_fst_c.h>
 #include <verilated_syms.h>
 
+#include "nicsched/nic/register_file.hpp"
 #include "nicsched/sim/bfm/axil_master.hpp"
-#include "regfile_model.hpp"
 
 namespace nicsched::test {
+
+namespace rm = nicsched::regmap;
+// The reference of the bench: the register-file model of nicsched/nic/register_file.hpp,
+// driven by the generated register table and knowing nothing of the RTL.
+using RegFileModel = nic::RegisterFile;
+using nic::Counts;
+using nic::field_max;
+using Resp = regmap::Resp;
 
 // The trace of the running test: kept when the test fails, removed when it passes
 // (trace_listener.cpp).

@@ -18,15 +18,65 @@
 
 #include "nicsched/sim/bfm/axis.hpp"
 #include "nicsched/sim/bfm/testbench.hpp"
+#include "nicsched/nic/types.hpp"
+#include "nicsched/refmodel/parser.hpp"
 #include "nicsched/sim/packet.hpp"
 
 namespace nicsched::test {
 
 namespace bfm = nicsched::sim::bfm;
-using sim::ClassifierConfig;
-using sim::DropReason;
-using sim::IngressMeta;
-using sim::ParsedFrame;
+using nic::CryptoOp;
+using refmodel::ParsedFrame;
+using refmodel::ParseDrop;
+// The classifier's configuration ports carry the CSR's CLASSIFIER entries, DEFAULT_ACTION
+// and CTRL.BAD_TO_DEFAULT: the part of the configuration the ingress sees.
+using ClassifierConfig = nic::Config;
+
+/// nicsched_pkg::ingress_meta_t, the ingress's tuser: what the reference model's parser
+/// and classifier decide for a frame, in the RTL's field widths.
+struct IngressMeta {
+  ParseDrop drop = ParseDrop::kNone;
+  std::uint8_t crypto_op = 0;
+  std::uint8_t cls = 0;
+  std::uint8_t tenant = 0;
+  bool operator==(const IngressMeta&) const = default;
+  /// The packed SystemVerilog layout {drop[2:0], crypto_op[1:0], cls, tenant[5:0]}.
+  [[nodiscard]] std::uint16_t pack() const {
+    return static_cast<std::uint16_t>((static_cast<unsigned>(drop) << 9) | ((crypto_op & 3U) << 7) |
+                                      ((cls & 1U) << 6) | (tenant & 0x3FU));
+  }
+  static IngressMeta unpack(std::uint16_t bits) {
+    IngressMeta m;
+    m.drop = static_cast<ParseDrop>((bits >> 9) & 7U);
+    m.crypto_op = static_cast<std::uint8_t>((bits >> 7) & 3U);
+    m.cls = static_cast<std::uint8_t>((bits >> 6) & 1U);
+    m.tenant = static_cast<std::uint8_t>(bits & 0x3FU);
+    return m;
+  }
+};
+inline std::string to_string(const IngressMeta& m) {
+  return fmt::format("{{drop {} crypto {} class {} tenant {}}}", refmodel::to_string(m.drop), m.crypto_op, m.cls,
+                     m.tenant);
+}
+
+/// The reference classifier's result for parsed fields `f` (drop reason only when dropped).
+inline IngressMeta classify_meta(const ParsedFrame& f, const ClassifierConfig& cfg) {
+  IngressMeta m;
+  if (f.drop != ParseDrop::kNone) {
+    m.drop = f.drop;
+    return m;
+  }
+  const nic::ClassifierAction a = refmodel::classify(f, cfg);
+  m.tenant = static_cast<std::uint8_t>(a.tenant & 0x3FU);
+  m.cls = static_cast<std::uint8_t>(a.cls & 1U);
+  m.crypto_op = static_cast<std::uint8_t>(a.crypto_op);
+  return m;
+}
+
+/// The reference ingress: parser, then classifier.
+inline IngressMeta ingress_reference(std::span<const std::uint8_t> frame, const ClassifierConfig& cfg) {
+  return classify_meta(refmodel::parse_frame(frame, cfg.bad_to_default), cfg);
+}
 
 /// A check in a bench failed; the message says what and where.
 class TestFailure : public std::runtime_error {
@@ -49,12 +99,12 @@ using bfm::trace_path_for;
 /// Writes a classifier configuration onto a model with the CSR-named configuration ports.
 template <class Model>
 void apply_classifier_config(Model& m, const ClassifierConfig& cfg, unsigned num_entries) {
-  if (cfg.entries.size() > num_entries) {
+  if (cfg.classifier.size() > num_entries) {
     throw std::invalid_argument(fmt::format("classifier config has {} entries, the DUT {}",
-                                            cfg.entries.size(), num_entries));
+                                            cfg.classifier.size(), num_entries));
   }
   for (unsigned i = 0; i < num_entries; ++i) {
-    const sim::ClassifierEntry e = i < cfg.entries.size() ? cfg.entries[i] : sim::ClassifierEntry{};
+    const nic::ClassifierEntry e = i < cfg.classifier.size() ? cfg.classifier[i] : nic::ClassifierEntry::reset();
     set_bits(m.cls_vlan_value_i, i * 12, 12, e.vlan);
     set_bits(m.cls_vlan_mask_i, i * 12, 12, e.vlan_mask);
     set_bits(m.cls_dscp_proto_dscp_i, i * 6, 6, e.dscp);
@@ -64,13 +114,13 @@ void apply_classifier_config(Model& m, const ClassifierConfig& cfg, unsigned num
     set_bits(m.cls_port_value_i, i * 16, 16, e.port);
     set_bits(m.cls_port_mask_i, i * 16, 16, e.port_mask);
     set_bits(m.cls_action_valid_i, i, 1, e.valid ? 1 : 0);
-    set_bits(m.cls_action_tenant_i, i * 6, 6, e.tenant);
-    set_bits(m.cls_action_class_i, i, 1, e.cls);
-    set_bits(m.cls_action_crypto_op_i, i * 2, 2, e.crypto_op);
+    set_bits(m.cls_action_tenant_i, i * 6, 6, e.action.tenant);
+    set_bits(m.cls_action_class_i, i, 1, e.action.cls);
+    set_bits(m.cls_action_crypto_op_i, i * 2, 2, static_cast<std::uint32_t>(e.action.crypto_op));
   }
   m.default_action_tenant_i = cfg.default_action.tenant;
   m.default_action_class_i = cfg.default_action.cls;
-  m.default_action_crypto_op_i = cfg.default_action.crypto_op;
+  m.default_action_crypto_op_i = static_cast<std::uint32_t>(cfg.default_action.crypto_op);
 }
 
 // ------------------------------------------------------------------------------------
@@ -146,10 +196,9 @@ inline ClassifierConfig random_config(std::mt19937_64& rng, unsigned num_entries
   };
   ClassifierConfig cfg;
   cfg.bad_to_default = pick(2) == 0;
-  cfg.default_action = {static_cast<std::uint8_t>(pick(64)), static_cast<std::uint8_t>(pick(2)),
-                        static_cast<std::uint8_t>(pick(4))};
-  cfg.entries.resize(num_entries);
-  for (auto& e : cfg.entries) {
+  cfg.default_action = {pick(64), pick(2), static_cast<CryptoOp>(pick(4))};
+  cfg.classifier.resize(num_entries);
+  for (auto& e : cfg.classifier) {
     e.valid = pick(4) != 0;
     e.vlan = static_cast<std::uint16_t>(pick(4) == 0 ? 0 : pick(4096));
     e.vlan_mask = static_cast<std::uint16_t>(mask(12));
@@ -160,9 +209,7 @@ inline ClassifierConfig random_config(std::mt19937_64& rng, unsigned num_entries
     e.proto_mask = static_cast<std::uint8_t>(mask(8));
     e.port = static_cast<std::uint16_t>(pick(2) == 0 ? 4791 + pick(4) : pick(65536));
     e.port_mask = static_cast<std::uint16_t>(mask(16));
-    e.tenant = static_cast<std::uint8_t>(pick(64));
-    e.cls = static_cast<std::uint8_t>(pick(2));
-    e.crypto_op = static_cast<std::uint8_t>(pick(4));
+    e.action = {pick(64), pick(2), static_cast<CryptoOp>(pick(4))};
   }
   return cfg;
 }
@@ -173,10 +220,10 @@ struct Counts {
   bool operator==(const Counts&) const = default;
   void add(const ParsedFrame& f) {
     ++frames;
-    runt += f.drop == DropReason::runt;
-    truncated += f.drop == DropReason::truncated;
-    bad_ihl += f.drop == DropReason::bad_ihl;
-    unknown_etype += f.drop == DropReason::unknown_ethertype || f.to_default;
+    runt += f.drop == ParseDrop::kRunt;
+    truncated += f.drop == ParseDrop::kTruncated;
+    bad_ihl += f.drop == ParseDrop::kBadIhl;
+    unknown_etype += f.drop == ParseDrop::kUnknownEtype || f.to_default;
   }
   [[nodiscard]] std::string str() const {
     return fmt::format("frames {} runt {} truncated {} bad_ihl {} unknown_etype {}", frames, runt,
@@ -304,7 +351,7 @@ ParsedFrame read_parser_fields(const Model& m) {
   f.protocol = m.m_prs_proto_o;
   f.src_port = m.m_prs_sport_o;
   f.dst_port = m.m_prs_dport_o;
-  f.drop = static_cast<DropReason>(m.m_prs_drop_o);
+  f.drop = static_cast<ParseDrop>(m.m_prs_drop_o);
   f.to_default = m.m_prs_default_o != 0;
   return f;
 }

@@ -1,7 +1,7 @@
 // nicsched_ingress bench (parser + classifier) at 512 and 64 bits: a realistic table with
 // hand-worked expected results, random tables and frames under the idle x backpressure
 // matrix, a table change between bursts, full throughput and latency; every frame checked
-// against nicsched::sim::ingress_reference and the counter pulses against its tally.
+// against the reference model (ingress_reference: nicsched::refmodel parser + classifier) and the counter pulses against its tally.
 #include <catch2/catch.hpp>
 
 #include "Vingress_w512.h"
@@ -39,8 +39,8 @@ class IngressBench {
   }
   void send(const std::vector<std::uint8_t>& f, bool empty_last = false) {
     frames_.push_back(f);
-    want_.push_back(sim::ingress_reference(f, cfg_));
-    counts_.add(sim::parse_frame(f, cfg_.bad_to_default));
+    want_.push_back(ingress_reference(f, cfg_));
+    counts_.add(refmodel::parse_frame(f, cfg_.bad_to_default));
     h_.send(f, empty_last);
   }
   std::vector<IngressMeta> finish() {
@@ -80,25 +80,25 @@ void run_case(const std::string& name, const std::function<void(const std::strin
 ClassifierConfig deployment_table(bool bad_to_default) {
   ClassifierConfig cfg;
   cfg.bad_to_default = bad_to_default;
-  cfg.default_action = {0, 1, 0};
-  sim::ClassifierEntry e;
+  cfg.default_action = {0, 1, CryptoOp{0}};
+  nic::ClassifierEntry e;
   e.valid = true;
   e.proto = 17; e.proto_mask = 0xFF; e.port = 4791; e.port_mask = 0xFFFF; e.dscp = 46; e.dscp_mask = 0x3F;
-  e.tenant = 1; e.cls = 0;
-  cfg.entries.push_back(e);
-  e.dscp_mask = 0; e.cls = 1;
-  cfg.entries.push_back(e);
+  e.action.tenant = 1; e.action.cls = 0;
+  cfg.classifier.push_back(e);
+  e.dscp_mask = 0; e.action.cls = 1;
+  cfg.classifier.push_back(e);
   e = {};
-  e.valid = true; e.vlan = 200; e.vlan_mask = 0xFFF; e.tenant = 2; e.cls = 1; e.crypto_op = 1;
-  cfg.entries.push_back(e);
+  e.valid = true; e.vlan = 200; e.vlan_mask = 0xFFF; e.action.tenant = 2; e.action.cls = 1; e.action.crypto_op = CryptoOp{1};
+  cfg.classifier.push_back(e);
   e = {};
   e.valid = true; e.proto = 6; e.proto_mask = 0xFF; e.port = 29500; e.port_mask = 0xFFFC;
-  e.tenant = 3; e.cls = 1; e.crypto_op = 2;
-  cfg.entries.push_back(e);
+  e.action.tenant = 3; e.action.cls = 1; e.action.crypto_op = CryptoOp{2};
+  cfg.classifier.push_back(e);
   return cfg;
 }
 
-IngressMeta meta(std::uint8_t tenant, std::uint8_t cls, std::uint8_t op, DropReason d = DropReason::none) {
+IngressMeta meta(std::uint8_t tenant, std::uint8_t cls, std::uint8_t op, ParseDrop d = ParseDrop::kNone) {
   IngressMeta m;
   m.tenant = tenant;
   m.cls = cls;
@@ -138,12 +138,12 @@ void deployment(const std::string& name) {
       add(s, meta(0, 1, 0));                                   // non-first fragment: port 0, miss
       s = {};
       s.l3 = sim::L3Kind::raw; s.ethertype = 0x0806; s.vlan_id = 200;
-      add(s, bad_to_default ? meta(0, 1, 0) : meta(0, 0, 0, DropReason::unknown_ethertype));  // ARP
+      add(s, bad_to_default ? meta(0, 1, 0) : meta(0, 0, 0, ParseDrop::kUnknownEtype));  // ARP
       s = {};
       auto runt = sim::build_packet(s);
       runt.resize(40);
       b.send(runt);
-      want.push_back(meta(0, 0, 0, DropReason::runt));
+      want.push_back(meta(0, 0, 0, ParseDrop::kRunt));
       const auto got = b.finish();
       for (std::size_t i = 0; i < want.size(); ++i) {
         expect(got[i] == want[i], fmt::format("case {}: got {} expected {}", i, to_string(got[i]), to_string(want[i])));

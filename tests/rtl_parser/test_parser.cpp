@@ -1,6 +1,6 @@
 // nicsched_parser bench: directed header combinations and error reasons, every frame
 // length, random frames under the idle x backpressure matrix, full throughput; each frame
-// checked against the reference parser (nicsched::sim::parse_frame) and, for directed
+// checked against the reference parser (nicsched::refmodel::parse_frame) and, for directed
 // frames, against the fields the packet was built with.
 #include <catch2/catch.hpp>
 
@@ -37,7 +37,7 @@ void check_all(ParserHarness<Model>& h, const std::vector<std::vector<std::uint8
   Counts want;
   for (std::size_t i = 0; i < frames.size(); ++i) {
     const auto& out = h.out(i);
-    const ParsedFrame ref = sim::parse_frame(frames[i], bad_to_default);
+    const ParsedFrame ref = refmodel::parse_frame(frames[i], bad_to_default);
     want.add(ref);
     expect(out.meta == ref, fmt::format("frame {} ({} bytes: {}): RTL {} reference {}", i, frames[i].size(),
                                         hex_prefix(frames[i]), to_string(out.meta), to_string(ref)));
@@ -115,7 +115,7 @@ void directed_headers(const std::string& name) {
 struct ErrorCase {
   const char* what;
   std::vector<std::uint8_t> frame;
-  DropReason reason;
+  ParseDrop reason;
 };
 
 std::vector<ErrorCase> error_cases() {
@@ -129,81 +129,81 @@ std::vector<ErrorCase> error_cases() {
   for (std::size_t len : {0UL, 1UL, 13UL, 14UL, 59UL}) {
     auto f = sim::build_packet(udp(18, false));
     f.resize(len);
-    cases.push_back({"runt", f, DropReason::runt});
+    cases.push_back({"runt", f, ParseDrop::kRunt});
   }
   {
     auto f = sim::build_packet(udp(18, false));
-    cases.push_back({"60 bytes exactly", f, DropReason::none});
+    cases.push_back({"60 bytes exactly", f, ParseDrop::kNone});
   }
   for (bool tagged : {false, true}) {
     const std::size_t l3 = tagged ? 18 : 14;
     auto f = sim::build_packet(udp(100, tagged));
     f.resize(f.size() - 1);  // one byte short of the IP total length
-    cases.push_back({"IPv4 total length past the frame end", f, DropReason::truncated});
+    cases.push_back({"IPv4 total length past the frame end", f, ParseDrop::kTruncated});
 
     f = sim::build_packet(udp(100, tagged));
     f[l3 + 2] = 0;
     f[l3 + 3] = 19;  // total length < 20-byte header
-    cases.push_back({"IPv4 total length below the header length", f, DropReason::truncated});
+    cases.push_back({"IPv4 total length below the header length", f, ParseDrop::kTruncated});
 
     sim::PacketSpec s = udp(0, tagged);
     s.ipv4_option_words = 10;  // 60-byte header, total = 68
     f = sim::build_packet(s);
     f[l3 + 2] = 0;
     f[l3 + 3] = 60 + 7;  // UDP header would need 8 bytes
-    cases.push_back({"IPv4 UDP header cut by the total length", f, DropReason::truncated});
+    cases.push_back({"IPv4 UDP header cut by the total length", f, ParseDrop::kTruncated});
 
     s = udp(0, tagged);
     s.protocol = sim::kProtoTcp;
     f = sim::build_packet(s);
     f[l3 + 3] = static_cast<std::uint8_t>(f[l3 + 3] - 1);  // TCP needs 20 bytes
-    cases.push_back({"IPv4 TCP header cut by the total length", f, DropReason::truncated});
+    cases.push_back({"IPv4 TCP header cut by the total length", f, ParseDrop::kTruncated});
 
     s = udp(0, tagged);
     s.protocol = sim::kProtoTcp;
     s.frag_offset = 3;
     f = sim::build_packet(s);
-    cases.push_back({"IPv4 non-first TCP fragment without L4 header", f, DropReason::none});
+    cases.push_back({"IPv4 non-first TCP fragment without L4 header", f, ParseDrop::kNone});
 
     s = udp(0, tagged);
     s.ipv4_option_words = 10;
     f = sim::build_packet(s);
     f.resize(60);  // header (l3 + 60 bytes) runs past the end of a 60-byte frame
-    cases.push_back({"IPv4 header longer than the frame", f, DropReason::truncated});
+    cases.push_back({"IPv4 header longer than the frame", f, ParseDrop::kTruncated});
 
     s = udp(100, tagged);
     s.l3 = sim::L3Kind::ipv6;
     f = sim::build_packet(s);
     f.resize(f.size() - 1);
-    cases.push_back({"IPv6 payload length past the frame end", f, DropReason::truncated});
+    cases.push_back({"IPv6 payload length past the frame end", f, ParseDrop::kTruncated});
 
     s = udp(0, tagged);
     s.l3 = sim::L3Kind::ipv6;
     s.protocol = sim::kProtoTcp;
     f = sim::build_packet(s);
     f[l3 + 5] = 19;
-    cases.push_back({"IPv6 TCP header cut by the payload length", f, DropReason::truncated});
+    cases.push_back({"IPv6 TCP header cut by the payload length", f, ParseDrop::kTruncated});
 
     for (std::uint8_t ihl = 0; ihl < 5; ++ihl) {
       f = sim::build_packet(udp(40, tagged));
       f[l3] = static_cast<std::uint8_t>(0x40 | ihl);
-      cases.push_back({"IPv4 IHL below 5", f, DropReason::bad_ihl});
+      cases.push_back({"IPv4 IHL below 5", f, ParseDrop::kBadIhl});
     }
     f = sim::build_packet(udp(40, tagged));
     f[l3] = 0x65;
-    cases.push_back({"IPv4 ethertype with version 6", f, DropReason::bad_ihl});
+    cases.push_back({"IPv4 ethertype with version 6", f, ParseDrop::kBadIhl});
     s = udp(40, tagged);
     s.l3 = sim::L3Kind::ipv6;
     f = sim::build_packet(s);
     f[l3] = static_cast<std::uint8_t>(0x40 | (f[l3] & 0x0F));
-    cases.push_back({"IPv6 ethertype with version 4", f, DropReason::bad_ihl});
+    cases.push_back({"IPv6 ethertype with version 4", f, ParseDrop::kBadIhl});
 
     for (std::uint16_t et : {std::uint16_t{0x0806}, std::uint16_t{0x88A8}, std::uint16_t{0x8100},
                               std::uint16_t{0x86DE}, std::uint16_t{0x0000}}) {
       s = udp(40, tagged);
       s.l3 = sim::L3Kind::raw;
       s.ethertype = et;
-      cases.push_back({"unknown ethertype", sim::build_packet(s), DropReason::unknown_ethertype});
+      cases.push_back({"unknown ethertype", sim::build_packet(s), ParseDrop::kUnknownEtype});
     }
   }
   return cases;
@@ -225,9 +225,9 @@ void directed_errors(const std::string& name) {
       check_all(*h, frames, bad_to_default);
       for (std::size_t i = 0; i < cases.size(); ++i) {
         const ParsedFrame& got = h->frames()[i].meta;
-        DropReason want = cases[i].reason;
-        if (want == DropReason::unknown_ethertype && bad_to_default) {
-          want = DropReason::none;
+        ParseDrop want = cases[i].reason;
+        if (want == ParseDrop::kUnknownEtype && bad_to_default) {
+          want = ParseDrop::kNone;
           expect(got.to_default, fmt::format("case {} ({}): not sent to the default class", i, cases[i].what));
         }
         expect(got.drop == want, fmt::format("case {} ({}): drop {} expected {}", i, cases[i].what,

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "nicsched/sim/frame.hpp"
+#include "nicsched/refmodel/parser.hpp"
 #include "nicsched/sim/packet.hpp"
 
 using namespace nicsched::sim;
@@ -15,8 +16,8 @@ TEST_CASE("a tagged frame parses as the flow it was built for", "[frames]") {
   const Tag tag{123456789, 777, 200, 3, 0};
   std::vector<std::uint8_t> f(200);
   fb.build(f.data(), 200, flow, tag);
-  const ParsedFrame p = parse_frame(f, false);
-  CHECK(p.drop == DropReason::none);
+  const nicsched::refmodel::ParsedFrame p = nicsched::refmodel::parse_frame(f);
+  CHECK(p.drop == nicsched::refmodel::ParseDrop::kNone);
   CHECK(p.vlan_id == 101);
   CHECK(p.dscp == kDscpControl);
   CHECK(p.protocol == kProtoUdp);

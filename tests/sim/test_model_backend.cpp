@@ -1,18 +1,14 @@
 // NicModel's model backend (NicBackend::kModel, refmodel::RefModel) against the RTL
-// backend (the Verilated nicsched_top): the register map's translation both ways, the
-// register file's answers address by address, a policy applied through nicsched::host,
+// backend (the Verilated nicsched_top): the register file's answers address by address, a policy applied through nicsched::host,
 // and a short default-scenario run on both.
 #include <catch2/catch.hpp>
 
-#include <map>
-#include <random>
 #include <variant>
 #include <vector>
 
 #include "nicsched/host/discovery.hpp"
 #include "nicsched/host/policy.hpp"
 #include "nicsched/host/telemetry.hpp"
-#include "nicsched/refmodel/registers.hpp"
 #include "nicsched/regmap.hpp"
 #include "nicsched/sim/error.hpp"
 #include "nicsched/sim/model_backend.hpp"
@@ -28,93 +24,6 @@ NicConfig config(NicBackend b) {
   NicConfig c;
   c.backend = b;
   return c;
-}
-
-std::uint32_t draw(std::mt19937& rng, std::uint32_t max) {
-  return std::uniform_int_distribution<std::uint32_t>(0, max)(rng);
-}
-
-// A configuration with every field drawn over its whole valid range.
-refmodel::Config random_config(std::mt19937& rng, const refmodel::Params& p) {
-  refmodel::Config c = refmodel::Config::reset_values(p);
-  const auto nt = static_cast<std::uint32_t>(p.num_tenants);
-  auto action = [&] {
-    return refmodel::ClsAction{draw(rng, nt - 1), draw(rng, 1), static_cast<refmodel::CryptoOp>(draw(rng, 2))};
-  };
-  c.enable = draw(rng, 1) != 0;
-  c.mode = static_cast<refmodel::ArbMode>(draw(rng, 3));
-  c.bad_to_default = draw(rng, 1) != 0;
-  c.engine_bytes_per_cycle = draw(rng, 0xFF);
-  c.engine_latency = draw(rng, 0xFFFF);
-  c.default_action = action();
-  for (auto& t : c.tenants) {
-    t.enable = draw(rng, 1) != 0;
-    t.priority = draw(rng, 3);
-    t.crypto_quota = draw(rng, 0xFF);
-    t.rate_en = draw(rng, 1) != 0;
-    t.quantum = draw(rng, 0xFFFF);
-    t.rate_bytes_per_kcycle = draw(rng, 0xFFFFFF);
-    t.burst_bytes = draw(rng, 0xFFFFFF);
-    t.qlimit_ctrl = draw(rng, 0xFFFFFF);
-    t.qlimit_bulk = draw(rng, 0xFFFFFF);
-  }
-  for (auto& e : c.classifier) {
-    e.valid = draw(rng, 1) != 0;
-    e.vlan = draw(rng, 0xFFF);
-    e.vlan_mask = draw(rng, 0xFFF);
-    e.dscp = draw(rng, 0x3F);
-    e.dscp_mask = draw(rng, 0x3F);
-    e.proto = draw(rng, 0xFF);
-    e.proto_mask = draw(rng, 0xFF);
-    e.port = draw(rng, 0xFFFF);
-    e.port_mask = draw(rng, 0xFFFF);
-    e.action = action();
-  }
-  return c;
-}
-
-void check_same(const refmodel::Config& a, const refmodel::Config& b) {
-  CHECK(a.enable == b.enable);
-  CHECK(a.mode == b.mode);
-  CHECK(a.bad_to_default == b.bad_to_default);
-  CHECK(a.engine_bytes_per_cycle == b.engine_bytes_per_cycle);
-  CHECK(a.engine_latency == b.engine_latency);
-  CHECK(a.default_action.tenant == b.default_action.tenant);
-  CHECK(a.default_action.cls == b.default_action.cls);
-  CHECK(a.default_action.op == b.default_action.op);
-  REQUIRE(a.tenants.size() == b.tenants.size());
-  for (std::size_t i = 0; i < a.tenants.size(); ++i) {
-    INFO("tenant " << i);
-    const auto& x = a.tenants[i];
-    const auto& y = b.tenants[i];
-    CHECK(x.enable == y.enable);
-    CHECK(x.priority == y.priority);
-    CHECK(x.crypto_quota == y.crypto_quota);
-    CHECK(x.rate_en == y.rate_en);
-    CHECK(x.quantum == y.quantum);
-    CHECK(x.rate_bytes_per_kcycle == y.rate_bytes_per_kcycle);
-    CHECK(x.burst_bytes == y.burst_bytes);
-    CHECK(x.qlimit_ctrl == y.qlimit_ctrl);
-    CHECK(x.qlimit_bulk == y.qlimit_bulk);
-  }
-  REQUIRE(a.classifier.size() == b.classifier.size());
-  for (std::size_t i = 0; i < a.classifier.size(); ++i) {
-    INFO("classifier entry " << i);
-    const auto& x = a.classifier[i];
-    const auto& y = b.classifier[i];
-    CHECK(x.valid == y.valid);
-    CHECK(x.vlan == y.vlan);
-    CHECK(x.vlan_mask == y.vlan_mask);
-    CHECK(x.dscp == y.dscp);
-    CHECK(x.dscp_mask == y.dscp_mask);
-    CHECK(x.proto == y.proto);
-    CHECK(x.proto_mask == y.proto_mask);
-    CHECK(x.port == y.port);
-    CHECK(x.port_mask == y.port_mask);
-    CHECK(x.action.tenant == y.action.tenant);
-    CHECK(x.action.cls == y.action.cls);
-    CHECK(x.action.op == y.action.op);
-  }
 }
 
 // What an access answered: the word read, or the AXI error.
@@ -148,60 +57,6 @@ Scenario scenario(const char* name) {
 }
 
 }  // namespace
-
-TEST_CASE("model backend: decode_config is the inverse of refmodel::config_writes", "[model_backend]") {
-  std::mt19937 rng(7);
-  for (std::uint32_t tenants : {8U, 16U, 3U}) {
-    NicConfig nc;
-    nc.tenants = tenants;
-    const refmodel::Params p = model_params(nc);
-    for (int round = 0; round < 20; ++round) {
-      INFO("tenants " << tenants << " round " << round);
-      const refmodel::Config c = random_config(rng, p);
-      std::map<std::uint32_t, std::uint32_t> regs;
-      for (const auto& w : refmodel::config_writes(c, p)) regs[w.addr] = w.value;
-      const refmodel::Config back = decode_config(
-          [&](std::uint32_t a) {
-            const auto it = regs.find(a);
-            if (it == regs.end()) throw std::out_of_range("decode_config read an address config_writes never wrote");
-            return it->second;
-          },
-          p);
-      check_same(back, c);
-      // And the other way: the registers the decoded configuration writes are the ones read.
-      for (const auto& w : refmodel::config_writes(back, p)) CHECK(regs.at(w.addr) == w.value);
-    }
-  }
-}
-
-TEST_CASE("model backend: SNAPSHOT's words read back through refmodel::read_counters", "[model_backend]") {
-  std::mt19937_64 rng(11);
-  const refmodel::Params p = model_params(NicConfig{});
-  refmodel::Counters c;
-  auto r64 = [&] { return rng() >> (rng() % 64); };
-  auto r32 = [&] { return rng() & 0xFFFFFFFFU; };
-  c.cycle = r64();
-  c.crypto_busy = rng() % 5;
-  for (auto& pc : c.parser) pc = {r64(), r64(), r64(), r64(), r64(), r64()};
-  c.crypto.resize(static_cast<std::size_t>(p.num_tenants));
-  for (auto& cc : c.crypto) cc = {r64(), r64(), r64(), r64(), r64(), r64(), r64(), r64(), rng() % 5};
-  c.queues.resize(static_cast<std::size_t>(p.num_tenants) * 2);
-  for (auto& q : c.queues) q = {r64(), r64(), r64(), r64(), r64(), r64(), r64(), r64(), r32(), r32(), r32(), r32()};
-  const std::uint64_t offset = 4112;
-  std::map<std::uint32_t, std::uint32_t> words;
-  encode_counters(c, p, offset, [&](std::uint32_t a, std::uint32_t v) { words[a] = v; });
-  const refmodel::Counters back = refmodel::read_counters(
-      [&](std::uint32_t a) -> std::uint32_t {
-        if (a == rm::CONFIG_GEN::kOffset || a == rm::STATUS::kOffset) return 0;  // live, not latched
-        return words.at(a);
-      },
-      p);
-  CHECK(back.cycle == c.cycle + offset);
-  CHECK(back.crypto_busy == c.crypto_busy);
-  CHECK(back.parser == c.parser);
-  CHECK(back.crypto == c.crypto);
-  CHECK(back.queues == c.queues);
-}
 
 TEST_CASE("model backend: every register address answers as on the RTL backend", "[model_backend]") {
   NicModel rtl(config(NicBackend::kRtl));

@@ -24,7 +24,7 @@
 namespace {
 
 using nicsched::refmodel::ArbMode;
-using nicsched::refmodel::ClsAction;
+using nicsched::refmodel::ClassifierAction;
 using nicsched::refmodel::Config;
 using nicsched::refmodel::CryptoOp;
 using nicsched::refmodel::Direction;
@@ -37,11 +37,11 @@ constexpr std::uint32_t kPortBase = 5000;  // UDP destination port 5000 + t: ten
 // The configuration every directed scenario starts from: classifier entry t sends UDP port
 // 5000 + t to tenant t's bulk queue, no crypto, queue limits far above what is offered.
 Config directed_config(const nicsched::refmodel::Params& p, ArbMode mode) {
-  Config c = Config::reset_values(p);
-  c.mode = mode;
+  Config c = reset_config(p);
+  c.arb_mode = mode;
   for (std::size_t t = 0; t < c.tenants.size(); ++t) {
-    c.tenants[t].qlimit_bulk = 0xFFFFFF;
-    c.tenants[t].qlimit_ctrl = 0xFFFFFF;
+    c.tenants[t].qlimit_bulk_bytes = 0xFFFFFF;
+    c.tenants[t].qlimit_control_bytes = 0xFFFFFF;
   }
   for (std::uint32_t t = 0; t < 4; ++t) {
     auto& e = c.classifier[t];
@@ -50,7 +50,7 @@ Config directed_config(const nicsched::refmodel::Params& p, ArbMode mode) {
     e.proto_mask = 0xFF;
     e.port = kPortBase + t;
     e.port_mask = 0xFFFF;
-    e.action = ClsAction{t, 1, CryptoOp::kNone};
+    e.action = ClassifierAction{t, 1, CryptoOp::kNone};
   }
   return c;
 }
@@ -158,8 +158,8 @@ TEST_CASE("DWRR: byte shares of four backlogged tenants are within 2% of their q
   sc.params = verif::bench_params();
   Config c = directed_config(sc.params, ArbMode::kDwrr);
   for (std::uint32_t t = 0; t < 4; ++t) {
-    c.tenants[t].quantum = 1600 * (t + 1);
-    c.tenants[t].qlimit_bulk = 12 * 1024;
+    c.tenants[t].weight = 1600 * (t + 1);
+    c.tenants[t].qlimit_bulk_bytes = 12 * 1024;
   }
   sc.commits.push_back({0, c, "initial"});
   const std::uint64_t end = 300000;

@@ -8,7 +8,7 @@
 #include "frames.hpp"
 #include "nicsched/refmodel/model.hpp"
 #include "nicsched/refmodel/parser.hpp"
-#include "nicsched/refmodel/registers.hpp"
+#include "nicsched/nic/codec.hpp"
 #include "nicsched/regmap.hpp"
 
 using namespace nicsched::refmodel;
@@ -22,19 +22,19 @@ namespace {
 // Classifier used by the scheduling tests: destination port 1000 + 2*t + c goes to
 // tenant t, class c, no crypto; 2000 + 2*t + c encrypt; 3000 + 2*t + c decrypt.
 Config routed_config(const Params& p) {
-  Config c = Config::reset_values(p);
-  c.classifier.assign(static_cast<std::size_t>(p.num_cls_entries), ClsEntry{});
+  Config c = reset_config(p);
+  c.classifier.assign(static_cast<std::size_t>(p.num_cls_entries), ClassifierEntry::reset());
   std::size_t i = 0;
   for (std::uint32_t base : {1000U, 2000U, 3000U}) {
     const CryptoOp op = base == 1000 ? CryptoOp::kNone
                         : base == 2000 ? CryptoOp::kEncrypt
                                        : CryptoOp::kDecrypt;
     for (std::uint32_t q = 0; q < 4 && i < c.classifier.size(); ++q, ++i) {
-      ClsEntry& e = c.classifier[i];
+      ClassifierEntry& e = c.classifier[i];
       e.valid = true;
       e.port = base + q;
       e.port_mask = 0xFFFF;
-      e.action = ClsAction{q / 2, q % 2, op};
+      e.action = ClassifierAction{q / 2, q % 2, op};
     }
   }
   return c;
@@ -80,10 +80,10 @@ TEST_CASE("parser extracts VLAN ID, DSCP, protocol and destination port", "[pars
   s.dport = 443;
   const ParsedFrame pf = parse_frame(ip4(s));
   CHECK(pf.drop == ParseDrop::kNone);
-  CHECK(pf.vlan == 0x123);
+  CHECK(pf.vlan_id == 0x123);
   CHECK(pf.dscp == 46);
-  CHECK(pf.proto == 6);
-  CHECK(pf.dport == 443);
+  CHECK(pf.protocol == 6);
+  CHECK(pf.dst_port == 443);
 }
 
 TEST_CASE("parser reads the port after IPv4 options and checks IHL and lengths", "[parser]") {
@@ -91,7 +91,7 @@ TEST_CASE("parser reads the port after IPv4 options and checks IHL and lengths",
   s.len = 100;
   s.ihl = 7;  // 8 bytes of options: port at 14 + 28 + 2
   s.dport = 777;
-  CHECK(parse_frame(ip4(s)).dport == 777);
+  CHECK(parse_frame(ip4(s)).dst_port == 777);
   s.ihl = 4;
   CHECK(parse_frame(ip4(s)).drop == ParseDrop::kBadIhl);
   s.ihl = 5;
@@ -106,7 +106,7 @@ TEST_CASE("parser reads the port after IPv4 options and checks IHL and lengths",
   s.frag_offset = 100;  // a later fragment has no UDP header: not truncated, port 0
   const ParsedFrame frag = parse_frame(ip4(s));
   CHECK(frag.drop == ParseDrop::kNone);
-  CHECK(frag.dport == 0);
+  CHECK(frag.dst_port == 0);
   s.frag_offset = 0;
   s.ip_total = 40;  // shorter than the frame: Ethernet padding is fine
   CHECK(parse_frame(ip4(s)).drop == ParseDrop::kNone);
@@ -116,31 +116,31 @@ TEST_CASE("parser reads IPv6 traffic class and next header, refuses unknown ethe
   const ParsedFrame pf = parse_frame(ip6(120, 0xB8, 17, 5000));  // TC 0xB8: DSCP 46
   CHECK(pf.drop == ParseDrop::kNone);
   CHECK(pf.dscp == 46);
-  CHECK(pf.proto == 17);
-  CHECK(pf.dport == 5000);
+  CHECK(pf.protocol == 17);
+  CHECK(pf.dst_port == 5000);
   CHECK(parse_frame(raw(64, 0x88B5)).drop == ParseDrop::kUnknownEtype);
   CHECK(parse_frame(raw(64, 0x0806)).drop == ParseDrop::kUnknownEtype);
 }
 
 TEST_CASE("classifier: first valid matching entry wins, misses take the default", "[parser]") {
   Params p = small_params();
-  Config c = Config::reset_values(p);
-  c.default_action = ClsAction{1, 0, CryptoOp::kNone};
-  c.classifier[0] = ClsEntry{};  // invalid: ignored although it matches everything
-  c.classifier[0].action = ClsAction{0, 0, CryptoOp::kDecrypt};
+  Config c = reset_config(p);
+  c.default_action = ClassifierAction{1, 0, CryptoOp::kNone};
+  c.classifier[0] = ClassifierEntry::reset();  // invalid: ignored although it matches everything
+  c.classifier[0].action = ClassifierAction{0, 0, CryptoOp::kDecrypt};
   c.classifier[1].valid = true;
   c.classifier[1].dscp = 46;
   c.classifier[1].dscp_mask = 0x3F;
-  c.classifier[1].action = ClsAction{0, 0, CryptoOp::kEncrypt};
+  c.classifier[1].action = ClassifierAction{0, 0, CryptoOp::kEncrypt};
   c.classifier[2].valid = true;  // matches every frame: only reached when [1] misses
-  c.classifier[2].action = ClsAction{1, 1, CryptoOp::kNone};
+  c.classifier[2].action = ClassifierAction{1, 1, CryptoOp::kNone};
   Ip4Frame s;
   s.len = 64;
   s.dscp = 46;
-  const ClsAction hit = classify(parse_frame(ip4(s)), c);
+  const ClassifierAction hit = classify(parse_frame(ip4(s)), c);
   CHECK(hit.tenant == 0);
   CHECK(hit.cls == 0);
-  CHECK(hit.op == CryptoOp::kEncrypt);
+  CHECK(hit.crypto_op == CryptoOp::kEncrypt);
   s.dscp = 10;
   CHECK(classify(parse_frame(ip4(s)), c).tenant == 1);
   CHECK(classify(parse_frame(ip4(s)), c).cls == 1);
@@ -183,7 +183,7 @@ TEST_CASE("tail drop past the queue byte limit while egress is disabled", "[queu
   RefModel m(p);
   Config c = routed_config(p);
   c.enable = false;
-  c.tenants[0].qlimit_bulk = 2500;
+  c.tenants[0].qlimit_bulk_bytes = 2500;
   m.commit(c);
   for (std::uint64_t i = 0; i < 3; ++i) m.push(Direction::kTx, frame_for(0, 1, 1000), 10 + 20 * i);
   m.push(Direction::kTx, frame_for(1, 1, 1000), 80);  // another queue, within its limit
@@ -194,7 +194,7 @@ TEST_CASE("tail drop past the queue byte limit while egress is disabled", "[queu
   CHECK(recs[0].fate == Fate::kTailDrop);
   CHECK(recs[0].admit_margin == 2500 - 3000);
   CHECK(recs[0].queue_frozen_for == 50);  // egress off since cycle 0, arrives at 50
-  Counters k = m.counters();
+  Telemetry k = m.counters();
   CHECK(k.queues[1].enq_pkts == 2);
   CHECK(k.queues[1].enq_bytes == 2000);
   CHECK(k.queues[1].drop_pkts == 1);
@@ -228,7 +228,7 @@ TEST_CASE("the shared buffer drops a frame when no cell is free", "[queues]") {
   REQUIRE(recs.size() == 1);
   CHECK(recs[0].id == 4);
   CHECK(recs[0].fate == Fate::kBufferDrop);
-  const Counters k = m.counters();
+  const Telemetry k = m.counters();
   CHECK(k.parser[0].buf_drop == 1);
   CHECK(k.tx_buf_full);
   CHECK(k.queues[1].drop_pkts == 0);
@@ -256,7 +256,7 @@ TEST_CASE("strict priority: lower level first, control before bulk in a tenant",
   Params p = small_params();
   RefModel m(p);
   Config c = routed_config(p);
-  c.mode = ArbMode::kSp;
+  c.arb_mode = ArbMode::kSp;
   c.enable = false;
   c.tenants[0].priority = 2;
   c.tenants[1].priority = 1;
@@ -280,10 +280,10 @@ TEST_CASE("DWRR: quantum 3000 against 1500 gives two 1500-byte frames per one", 
   Params p = small_params();
   RefModel m(p);
   Config c = routed_config(p);
-  c.mode = ArbMode::kDwrr;
+  c.arb_mode = ArbMode::kDwrr;
   c.enable = false;
-  c.tenants[0].quantum = 1500;
-  c.tenants[1].quantum = 3000;
+  c.tenants[0].weight = 1500;
+  c.tenants[1].weight = 3000;
   m.commit(c);
   for (std::uint64_t i = 0; i < 12; ++i) {
     m.push(Direction::kTx, frame_for(0, 1, 1500), 2 + 2 * i);
@@ -305,10 +305,10 @@ TEST_CASE("DWRR with a small quantum still decides in one cycle", "[arbiter]") {
   Params p = small_params();
   RefModel m(p);
   Config c = routed_config(p);
-  c.mode = ArbMode::kSpDwrr;
+  c.arb_mode = ArbMode::kSpDwrr;
   c.enable = false;
-  c.tenants[0].quantum = 1;  // 9000-byte frames need 9000 rounds of quantum
-  c.tenants[1].quantum = 0;  // treated as 1
+  c.tenants[0].weight = 1;  // 9000-byte frames need 9000 rounds of quantum
+  c.tenants[1].weight = 0;  // treated as 1
   m.commit(c);
   m.push(Direction::kTx, frame_for(0, 1, 9000), 2);
   m.push(Direction::kTx, frame_for(1, 1, 9000), 3);
@@ -325,10 +325,10 @@ TEST_CASE("token bucket: a rate-limited tenant sends at most burst + rate x time
   Params p = small_params();
   RefModel m(p);
   Config c = routed_config(p);
-  c.tenants[0].rate_en = true;
+  c.tenants[0].rate_limited = true;
   c.tenants[0].rate_bytes_per_kcycle = 4096;  // 4 bytes per cycle
   c.tenants[0].burst_bytes = 2000;
-  c.tenants[0].qlimit_bulk = 0xFFFFFF;  // no tail drop: the bucket alone holds it back
+  c.tenants[0].qlimit_bulk_bytes = 0xFFFFFF;  // no tail drop: the bucket alone holds it back
   m.commit(c);
   m.step(1);
   // Offer far more than the rate: 200 frames of 1000 bytes, one every 16 cycles.
@@ -350,8 +350,8 @@ TEST_CASE("crypto: hold is ceil(len/bpc)+latency and the quota serialises a tena
   Params p = small_params();
   RefModel m(p);
   Config c = routed_config(p);
-  c.engine_bytes_per_cycle = 16;
-  c.engine_latency = 32;
+  c.crypto_bytes_per_cycle = 16;
+  c.crypto_latency = 32;
   c.tenants[0].crypto_quota = 1;
   m.commit(c);
   m.step(1);
@@ -369,14 +369,14 @@ TEST_CASE("crypto: hold is ceil(len/bpc)+latency and the quota serialises a tena
     CHECK(recs[i].first_beat == recs[i].crypto_done);
     CHECK(recs[i].last_beat == recs[i].crypto_done + 1);  // 100 bytes: 2 beats
   }
-  const Counters k = m.counters();
+  const Telemetry k = m.counters();
   CHECK(k.crypto[0].tx_busy == 3 * hold);
   CHECK(k.crypto[0].tx_pkts == 3);
   CHECK(k.crypto[0].tx_bytes == 300);
   // Frame 2 waits cycles 2..39, frame 3 cycles 41..78: 2 * (hold - 1).
   CHECK(k.crypto[0].tx_wait == 2 * (hold - 1));
   CHECK(k.crypto[0].slots_held == 0);
-  CHECK(k.crypto_busy == 0);
+  CHECK(k.crypto_busy_slots == 0);
 }
 
 TEST_CASE("crypto: TX and RX share the pool, quotas and busy+free=total hold", "[crypto]") {
@@ -407,7 +407,7 @@ TEST_CASE("crypto: TX and RX share the pool, quotas and busy+free=total hold", "
   CHECK(max_t0 == 2);
   const auto recs = m.pop_records();
   CHECK(recs.size() == 80);
-  const Counters k = m.counters();
+  const Telemetry k = m.counters();
   CHECK(k.crypto[0].tx_pkts == 20);
   CHECK(k.crypto[0].rx_pkts == 20);
   CHECK(k.crypto[1].rx_pkts == 20);
@@ -470,7 +470,7 @@ TEST_CASE("crypto: frames of one queue leave in claim order, a finished one wait
     REQUIRE(m.cycle() < 10000);
   }
   CHECK(short_done > 0);
-  const Counters k = m.counters();
+  const Telemetry k = m.counters();
   CHECK(k.crypto[0].tx_busy == crypto_hold_cycles(1500, 16, 32) + crypto_hold_cycles(64, 16, 32));
 }
 
@@ -492,7 +492,7 @@ TEST_CASE("parser drops are counted per reason and per direction", "[parser]") {
   m.push(Direction::kRx, ip4(s), 4);              // truncated
   m.step(10);
   c.bad_to_default = true;
-  c.default_action = ClsAction{1, 0, CryptoOp::kNone};
+  c.default_action = ClassifierAction{1, 0, CryptoOp::kNone};
   m.commit(c);
   m.push(Direction::kTx, raw(64, 0x88B5), 20);    // now sent to the default class
   const auto recs = drain(m);
@@ -500,7 +500,7 @@ TEST_CASE("parser drops are counted per reason and per direction", "[parser]") {
   CHECK(recs[4].fate == Fate::kDelivered);
   CHECK(recs[4].action.tenant == 1);
   CHECK(recs[4].action.cls == 0);
-  const Counters k = m.counters();
+  const Telemetry k = m.counters();
   CHECK(k.parser[0] == ParserCounters{3, 1, 0, 1, 1, 0});
   CHECK(k.parser[1] == ParserCounters{2, 0, 1, 0, 1, 0});
   CHECK(k.queues[2].tx_pkts == 1);
@@ -516,7 +516,7 @@ TEST_CASE("a configuration takes effect at the next cycle, COUNTER_CLEAR zeroes 
   CHECK(m.counters().config_gen == 1);
   CHECK(m.counters().queues[1].enq_pkts == 1);  // classified with the committed table
   m.clear_counters();
-  const Counters k = m.counters();
+  const Telemetry k = m.counters();
   CHECK(k.queues[1].enq_pkts == 0);
   CHECK(k.queues[1].tx_pkts == 0);
   CHECK(k.cycle == 1);
@@ -543,10 +543,10 @@ TEST_CASE("bad configuration and input name what is wrong", "[errors]") {
 
 TEST_CASE("the model's reset configuration is the register map's reset values", "[registers]") {
   Params p = small_params();
-  const auto writes = config_writes(Config::reset_values(p), p);
+  const auto writes = nicsched::nic::encode_config(reset_config(p));
   REQUIRE(!writes.empty());
   std::size_t checked = 0;
-  for (const RegWrite& w : writes) {
+  for (const nicsched::nic::RegWrite& w : writes) {
     bool found = false;
     for (const nicsched::regmap::RegisterInfo& r : nicsched::regmap::kRegisters) {
       for (std::uint32_t i = 0; i < r.max_count && !found; ++i) {
@@ -569,7 +569,7 @@ TEST_CASE("counters read back through the register map land in the right fields"
   // A register file where every word holds its own address: each counter must come back
   // as the address it was read from (LO word) and address + 4 (HI word).
   auto read32 = [](std::uint32_t addr) { return addr; };
-  const Counters c = read_counters(read32, p);
+  const Telemetry c = nicsched::nic::decode_telemetry(read32, static_cast<std::uint32_t>(p.num_tenants));
   const std::uint64_t q3_tx = nicsched::regmap::Q_TX_PKTS::offset(3);
   CHECK(c.queues[3].tx_pkts == ((q3_tx + 4) << 32 | q3_tx));
   CHECK(c.queues[3].depth_bytes == nicsched::regmap::Q_DEPTH::offset(3));
@@ -591,7 +591,7 @@ TEST_CASE("any crypto op in the classification means the direction's own op", "[
   const auto recs = drain(m);
   REQUIRE(recs.size() == 3);
   for (const FrameRecord& r : recs) {
-    if (r.action.op == CryptoOp::kNone) {
+    if (r.action.crypto_op == CryptoOp::kNone) {
       CHECK_FALSE(r.crypto);
       CHECK(r.egress_op == CryptoOp::kNone);
     } else {

@@ -33,7 +33,7 @@ void check_range(const std::string& what, std::uint64_t v, std::uint64_t max) {
 
 void Params::validate() const {
   auto bad = [](const std::string& what) { throw ModelError("params: " + what); };
-  if (num_tenants < 1 || num_tenants > kMaxTenants) bad("num_tenants must be 1..64");
+  if (num_tenants < 1 || num_tenants > static_cast<int>(kMaxTenants)) bad("num_tenants must be 1..64");
   if (num_cls_entries < 1 || num_cls_entries > 64) bad("num_cls_entries must be 1..64");
   if (data_bytes < 8 || data_bytes > 64 || (data_bytes & (data_bytes - 1)) != 0) {
     bad("data_bytes must be a power of two, 8..64");
@@ -43,39 +43,39 @@ void Params::validate() const {
   if (buffer_bytes / cell_bytes <= reserved_cells) bad("buffer_bytes must hold a cell beyond reserved_cells");
 }
 
-Config Config::reset_values(const Params& p) {
+Config reset_config(const Params& p) {
   Config c;
   c.tenants.assign(static_cast<std::size_t>(p.num_tenants), TenantConfig{});
-  c.classifier.assign(static_cast<std::size_t>(p.num_cls_entries), ClsEntry{});
+  c.classifier.assign(static_cast<std::size_t>(p.num_cls_entries), ClassifierEntry::reset());
   return c;
 }
 
-void Config::validate(const Params& p) const {
+void validate(const Config& cfg, const Params& p) {
   const auto nt = static_cast<std::uint64_t>(p.num_tenants);
-  if (tenants.size() != nt) {
-    throw ModelError("config: tenants has " + std::to_string(tenants.size()) +
+  if (cfg.tenants.size() != nt) {
+    throw ModelError("config: tenants has " + std::to_string(cfg.tenants.size()) +
                      " entries, the instance has " + std::to_string(nt));
   }
-  if (classifier.size() != static_cast<std::size_t>(p.num_cls_entries)) {
-    throw ModelError("config: classifier has " + std::to_string(classifier.size()) +
+  if (cfg.classifier.size() != static_cast<std::size_t>(p.num_cls_entries)) {
+    throw ModelError("config: classifier has " + std::to_string(cfg.classifier.size()) +
                      " entries, the instance has " + std::to_string(p.num_cls_entries));
   }
-  check_range("engine_bytes_per_cycle", engine_bytes_per_cycle, 0xFF);
-  check_range("engine_latency", engine_latency, 0xFFFF);
-  check_range("default_action.tenant", default_action.tenant, nt - 1);
-  check_range("default_action.cls", default_action.cls, 1);
-  for (std::size_t i = 0; i < tenants.size(); ++i) {
-    const TenantConfig& t = tenants[i];
+  check_range("crypto_bytes_per_cycle", cfg.crypto_bytes_per_cycle, 0xFF);
+  check_range("crypto_latency", cfg.crypto_latency, 0xFFFF);
+  check_range("default_action.tenant", cfg.default_action.tenant, nt - 1);
+  check_range("default_action.cls", cfg.default_action.cls, 1);
+  for (std::size_t i = 0; i < cfg.tenants.size(); ++i) {
+    const TenantConfig& t = cfg.tenants[i];
     check_range(field("tenants", i, "priority"), t.priority, kPrioLevels - 1);
     check_range(field("tenants", i, "crypto_quota"), t.crypto_quota, 0xFF);
-    check_range(field("tenants", i, "quantum"), t.quantum, 0xFFFF);
+    check_range(field("tenants", i, "weight"), t.weight, 0xFFFF);
     check_range(field("tenants", i, "rate_bytes_per_kcycle"), t.rate_bytes_per_kcycle, 0xFFFFFF);
     check_range(field("tenants", i, "burst_bytes"), t.burst_bytes, 0xFFFFFF);
-    check_range(field("tenants", i, "qlimit_ctrl"), t.qlimit_ctrl, 0xFFFFFF);
-    check_range(field("tenants", i, "qlimit_bulk"), t.qlimit_bulk, 0xFFFFFF);
+    check_range(field("tenants", i, "qlimit_control_bytes"), t.qlimit_control_bytes, 0xFFFFFF);
+    check_range(field("tenants", i, "qlimit_bulk_bytes"), t.qlimit_bulk_bytes, 0xFFFFFF);
   }
-  for (std::size_t i = 0; i < classifier.size(); ++i) {
-    const ClsEntry& e = classifier[i];
+  for (std::size_t i = 0; i < cfg.classifier.size(); ++i) {
+    const ClassifierEntry& e = cfg.classifier[i];
     if (!e.valid) continue;
     check_range(field("classifier", i, "action.tenant"), e.action.tenant, nt - 1);
     check_range(field("classifier", i, "action.cls"), e.action.cls, 1);
@@ -124,7 +124,7 @@ const char* to_string(ArbMode m) {
 
 RefModel::RefModel(const Params& params) : params_(params) {
   params_.validate();
-  cfg_ = Config::reset_values(params_);
+  cfg_ = reset_config(params_);
   const auto nt = static_cast<std::size_t>(params_.num_tenants);
   for (int d = 0; d < 2; ++d) {
     Path& p = paths_[static_cast<std::size_t>(d)];
@@ -149,7 +149,7 @@ RefModel::RefModel(const Params& params) : params_(params) {
 }
 
 void RefModel::commit(const Config& cfg) {
-  cfg.validate(params_);
+  validate(cfg, params_);
   pending_cfg_ = cfg;
   commit_pending_ = true;
 }
@@ -163,7 +163,7 @@ void RefModel::clear_counters() {
     q.depth_hwm = keep.depth_bytes;
   }
   for (CryptoCounters& c : ctr_.crypto) {
-    const std::uint64_t held = c.slots_held;
+    const std::uint32_t held = c.slots_held;
     c = CryptoCounters{};
     c.slots_held = held;
   }
@@ -231,9 +231,9 @@ std::vector<FrameRecord> RefModel::pop_records() {
   return out;
 }
 
-Counters RefModel::counters() const {
-  Counters c = ctr_;
-  c.crypto_busy = static_cast<std::uint64_t>(busy_slots());
+Telemetry RefModel::counters() const {
+  Telemetry c = ctr_;
+  c.crypto_busy_slots = static_cast<std::uint32_t>(busy_slots());
   for (std::size_t t = 0; t < held_.size(); ++t) c.crypto[t].slots_held = held_[t];
   return c;
 }
@@ -306,7 +306,7 @@ void RefModel::admit_arrivals() {
     }
     f.rec.action = classify(pf, cfg_);
     // One classifier table serves both directions: any crypto op means this direction's.
-    f.rec.egress_op = f.rec.action.op != CryptoOp::kNone ? path(f.rec.dir).op : CryptoOp::kNone;
+    f.rec.egress_op = f.rec.action.crypto_op != CryptoOp::kNone ? path(f.rec.dir).op : CryptoOp::kNone;
     f.cells = static_cast<std::uint32_t>(ceil_div(f.rec.len, params_.cell_bytes));
     f.visible = cycle_ + params_.ingress_latency;
     admit(f);
@@ -352,8 +352,9 @@ void RefModel::admit(Live& f) {
 
 void RefModel::update_depth(std::uint32_t q) {
   QueueCounters& qc = ctr_.queues[q];
-  qc.depth_bytes = paths_[0].qbytes[q] + paths_[1].qbytes[q];
-  qc.depth_pkts = paths_[0].q[q].size() + paths_[1].q[q].size();
+  // Q_DEPTH / Q_DEPTH_PKTS are 32-bit registers; a buffer of 2^32 bytes is far off.
+  qc.depth_bytes = static_cast<std::uint32_t>(paths_[0].qbytes[q] + paths_[1].qbytes[q]);
+  qc.depth_pkts = static_cast<std::uint32_t>(paths_[0].q[q].size() + paths_[1].q[q].size());
   qc.depth_hwm = std::max(qc.depth_hwm, qc.depth_bytes);
 }
 
@@ -366,14 +367,14 @@ void RefModel::fill_buckets() {
 }
 
 ArbMode RefModel::mode(const Path& p) const {
-  return p.dir == Direction::kTx ? cfg_.mode : ArbMode::kDwrr;
+  return p.dir == Direction::kTx ? cfg_.arb_mode : ArbMode::kDwrr;
 }
 
 bool RefModel::tenant_servable(const Path& p, std::uint32_t t) const {
   if (p.dir == Direction::kRx && !params_.rx_obeys_enables) return true;
   if (!cfg_.enable || !cfg_.tenants[t].enable) return false;
   if (p.dir == Direction::kRx) return true;
-  return !cfg_.tenants[t].rate_en || tokens_[t] > 0;
+  return !cfg_.tenants[t].rate_limited || tokens_[t] > 0;
 }
 
 bool RefModel::slot_available(const Path& p, std::uint32_t t) const {
@@ -398,7 +399,7 @@ bool RefModel::starved(const Path& p) const {
 
 bool RefModel::needs_crypto(const Path& p, const Live& f) const {
   (void)p;
-  return f.rec.action.op != CryptoOp::kNone;
+  return f.rec.action.crypto_op != CryptoOp::kNone;
 }
 
 bool RefModel::queue_eligible(const Path& p, std::uint32_t q, bool plain_ok) const {
@@ -496,8 +497,8 @@ void RefModel::claim_slot(std::uint64_t id) {
     if (s.state != SlotState::kFree) continue;
     s.state = SlotState::kHold;
     s.frame = id;
-    s.release = cycle_ + crypto_hold_cycles(f.rec.len, cfg_.engine_bytes_per_cycle,
-                                            cfg_.engine_latency);
+    s.release = cycle_ + crypto_hold_cycles(f.rec.len, cfg_.crypto_bytes_per_cycle,
+                                            cfg_.crypto_latency);
     ++held_[f.rec.action.tenant];
     path(f.rec.dir).in_slot[f.rec.action.tenant * kNumClasses + f.rec.action.cls].push_back(id);
     f.rec.crypto = true;
@@ -604,7 +605,7 @@ void RefModel::decide(Path& p) {
   f.rec.dispatch = cycle_;
   p.qbytes[uq] -= f.rec.len;
   update_depth(uq);
-  if (p.dir == Direction::kTx && cfg_.tenants[t].rate_en) {
+  if (p.dir == Direction::kTx && cfg_.tenants[t].rate_limited) {
     tokens_[t] -= static_cast<std::int64_t>(f.rec.len) * kTokenScale;
   }
   if (needs_crypto(p, f)) {
@@ -628,7 +629,8 @@ void RefModel::move_beats(Path& p) {
   const std::uint64_t lat = f.rec.first_beat - f.rec.arrival;
   qc.lat_sum += lat;
   ++qc.lat_count;
-  qc.lat_max = std::max(qc.lat_max, lat);
+  // Q_LAT_MAX is a 32-bit register: the largest latency saturates there.
+  qc.lat_max = static_cast<std::uint32_t>(std::min<std::uint64_t>(std::max<std::uint64_t>(qc.lat_max, lat), 0xFFFFFFFFU));
   finish(p.frame, Fate::kDelivered);
 }
 
@@ -649,12 +651,12 @@ void RefModel::finish(std::uint64_t id, Fate fate) {
 }
 
 std::uint32_t RefModel::quantum(std::uint32_t t) const {
-  return std::max<std::uint32_t>(cfg_.tenants[t].quantum, 1);
+  return std::max<std::uint32_t>(cfg_.tenants[t].weight, 1);
 }
 
 std::uint32_t RefModel::limit(std::uint32_t q) const {
   const TenantConfig& tc = cfg_.tenants[q / kNumClasses];
-  return q % kNumClasses == 0 ? tc.qlimit_ctrl : tc.qlimit_bulk;
+  return q % kNumClasses == 0 ? tc.qlimit_control_bytes : tc.qlimit_bulk_bytes;
 }
 
 std::uint64_t RefModel::buffer_capacity_cells() const {

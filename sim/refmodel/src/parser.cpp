@@ -1,18 +1,29 @@
-// Specification-level parser and classifier of the reference model.
+// Specification-level parser and classifier (see parser.hpp and docs/ingress.md).
 #include "nicsched/refmodel/parser.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
 
 namespace nicsched::refmodel {
 namespace {
 
-std::uint32_t be16(std::span<const std::uint8_t> f, std::size_t at) {
-  return (static_cast<std::uint32_t>(f[at]) << 8) | f[at + 1];
+std::uint16_t be16(std::span<const std::uint8_t> f, std::size_t at) {
+  return static_cast<std::uint16_t>((f[at] << 8) | f[at + 1]);
 }
 
-constexpr std::uint32_t kEtypeVlan = 0x8100;
-constexpr std::uint32_t kEtypeIpv4 = 0x0800;
-constexpr std::uint32_t kEtypeIpv6 = 0x86DD;
-constexpr std::uint32_t kProtoTcp = 6;
-constexpr std::uint32_t kProtoUdp = 17;
+constexpr std::uint16_t kEtypeVlan = 0x8100;
+constexpr std::uint16_t kEtypeIpv4 = 0x0800;
+constexpr std::uint16_t kEtypeIpv6 = 0x86DD;
+constexpr std::uint8_t kProtoTcp = 6;
+constexpr std::uint8_t kProtoUdp = 17;
+
+// L4 header bytes the parser needs after the IP header (0: a protocol without ports).
+std::size_t l4_min_bytes(std::uint8_t proto) {
+  if (proto == kProtoUdp) return 8;
+  if (proto == kProtoTcp) return 20;
+  return 0;
+}
 
 bool masked_eq(std::uint32_t field, std::uint32_t value, std::uint32_t mask) {
   return (field & mask) == (value & mask);
@@ -20,96 +31,94 @@ bool masked_eq(std::uint32_t field, std::uint32_t value, std::uint32_t mask) {
 
 }  // namespace
 
-ParsedFrame parse_frame(std::span<const std::uint8_t> f) {
-  ParsedFrame pf;
-  pf.len = static_cast<std::uint32_t>(f.size());
-  if (f.size() < kMinFrameBytes) {
-    pf.drop = ParseDrop::kRunt;
-    return pf;
-  }
-  std::size_t l3 = 14;
-  std::uint32_t etype = be16(f, 12);
-  if (etype == kEtypeVlan) {
-    pf.vlan = be16(f, 14) & 0xFFFU;
-    etype = be16(f, 16);
-    l3 = 18;
-  }
-  const std::size_t n = f.size();
-  std::size_t l4 = 0;
-  bool l4_present = false;
-  if (etype == kEtypeIpv4) {
-    const std::uint32_t version = f[l3] >> 4;
-    const std::uint32_t ihl = f[l3] & 0xFU;
-    if (version != 4 || ihl < 5) {
-      pf.drop = ParseDrop::kBadIhl;
-      return pf;
-    }
-    const std::size_t hdr = 4U * ihl;
-    if (l3 + hdr > n) {
-      pf.drop = ParseDrop::kTruncated;
-      return pf;
-    }
-    const std::size_t total = be16(f, l3 + 2);
-    if (total < hdr || l3 + total > n) {
-      pf.drop = ParseDrop::kTruncated;
-      return pf;
-    }
-    pf.dscp = f[l3 + 1] >> 2;
-    pf.proto = f[l3 + 9];
-    const std::uint32_t frag_offset = be16(f, l3 + 6) & 0x1FFFU;
-    l4 = l3 + hdr;
-    l4_present = frag_offset == 0;
-    if (l4_present && (pf.proto == kProtoTcp || pf.proto == kProtoUdp)) {
-      const std::size_t l4_hdr = pf.proto == kProtoTcp ? 20 : 8;
-      if (l4 + l4_hdr > l3 + total) {
-        pf.drop = ParseDrop::kTruncated;
-        return pf;
-      }
-    }
-  } else if (etype == kEtypeIpv6) {
-    if ((f[l3] >> 4) != 6) {
-      pf.drop = ParseDrop::kBadIhl;
-      return pf;
-    }
-    if (l3 + 40 > n || l3 + 40 + be16(f, l3 + 4) > n) {
-      pf.drop = ParseDrop::kTruncated;
-      return pf;
-    }
-    const std::uint32_t tclass = ((f[l3] & 0xFU) << 4) | (f[l3 + 1] >> 4);
-    pf.dscp = tclass >> 2;
-    pf.proto = f[l3 + 6];
-    l4 = l3 + 40;
-    l4_present = true;
-    if (pf.proto == kProtoTcp || pf.proto == kProtoUdp) {
-      const std::size_t l4_hdr = pf.proto == kProtoTcp ? 20 : 8;
-      if (l4 + l4_hdr > l3 + 40 + be16(f, l3 + 4)) {
-        pf.drop = ParseDrop::kTruncated;
-        return pf;
-      }
-    }
-  } else {
-    pf.drop = ParseDrop::kUnknownEtype;
-    return pf;
-  }
-  pf.l3_known = true;
-  if (l4_present && (pf.proto == kProtoTcp || pf.proto == kProtoUdp)) {
-    pf.dport = be16(f, l4 + 2);
-  }
-  return pf;
+std::string to_string(const ParsedFrame& f) {
+  return fmt::format("{{len {} vlan {} dscp {} proto {} sport {} dport {} drop {} default {}}}", f.length,
+                     f.vlan_id, f.dscp, f.protocol, f.src_port, f.dst_port, to_string(f.drop), f.to_default);
 }
 
-ClsAction classify(const ParsedFrame& pf, const Config& cfg) {
-  if (!pf.l3_known) return cfg.default_action;
-  for (const ClsEntry& e : cfg.classifier) {
-    if (!e.valid) continue;
-    if (masked_eq(pf.vlan, e.vlan, e.vlan_mask & 0xFFFU) &&
-        masked_eq(pf.dscp, e.dscp, e.dscp_mask & 0x3FU) &&
-        masked_eq(pf.proto, e.proto, e.proto_mask & 0xFFU) &&
-        masked_eq(pf.dport, e.port, e.port_mask & 0xFFFFU)) {
-      return e.action;
+ParsedFrame parse_frame(std::span<const std::uint8_t> frame, bool bad_to_default) {
+  ParsedFrame out;
+  out.length = static_cast<std::uint16_t>(std::min<std::size_t>(frame.size(), 65535));
+  const auto dropped = [&out](ParseDrop why) {
+    ParsedFrame d;
+    d.length = out.length;
+    d.drop = why;
+    return d;
+  };
+
+  if (frame.size() < kMinFrameBytes) return dropped(ParseDrop::kRunt);
+
+  // L2: 60 bytes are present from here on, enough for every fixed-offset field below.
+  std::size_t l3 = 14;
+  std::uint16_t ethertype = be16(frame, 12);
+  std::uint16_t vlan = 0;
+  if (ethertype == kEtypeVlan) {
+    vlan = be16(frame, 14) & 0x0FFF;
+    ethertype = be16(frame, 16);
+    l3 = 18;
+  }
+  if (ethertype != kEtypeIpv4 && ethertype != kEtypeIpv6) {
+    if (!bad_to_default) return dropped(ParseDrop::kUnknownEtype);
+    out.vlan_id = vlan;
+    out.to_default = true;
+    return out;
+  }
+
+  const unsigned version = frame[l3] >> 4;
+  std::size_t l4 = 0;  // offset of the L4 header, 0 when ports are not read
+  std::uint8_t proto = 0;
+  std::uint8_t dscp = 0;
+  if (ethertype == kEtypeIpv4) {
+    const std::size_t ihl = frame[l3] & 0x0F;
+    if (version != 4 || ihl < 5) return dropped(ParseDrop::kBadIhl);
+    const std::size_t hdr_bytes = 4 * ihl;
+    const std::size_t total = be16(frame, l3 + 2);
+    if (total < hdr_bytes || l3 + total > frame.size()) return dropped(ParseDrop::kTruncated);
+    proto = frame[l3 + 9];
+    dscp = static_cast<std::uint8_t>(frame[l3 + 1] >> 2);
+    const bool first_fragment = (be16(frame, l3 + 6) & 0x1FFF) == 0;
+    const std::size_t l4_min = l4_min_bytes(proto);
+    if (first_fragment && l4_min != 0) {
+      if (total - hdr_bytes < l4_min) return dropped(ParseDrop::kTruncated);
+      l4 = l3 + hdr_bytes;
+    }
+  } else {
+    if (version != 6) return dropped(ParseDrop::kBadIhl);
+    const std::size_t payload = be16(frame, l3 + 4);
+    if (l3 + 40 + payload > frame.size()) return dropped(ParseDrop::kTruncated);
+    proto = frame[l3 + 6];
+    const unsigned traffic_class = ((frame[l3] & 0x0FU) << 4) | (frame[l3 + 1] >> 4);
+    dscp = static_cast<std::uint8_t>(traffic_class >> 2);
+    const std::size_t l4_min = l4_min_bytes(proto);
+    if (l4_min != 0) {
+      if (payload < l4_min) return dropped(ParseDrop::kTruncated);
+      l4 = l3 + 40;
     }
   }
-  return cfg.default_action;
+  out.vlan_id = vlan;
+  out.protocol = proto;
+  out.dscp = dscp;
+  if (l4 != 0) {
+    out.src_port = be16(frame, l4);
+    out.dst_port = be16(frame, l4 + 2);
+  }
+  return out;
+}
+
+ClassifierAction classify(const ParsedFrame& pf, const Config& cfg) {
+  ClassifierAction act = cfg.default_action;
+  if (pf.drop == ParseDrop::kNone && !pf.to_default) {
+    for (const ClassifierEntry& e : cfg.classifier) {
+      if (e.valid && masked_eq(pf.vlan_id, e.vlan, e.vlan_mask & 0xFFFU) &&
+          masked_eq(pf.dscp, e.dscp, e.dscp_mask & 0x3FU) && masked_eq(pf.protocol, e.proto, e.proto_mask & 0xFFU) &&
+          masked_eq(pf.dst_port, e.port, e.port_mask & 0xFFFFU)) {
+        act = e.action;
+        break;
+      }
+    }
+  }
+  if (act.crypto_op != CryptoOp::kEncrypt && act.crypto_op != CryptoOp::kDecrypt) act.crypto_op = CryptoOp::kNone;
+  return act;
 }
 
 }  // namespace nicsched::refmodel

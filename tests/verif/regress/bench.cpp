@@ -9,7 +9,7 @@
 #include <verilated_fst_c.h>
 
 #include "Vregress_top.h"
-#include "nicsched/refmodel/registers.hpp"
+#include "nicsched/nic/codec.hpp"
 #include "nicsched/regmap.hpp"
 #include "nicsched/sim/bfm/axil_master.hpp"
 #include "nicsched/sim/bfm/axis.hpp"
@@ -132,7 +132,8 @@ class BenchImpl {
     res_.end_cycle = now_;
     res_.model_counters = model_.counters();
     write(rm::SNAPSHOT::kOffset, 1);
-    res_.rtl_counters = refmodel::read_counters([this](std::uint32_t a) { return read(a); }, sc_.params);
+    res_.rtl_counters = nic::decode_telemetry([this](std::uint32_t a) { return read(a); },
+                                              static_cast<std::uint32_t>(sc_.params.num_tenants), {.status = true});
     for (int d = 0; d < 2; ++d) collect(static_cast<Direction>(d));
     std::sort(res_.rtl.begin(), res_.rtl.end(),
               [](const RtlFrame& a, const RtlFrame& b) { return a.last_cycle < b.last_cycle; });
@@ -170,9 +171,10 @@ class BenchImpl {
   }
 
   void write_config(const refmodel::Config& cfg, const refmodel::Config* previous) {
-    const auto writes = refmodel::config_writes(cfg, sc_.params);
-    std::vector<refmodel::RegWrite> before;
-    if (previous) before = refmodel::config_writes(*previous, sc_.params);
+    refmodel::validate(cfg, sc_.params);
+    const auto writes = nic::encode_config(cfg);
+    std::vector<nic::RegWrite> before;
+    if (previous) before = nic::encode_config(*previous);
     for (std::size_t i = 0; i < writes.size(); ++i) {
       if (previous && before[i].value == writes[i].value) continue;  // the shadow holds it
       write(writes[i].addr, writes[i].value);

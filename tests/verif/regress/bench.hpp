@@ -31,8 +31,8 @@ struct RunResult {
   std::vector<RtlFrame> rtl;                   // in order of their last beat, both outputs
   std::vector<std::uint64_t> beat_cycles[2];   // handshake cycle of every output beat
   std::vector<std::uint64_t> commit_cycle;     // per scenario commit: cycle of COMMIT.GO
-  refmodel::Counters rtl_counters;             // SNAPSHOT after the drain
-  refmodel::Counters model_counters;
+  refmodel::Telemetry rtl_counters;             // SNAPSHOT after the drain
+  refmodel::Telemetry model_counters;
   std::uint64_t end_cycle = 0;
   bool drained = false;                        // the model went idle and the outputs quiet
 };

@@ -103,7 +103,7 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
       fail.add("offer {} ({} {} bytes, tlast at {}): tuser tenant {} class {} op {}, model says "
                "tenant {} class {} op {} (classified op {})", i, dir_name(f.dir), f.bytes.size(), run.arrival[i],
                f.tenant, f.cls, f.op, m.action.tenant, m.action.cls, static_cast<int>(m.egress_op),
-               static_cast<int>(m.action.op));
+               static_cast<int>(m.action.crypto_op));
     }
     if (m.fate == Fate::kParseDrop) {
       fail.add("offer {} ({}, {}) delivered by the RTL; the parser must drop it ({})", i,
@@ -118,10 +118,10 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
   bool dwrr = false;
   std::uint64_t max_hold = 0;
   for (const Commit& c : sc.commits) {
-    dwrr = dwrr || c.cfg.mode == refmodel::ArbMode::kDwrr || c.cfg.mode == refmodel::ArbMode::kSpDwrr;
-    for (const auto& t : c.cfg.tenants) max_quantum = std::max(max_quantum, t.quantum);
-    max_hold = std::max(max_hold, refmodel::crypto_hold_cycles(max_len, c.cfg.engine_bytes_per_cycle,
-                                                                c.cfg.engine_latency));
+    dwrr = dwrr || c.cfg.arb_mode == refmodel::ArbMode::kDwrr || c.cfg.arb_mode == refmodel::ArbMode::kSpDwrr;
+    for (const auto& t : c.cfg.tenants) max_quantum = std::max(max_quantum, t.weight);
+    max_hold = std::max(max_hold, refmodel::crypto_hold_cycles(max_len, c.cfg.crypto_bytes_per_cycle,
+                                                                c.cfg.crypto_latency));
   }
   const auto db = static_cast<std::int64_t>(sc.params.data_bytes);
   // RX always arbitrates by DWRR.
@@ -131,7 +131,7 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
   for (int d = 0; d < 2; ++d) crypto_queue[d].assign(nt * 2, false);
   for (std::size_t i = 0; i < n; ++i) {
     const FrameRecord& m = run.model[i];
-    if (m.fate != Fate::kParseDrop && m.action.op != CryptoOp::kNone) {
+    if (m.fate != Fate::kParseDrop && m.action.crypto_op != CryptoOp::kNone) {
       crypto_queue[static_cast<int>(m.dir)][queue_of(m)] = true;
     }
   }
@@ -204,7 +204,7 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
     for (std::size_t k = 0; k < ids.size(); ++k) {
       const std::size_t i = ids[k];
       const RtlFrame& f = run.rtl[static_cast<std::size_t>(rtl_of[i])];
-      const bool crypto = run.model[i].action.op != CryptoOp::kNone;
+      const bool crypto = run.model[i].action.crypto_op != CryptoOp::kNone;
       if (!crypto) {
         if (last_plain != n && run.rtl[static_cast<std::size_t>(rtl_of[last_plain])].last_cycle > f.last_cycle) {
           fail.add("{} queue {}: plain frames out of order: offer {} (tlast {}) left at {}, after offer {} "
@@ -215,7 +215,7 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
         last_plain = i;
       } else if (k > 0) {
         const std::size_t j = ids[k - 1];
-        const bool j_crypto = run.model[j].action.op != CryptoOp::kNone;
+        const bool j_crypto = run.model[j].action.crypto_op != CryptoOp::kNone;
         if (j_crypto && run.rtl[static_cast<std::size_t>(rtl_of[j])].last_cycle > f.last_cycle &&
             run.model[i].len >= run.model[j].len) {
           if (overtakes++ == 0) {
@@ -235,8 +235,8 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
   }
 
   // ---- 4. counters after the drain, against what the RTL delivered
-  const refmodel::Counters& rc = run.rtl_counters;
-  const refmodel::Counters& mc = run.model_counters;
+  const refmodel::Telemetry& rc = run.rtl_counters;
+  const refmodel::Telemetry& mc = run.model_counters;
   std::vector<std::uint64_t> pkts(nt * 2, 0), bytes(nt * 2, 0), undelivered(nt * 2, 0), lat_sum(nt * 2, 0),
       lat_max(nt * 2, 0), biggest(nt * 2, 0);
   std::vector<std::size_t> lat_max_offer(nt * 2, 0);
@@ -269,11 +269,11 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
       lat_max[q] = lat;
       lat_max_offer[q] = i;
     }
-    if (m.action.op != CryptoOp::kNone) {
+    if (m.action.crypto_op != CryptoOp::kNone) {
       const int d = static_cast<int>(m.dir);
       ++cr_pkts[d][m.action.tenant];
       cr_bytes[d][m.action.tenant] += m.len;
-      cr_busy[d][m.action.tenant] += refmodel::crypto_hold_cycles(m.len, engine.engine_bytes_per_cycle, engine.engine_latency);
+      cr_busy[d][m.action.tenant] += refmodel::crypto_hold_cycles(m.len, engine.crypto_bytes_per_cycle, engine.crypto_latency);
     }
   }
   std::uint64_t drop_sum = 0;
@@ -306,7 +306,7 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
       const std::size_t w = lat_max_offer[q];
       fail.add("queue {}: Q_LAT_MAX {} vs {} seen at the ports (offer {}: {}{}, tlast at {}, first beat at {})", q,
                c.lat_max, lat_max[q], w, dir_name(run.model[w].dir),
-               run.model[w].action.op != CryptoOp::kNone ? " crypto" : "", run.arrival[w],
+               run.model[w].action.crypto_op != CryptoOp::kNone ? " crypto" : "", run.arrival[w],
                run.rtl[static_cast<std::size_t>(rtl_of[w])].first_cycle);
     }
     if (c.depth_bytes != 0 || c.depth_pkts != 0) {
@@ -354,7 +354,7 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
     }
     if (c.slots_held != 0) fail.add("tenant {}: CR_SLOTS_HELD {} after the drain", t, c.slots_held);
   }
-  if (rc.crypto_busy != 0) fail.add("CRYPTO_BUSY {} after the drain", rc.crypto_busy);
+  if (rc.crypto_busy_slots != 0) fail.add("CRYPTO_BUSY {} after the drain", rc.crypto_busy_slots);
   if (rc.config_gen != sc.commits.size()) {
     fail.add("CONFIG_GEN {} after {} commits", rc.config_gen, sc.commits.size());
   }
@@ -373,13 +373,13 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
   bool tx_crypto_tenant[64] = {};
   for (std::size_t i = 0; i < n; ++i) {
     const FrameRecord& m = run.model[i];
-    if (m.dir == Direction::kTx && m.fate != Fate::kParseDrop && m.action.op != CryptoOp::kNone) {
+    if (m.dir == Direction::kTx && m.fate != Fate::kParseDrop && m.action.crypto_op != CryptoOp::kNone) {
       tx_crypto_tenant[m.action.tenant] = true;
     }
   }
   for (std::size_t seg = 0; seg < sc.commits.size(); ++seg) {
     const refmodel::Config& cfg = sc.commits[seg].cfg;
-    if (cfg.mode != refmodel::ArbMode::kSp && cfg.mode != refmodel::ArbMode::kSpDwrr) continue;
+    if (cfg.arb_mode != refmodel::ArbMode::kSp && cfg.arb_mode != refmodel::ArbMode::kSpDwrr) continue;
     if (!cfg.enable) continue;
     const std::uint64_t from = (seg == 0 ? 0 : run.commit_cycle[seg]) + kCommitGuard;
     const std::uint64_t to = seg + 1 < sc.commits.size() && run.commit_cycle[seg + 1] != 0
@@ -400,7 +400,7 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
       const std::uint64_t head_since = std::max(run.arrival[i] + kEligibleDelay, prev_start[queue_of(m)]);
       prev_start[queue_of(m)] = first;
       if (run.arrival[i] < from || run.arrival[i] >= to) continue;
-      if (tx_crypto_tenant[t] || cfg.tenants[t].rate_en || !cfg.tenants[t].enable) continue;
+      if (tx_crypto_tenant[t] || cfg.tenants[t].rate_limited || !cfg.tenants[t].enable) continue;
       const Cand c{head_since, first, i, head_since};
       by_level[cfg.tenants[t].priority].push_back(c);
       if (m.action.cls == 0) ctrl_of[t].push_back(c);
@@ -426,7 +426,7 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
     };
     for (std::size_t i = 0; i < n; ++i) {
       const FrameRecord& m = run.model[i];
-      if (m.dir != Direction::kTx || rtl_of[i] < 0 || m.action.op != CryptoOp::kNone) continue;
+      if (m.dir != Direction::kTx || rtl_of[i] < 0 || m.action.crypto_op != CryptoOp::kNone) continue;
       const RtlFrame& f = run.rtl[static_cast<std::size_t>(rtl_of[i])];
       if (f.first_cycle < from || f.first_cycle >= to) continue;
       if (f.first_beat_index < kEgressBeatsAhead) continue;
@@ -458,8 +458,8 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
   // ---- 6. FIFO scenarios: TX departures in arrival order, at a constant offset from the model
   bool fifo_only = true;
   for (const Commit& c : sc.commits) {
-    fifo_only = fifo_only && c.cfg.mode == refmodel::ArbMode::kFifo && c.cfg.enable;
-    for (const auto& t : c.cfg.tenants) fifo_only = fifo_only && t.enable && !t.rate_en;
+    fifo_only = fifo_only && c.cfg.arb_mode == refmodel::ArbMode::kFifo && c.cfg.enable;
+    for (const auto& t : c.cfg.tenants) fifo_only = fifo_only && t.enable && !t.rate_limited;
   }
   for (std::uint32_t t = 0; t < nt; ++t) fifo_only = fifo_only && !tx_crypto_tenant[t];
   if (fifo_only && !any_divergence) {

@@ -12,8 +12,8 @@
 namespace nicsched::verif {
 namespace {
 
-using refmodel::ClsAction;
-using refmodel::ClsEntry;
+using refmodel::ClassifierAction;
+using refmodel::ClassifierEntry;
 using refmodel::Config;
 using refmodel::CryptoOp;
 using refmodel::Direction;
@@ -122,22 +122,22 @@ refmodel::TenantConfig random_tenant(Rng& r, bool keeps_limits, const refmodel::
   t.priority = r.range32(0, 3);
   // 0 (counts as 1 byte) and 1: the arbiter then collapses thousands of rounds into one.
   static const std::vector<std::uint32_t> quanta = {0, 1, 64, 256, 1500, 3000, 9000};
-  t.quantum = r.chance(0.7) ? r.pick(quanta) : r.range32(64, 16000);
-  t.rate_en = r.chance(0.25);
+  t.weight = r.chance(0.7) ? r.pick(quanta) : r.range32(64, 16000);
+  t.rate_limited = r.chance(0.25);
   t.rate_bytes_per_kcycle = r.range32(4096, 40000);
   t.burst_bytes = r.range32(2000, 20000);
   t.crypto_quota = r.range32(1, 4);
   if (keeps_limits) {
-    t.qlimit_ctrl = old.qlimit_ctrl;
-    t.qlimit_bulk = old.qlimit_bulk;
+    t.qlimit_control_bytes = old.qlimit_control_bytes;
+    t.qlimit_bulk_bytes = old.qlimit_bulk_bytes;
     // A lowered burst, below the tokens a full bucket holds: the bucket must drop to it.
     if (r.chance(0.3)) {
-      t.rate_en = true;
+      t.rate_limited = true;
       t.burst_bytes = std::max<std::uint32_t>(old.burst_bytes / 4, 64);
     }
   } else {
-    t.qlimit_ctrl = r.chance(0.3) ? 0xFFFFFF : r.range32(4096, 65536);
-    t.qlimit_bulk = r.chance(0.3) ? 0xFFFFFF : r.range32(8192, 131072);
+    t.qlimit_control_bytes = r.chance(0.3) ? 0xFFFFFF : r.range32(4096, 65536);
+    t.qlimit_bulk_bytes = r.chance(0.3) ? 0xFFFFFF : r.range32(8192, 131072);
   }
   return t;
 }
@@ -154,12 +154,12 @@ Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, const Scen
   sc.traffic_cycles = r.range(lim.min_cycles, lim.max_cycles);
 
   // ---- initial configuration
-  Config cfg = Config::reset_values(p);
-  cfg.mode = static_cast<refmodel::ArbMode>(r.range(0, 3));
-  cfg.engine_bytes_per_cycle = r.pick(std::vector<std::uint32_t>{4, 8, 16, 32, 64});
-  cfg.engine_latency = r.range32(0, 64);
+  Config cfg = reset_config(p);
+  cfg.arb_mode = static_cast<refmodel::ArbMode>(r.range(0, 3));
+  cfg.crypto_bytes_per_cycle = r.pick(std::vector<std::uint32_t>{4, 8, 16, 32, 64});
+  cfg.crypto_latency = r.range32(0, 64);
   cfg.bad_to_default = r.chance(0.2);
-  cfg.default_action = ClsAction{r.range32(0, active - 1), r.range32(0, 1), CryptoOp::kNone};
+  cfg.default_action = ClassifierAction{r.range32(0, active - 1), r.range32(0, 1), CryptoOp::kNone};
   for (std::uint32_t t = 0; t < nt; ++t) cfg.tenants[t] = random_tenant(r, false, cfg.tenants[t]);
 
   // ---- flows and classifier: entry i matches flow i (exactly on the port, sometimes on
@@ -178,7 +178,7 @@ Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, const Scen
     flows.push_back(f);
   }
   for (std::size_t i = 0; i < nflows; ++i) {
-    ClsEntry& e = cfg.classifier[i];
+    ClassifierEntry& e = cfg.classifier[i];
     const Flow& f = flows[i];
     e.valid = r.chance(0.95);
     e.port = f.dport;
@@ -198,7 +198,7 @@ Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, const Scen
     }
     const double u = r.real(0, 1);
     const CryptoOp op = u < 0.7 ? CryptoOp::kNone : u < 0.85 ? CryptoOp::kEncrypt : CryptoOp::kDecrypt;
-    e.action = ClsAction{r.range32(0, active - 1), r.range32(0, 1), op};
+    e.action = ClassifierAction{r.range32(0, active - 1), r.range32(0, 1), op};
   }
   sc.commits.push_back({0, cfg, "initial"});
 
@@ -238,7 +238,7 @@ Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, const Scen
   const int changes = static_cast<int>(r.range(0, 3));
   for (int i = 0; i < changes; ++i) {
     Config c = sc.commits.back().cfg;
-    if (r.chance(0.3)) c.mode = static_cast<refmodel::ArbMode>(r.range(0, 3));
+    if (r.chance(0.3)) c.arb_mode = static_cast<refmodel::ArbMode>(r.range(0, 3));
     for (std::uint32_t t = 0; t < nt; ++t) {
       if (r.chance(0.5)) c.tenants[t] = random_tenant(r, true, c.tenants[t]);
     }
@@ -315,8 +315,8 @@ Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, const Scen
   sc.summary = fmt::format(
       "seed {}: {} tenants active, mode {}, {} flows, sizes {}, {} TX + {} RX frames over {} cycles, "
       "engine {} B/cycle + {}, backpressure tx {:.2f} rx {:.2f}{}, {} pauses{}{}{}",
-      seed, active, refmodel::to_string(cfg.mode), nflows, mix_names[static_cast<int>(mix)], frames[0],
-      frames[1], sc.traffic_cycles, cfg.engine_bytes_per_cycle, cfg.engine_latency, sc.tx_backpressure,
+      seed, active, refmodel::to_string(cfg.arb_mode), nflows, mix_names[static_cast<int>(mix)], frames[0],
+      frames[1], sc.traffic_cycles, cfg.crypto_bytes_per_cycle, cfg.crypto_latency, sc.tx_backpressure,
       sc.rx_backpressure, sc.bursty_backpressure ? " bursty" : "", npause,
       malformed_on ? ", malformed frames" : "",
       sc.axil_valid_idle > 0.0 ? fmt::format(", AXI4-Lite stalls {:.2f}/{:.2f}", sc.axil_valid_idle, sc.axil_ready_stall)

@@ -9,12 +9,11 @@
 //     clocks the AXI4-Lite slave needs, with the streams running);
 //   - frames move as the reference model decides (transaction level: which frame leaves
 //     when, not the RTL's pipeline latencies); the MAC model is the RTL backend's.
-// The helpers below are the translation between the register map and the model's data,
-// public so that tests can check them against refmodel::config_writes / read_counters.
+// Registers and the model's data are translated by the one register codec
+// (nicsched/nic/codec.hpp).
 #pragma once
 
 #include <cstdint>
-#include <functional>
 
 #include "nicsched/refmodel/types.hpp"
 #include "nicsched/sim/nic_model.hpp"
@@ -31,18 +30,5 @@ namespace nicsched::sim {
 // end of the queue managers' free-list build, buffer_bytes / 64 + 16 cycles later. The
 // model backend adds this to its cycle so that CYCLE reads alike on both backends.
 [[nodiscard]] std::uint64_t cycle_register_offset(const NicConfig& cfg);
-
-// The configuration the shadow registers hold: the inverse of refmodel::config_writes.
-// `shadow(addr)` returns the shadow register at byte address addr. Fields wider than the
-// model allows (e.g. a classifier tenant >= NumTenants) are decoded as written; the
-// caller validates (refmodel::Config::validate).
-[[nodiscard]] refmodel::Config decode_config(const std::function<std::uint32_t(std::uint32_t)>& shadow,
-                                             const refmodel::Params& p);
-
-// Every word of every snapshot register for `c` (what SNAPSHOT latches): put(addr, word),
-// 64-bit registers as LO at the offset and HI at offset + 4, values truncated to their
-// fields. CYCLE is c.cycle + cycle_offset. refmodel::read_counters reads them back.
-void encode_counters(const refmodel::Counters& c, const refmodel::Params& p, std::uint64_t cycle_offset,
-                     const std::function<void(std::uint32_t, std::uint32_t)>& put);
 
 }  // namespace nicsched::sim

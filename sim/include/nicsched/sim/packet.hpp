@@ -1,6 +1,6 @@
-// Packet builder (Ethernet II / 802.1Q / IPv4 with options / IPv6 / UDP / TCP) and the
-// reference model of the ingress block (parser + classifier), written from the rules in
-// docs/ingress.md. Used by the RTL test benches, the workloads and the regression.
+// Packet builder (Ethernet II / 802.1Q / IPv4 with options / IPv6 / UDP / TCP), used by
+// the RTL test benches, the workloads and the regression. The one model of how the NIC
+// parses and classifies such frames is the reference model's (nicsched/refmodel/parser.hpp).
 #pragma once
 
 #include <array>
@@ -57,75 +57,5 @@ struct PacketSpec {
 /// Writes the frame (no FCS). IPv4 header checksum is computed; L4 checksums are zero
 /// (UDP) or left zero (TCP): the NIC does not check them. Throws PacketError.
 std::vector<std::uint8_t> build_packet(const PacketSpec& spec);
-
-/// Why the ingress block drops a frame (values of nicsched_pkg::drop_reason_e).
-enum class DropReason : std::uint8_t {
-  none = 0,
-  runt = 1,
-  truncated = 2,
-  bad_ihl = 3,
-  unknown_ethertype = 4,
-};
-const char* to_string(DropReason r);
-
-/// Fields the parser reports with a frame's last beat.
-struct ParsedFrame {
-  std::uint16_t length = 0;     ///< bytes, saturating at 65535
-  std::uint16_t vlan_id = 0;    ///< 0 when untagged
-  std::uint8_t dscp = 0;
-  std::uint8_t protocol = 0;    ///< IPv4 protocol / IPv6 next header
-  std::uint16_t src_port = 0;   ///< 0 when the frame has no UDP/TCP header to read
-  std::uint16_t dst_port = 0;
-  DropReason drop = DropReason::none;
-  bool to_default = false;      ///< unknown ethertype kept (CTRL.BAD_TO_DEFAULT)
-  bool operator==(const ParsedFrame&) const = default;
-};
-std::string to_string(const ParsedFrame& f);
-
-/// Reference parser: the rules of docs/ingress.md applied to one frame's bytes.
-ParsedFrame parse_frame(std::span<const std::uint8_t> frame, bool bad_to_default);
-
-/// One classifier table entry (CLS_VLAN, CLS_DSCP_PROTO, CLS_PORT, CLS_ACTION).
-struct ClassifierEntry {
-  bool valid = false;
-  std::uint16_t vlan = 0, vlan_mask = 0;     ///< 12 bits
-  std::uint8_t dscp = 0, dscp_mask = 0;      ///< 6 bits
-  std::uint8_t proto = 0, proto_mask = 0;
-  std::uint16_t port = 0, port_mask = 0;     ///< L4 destination port
-  std::uint8_t tenant = 0;                   ///< 6 bits
-  std::uint8_t cls = 0;                      ///< 0 control, 1 bulk
-  std::uint8_t crypto_op = 0;                ///< 0 none, 1 encrypt, 2 decrypt (3 acts as 0)
-};
-
-struct ClassifierAction {
-  std::uint8_t tenant = 0;
-  std::uint8_t cls = 1;
-  std::uint8_t crypto_op = 0;
-};
-
-struct ClassifierConfig {
-  std::vector<ClassifierEntry> entries;  ///< index = table entry
-  ClassifierAction default_action;       ///< DEFAULT_ACTION
-  bool bad_to_default = false;           ///< CTRL.BAD_TO_DEFAULT
-};
-
-/// nicsched_pkg::ingress_meta_t.
-struct IngressMeta {
-  DropReason drop = DropReason::none;
-  std::uint8_t crypto_op = 0;
-  std::uint8_t cls = 0;
-  std::uint8_t tenant = 0;
-  bool operator==(const IngressMeta&) const = default;
-  /// The packed SystemVerilog layout {drop[2:0], crypto_op[1:0], cls, tenant[5:0]}.
-  [[nodiscard]] std::uint16_t pack() const;
-  static IngressMeta unpack(std::uint16_t bits);
-};
-std::string to_string(const IngressMeta& m);
-
-/// Reference classifier: first valid entry whose masked fields all match, else default.
-IngressMeta classify(const ParsedFrame& f, const ClassifierConfig& cfg);
-
-/// parse_frame + classify.
-IngressMeta ingress_reference(std::span<const std::uint8_t> frame, const ClassifierConfig& cfg);
 
 }  // namespace nicsched::sim

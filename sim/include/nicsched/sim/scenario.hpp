@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "nicsched/nic/types.hpp"
 #include "nicsched/sim/presets.hpp"
 
 namespace nicsched::sim {
@@ -22,7 +23,7 @@ inline constexpr std::uint64_t kNever = std::numeric_limits<std::uint64_t>::max(
 
 enum class WorkloadKind : std::uint8_t { kDdp, kFl, kBackground, kPcap };
 enum class BgPattern : std::uint8_t { kConstant, kPoisson, kOnOff };
-enum class Direction : std::uint8_t { kTx = 0, kRx = 1 };  // TX: host -> wire, RX: wire -> host
+using nic::Direction;  // TX: host -> wire, RX: wire -> host
 // What simulates the NIC (docs/simulation.md, "Backends"): the Verilated nicsched_top, or
 // the reference model nicsched::refmodel behind the same register map (fast mode).
 enum class NicBackend : std::uint8_t { kRtl, kModel };

@@ -80,7 +80,7 @@ class RefModel {
   // Frames delivered or dropped since the last call, in the order they were decided.
   std::vector<FrameRecord> pop_records();
 
-  [[nodiscard]] Counters counters() const;
+  [[nodiscard]] Telemetry counters() const;
   [[nodiscard]] int busy_slots() const;
   [[nodiscard]] int free_slots() const { return params_.crypto_slots - busy_slots(); }
   // Slots a tenant holds (in hold, or done and waiting for the output).
@@ -180,7 +180,7 @@ class RefModel {
   std::vector<std::int64_t> tokens_;             // per tenant, 1/1024 byte units
   std::vector<std::uint64_t> unservable_since_;  // per tenant; kServable when servable
 
-  Counters ctr_;
+  Telemetry ctr_;
 };
 
 }  // namespace nicsched::refmodel

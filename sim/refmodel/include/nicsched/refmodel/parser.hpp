@@ -1,10 +1,13 @@
 // Frame parsing and classification as the specification states them (Ethernet II, one
-// 802.1Q tag, IPv4 with options, IPv6 without extension headers, UDP and TCP), used by
-// the reference model to decide each frame's drop reason and {tenant, class, crypto op}.
+// 802.1Q tag, IPv4 with options, IPv6 without extension headers, UDP and TCP); the rules
+// are those of docs/ingress.md. The one C++ model of the ingress: the reference model
+// decides each frame's drop reason and {tenant, class, crypto op} with it, and the RTL
+// benches of the parser, classifier and ingress check the RTL against it.
 #pragma once
 
 #include <cstdint>
 #include <span>
+#include <string>
 
 #include "nicsched/refmodel/types.hpp"
 
@@ -12,28 +15,35 @@ namespace nicsched::refmodel {
 
 inline constexpr std::uint32_t kMinFrameBytes = 60;  // shorter (no FCS) is a runt
 
+// The fields the parser reports with a frame's last beat (the RTL's m_prs_* outputs).
 struct ParsedFrame {
-  ParseDrop drop = ParseDrop::kNone;
-  bool l3_known = false;       // IPv4 or IPv6
-  std::uint32_t len = 0;       // frame bytes
-  std::uint32_t vlan = 0;      // VLAN ID, 0 when untagged
-  std::uint32_t dscp = 0;      // 0 when not IP
-  std::uint32_t proto = 0;     // IPv4 protocol / IPv6 next header, 0 when not IP
-  std::uint32_t dport = 0;     // L4 destination port, 0 when not TCP/UDP
+  std::uint16_t length = 0;    // bytes, saturating at 65535
+  std::uint16_t vlan_id = 0;   // 0 when untagged
+  std::uint8_t dscp = 0;       // 0 when not IP
+  std::uint8_t protocol = 0;   // IPv4 protocol / IPv6 next header, 0 when not IP
+  std::uint16_t src_port = 0;  // 0 when the frame has no UDP/TCP header to read
+  std::uint16_t dst_port = 0;
+  ParseDrop drop = ParseDrop::kNone;  // a dropped frame reports only its length
+  bool to_default = false;     // unknown ethertype kept for the default action (CTRL.BAD_TO_DEFAULT)
+  bool operator==(const ParsedFrame&) const = default;
 };
+std::string to_string(const ParsedFrame& f);
 
 // Drop reasons, in the order they are tested:
 //   runt:          len < 60
-//   unknown etype: ethertype (after at most one 0x8100 tag) is neither 0x0800 nor 0x86DD
+//   unknown etype: ethertype (after at most one 0x8100 tag) is neither 0x0800 nor 0x86DD;
+//                  with bad_to_default the frame is kept instead (to_default, VLAN ID read)
 //   bad IHL:       IPv4 version != 4 or IHL < 5; IPv6 version != 6
 //   truncated:     the frame ends before the IP header (IHL*4 or 40 bytes), before the
 //                  IP total length (IPv4 total length; IPv6 40 + payload length), or, for
 //                  TCP/UDP in an unfragmented datagram (IPv4 fragment offset 0), before
 //                  the L4 header (8 bytes UDP, 20 bytes TCP)
-// Non-first IPv4 fragments carry no L4 header: dport is 0.
-ParsedFrame parse_frame(std::span<const std::uint8_t> frame);
+// Non-first IPv4 fragments carry no L4 header: the ports are 0.
+ParsedFrame parse_frame(std::span<const std::uint8_t> frame, bool bad_to_default = false);
 
-// First valid entry whose every masked field matches wins; else the default action.
-ClsAction classify(const ParsedFrame& pf, const Config& cfg);
+// The first valid entry whose every masked field matches wins; frames that are not IP
+// (to_default, or dropped) and frames that match nothing get DEFAULT_ACTION. A CRYPTO_OP
+// of 3 (no operation of the map) acts as NONE, as in the RTL.
+ClassifierAction classify(const ParsedFrame& pf, const Config& cfg);
 
 }  // namespace nicsched::refmodel

@@ -1,0 +1,298 @@
+// The one register codec of the NIC: its vocabulary (nicsched/nic/types.hpp) in register
+// words and back, through the generated field accessors of nicsched/regmap.hpp (no
+// address or bit position is written here by hand).
+//   encode_config / decode_config        Config <-> the shadowed registers (what COMMIT applies)
+//   encode_telemetry / decode_telemetry  Telemetry <-> the SNAPSHOT registers (decode: + CONFIG_GEN, STATUS)
+//   register_name                        "T_WEIGHT[3]" for an address, for error messages
+// Used by the host library (policies, telemetry), the reference model's regression, the
+// model backend's register file and the tests. Header-only; no I/O: callers say how a
+// word is read or written.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "nicsched/nic/types.hpp"
+#include "nicsched/regmap.hpp"
+
+namespace nicsched::nic {
+
+// One register write.
+struct RegWrite {
+  std::uint32_t addr = 0;
+  std::uint32_t value = 0;
+};
+
+// Reads the 32-bit word at a byte address (a shadow register, a latched snapshot, ...).
+using ReadWord = std::function<std::uint32_t(std::uint32_t addr)>;
+// Stores the 32-bit word at a byte address.
+using WriteWord = std::function<void(std::uint32_t addr, std::uint32_t value)>;
+
+// Which shadowed registers encode_config writes.
+struct ConfigParts {
+  bool default_action = true;  // DEFAULT_ACTION
+  bool classifier = true;      // every CLASSIFIER entry of the instance
+};
+
+// ------------------------------------------------------------------ configuration
+
+// The shadow writes that express `c`, in address order: CTRL, CRYPTO_ENGINE,
+// DEFAULT_ACTION, then per tenant T_CTRL .. T_QLIMIT_BULK, then per classifier entry
+// CLS_VLAN .. CLS_ACTION (one element per entry of c.tenants / c.classifier). COMMIT is
+// not included. Values wider than their field are truncated: validate first.
+[[nodiscard]] inline std::vector<RegWrite> encode_config(const Config& c, ConfigParts parts = {}) {
+  namespace rm = nicsched::regmap;
+  auto b = [](bool v) { return v ? 1U : 0U; };
+  std::vector<RegWrite> w;
+  w.reserve(3 + 6 * c.tenants.size() + 4 * c.classifier.size());
+  std::uint32_t ctrl = 0;
+  ctrl = rm::CTRL::ENABLE.set(ctrl, b(c.enable));
+  ctrl = rm::CTRL::ARB_MODE.set(ctrl, c.arb_mode);
+  ctrl = rm::CTRL::BAD_TO_DEFAULT.set(ctrl, b(c.bad_to_default));
+  w.push_back({rm::CTRL::kOffset, ctrl});
+  std::uint32_t eng = 0;
+  eng = rm::CRYPTO_ENGINE::BYTES_PER_CYCLE.set(eng, c.crypto_bytes_per_cycle);
+  eng = rm::CRYPTO_ENGINE::LATENCY.set(eng, c.crypto_latency);
+  w.push_back({rm::CRYPTO_ENGINE::kOffset, eng});
+  if (parts.default_action) {
+    std::uint32_t def = 0;
+    def = rm::DEFAULT_ACTION::TENANT.set(def, c.default_action.tenant);
+    def = rm::DEFAULT_ACTION::CLASS.set(def, c.default_action.cls);
+    def = rm::DEFAULT_ACTION::CRYPTO_OP.set(def, c.default_action.crypto_op);
+    w.push_back({rm::DEFAULT_ACTION::kOffset, def});
+  }
+  for (std::uint32_t t = 0; t < c.tenants.size(); ++t) {
+    const TenantConfig& tc = c.tenants[t];
+    std::uint32_t tctrl = 0;
+    tctrl = rm::T_CTRL::ENABLE.set(tctrl, b(tc.enable));
+    tctrl = rm::T_CTRL::PRIORITY.set(tctrl, tc.priority);
+    tctrl = rm::T_CTRL::CRYPTO_QUOTA.set(tctrl, tc.crypto_quota);
+    tctrl = rm::T_CTRL::RATE_EN.set(tctrl, b(tc.rate_limited));
+    w.push_back({rm::T_CTRL::offset(t), tctrl});
+    w.push_back({rm::T_WEIGHT::offset(t), rm::T_WEIGHT::QUANTUM.set(0, tc.weight)});
+    w.push_back({rm::T_RATE::offset(t), rm::T_RATE::BYTES_PER_KCYCLE.set(0, tc.rate_bytes_per_kcycle)});
+    w.push_back({rm::T_BURST::offset(t), rm::T_BURST::BYTES.set(0, tc.burst_bytes)});
+    w.push_back({rm::T_QLIMIT_CTRL::offset(t), rm::T_QLIMIT_CTRL::BYTES.set(0, tc.qlimit_control_bytes)});
+    w.push_back({rm::T_QLIMIT_BULK::offset(t), rm::T_QLIMIT_BULK::BYTES.set(0, tc.qlimit_bulk_bytes)});
+  }
+  if (!parts.classifier) return w;
+  for (std::uint32_t i = 0; i < c.classifier.size(); ++i) {
+    const ClassifierEntry& e = c.classifier[i];
+    std::uint32_t vlan = 0;
+    vlan = rm::CLS_VLAN::VALUE.set(vlan, e.vlan);
+    vlan = rm::CLS_VLAN::MASK.set(vlan, e.vlan_mask);
+    std::uint32_t dp = 0;
+    dp = rm::CLS_DSCP_PROTO::DSCP.set(dp, e.dscp);
+    dp = rm::CLS_DSCP_PROTO::DSCP_MASK.set(dp, e.dscp_mask);
+    dp = rm::CLS_DSCP_PROTO::PROTO.set(dp, e.proto);
+    dp = rm::CLS_DSCP_PROTO::PROTO_MASK.set(dp, e.proto_mask);
+    std::uint32_t port = 0;
+    port = rm::CLS_PORT::VALUE.set(port, e.port);
+    port = rm::CLS_PORT::MASK.set(port, e.port_mask);
+    std::uint32_t act = 0;
+    act = rm::CLS_ACTION::VALID.set(act, b(e.valid));
+    act = rm::CLS_ACTION::TENANT.set(act, e.action.tenant);
+    act = rm::CLS_ACTION::CLASS.set(act, e.action.cls);
+    act = rm::CLS_ACTION::CRYPTO_OP.set(act, e.action.crypto_op);
+    w.push_back({rm::CLS_VLAN::offset(i), vlan});
+    w.push_back({rm::CLS_DSCP_PROTO::offset(i), dp});
+    w.push_back({rm::CLS_PORT::offset(i), port});
+    w.push_back({rm::CLS_ACTION::offset(i), act});
+  }
+  return w;
+}
+
+// The configuration the shadowed registers hold (the inverse of encode_config), for an
+// instance of `tenants` tenants and `cls_entries` classifier entries. Fields are decoded
+// as written (a classifier tenant beyond the instance included): validate after.
+[[nodiscard]] inline Config decode_config(const ReadWord& shadow, std::uint32_t tenants, std::uint32_t cls_entries) {
+  namespace rm = nicsched::regmap;
+  Config c = Config::reset_values(tenants, cls_entries);
+  const std::uint32_t ctrl = shadow(rm::CTRL::kOffset);
+  c.enable = rm::CTRL::ENABLE.get(ctrl) != 0;
+  c.arb_mode = rm::CTRL::ARB_MODE.decode(ctrl);
+  c.bad_to_default = rm::CTRL::BAD_TO_DEFAULT.get(ctrl) != 0;
+  const std::uint32_t eng = shadow(rm::CRYPTO_ENGINE::kOffset);
+  c.crypto_bytes_per_cycle = rm::CRYPTO_ENGINE::BYTES_PER_CYCLE.get(eng);
+  c.crypto_latency = rm::CRYPTO_ENGINE::LATENCY.get(eng);
+  const std::uint32_t def = shadow(rm::DEFAULT_ACTION::kOffset);
+  c.default_action = {rm::DEFAULT_ACTION::TENANT.get(def), rm::DEFAULT_ACTION::CLASS.get(def),
+                      rm::DEFAULT_ACTION::CRYPTO_OP.decode(def)};
+  for (std::uint32_t t = 0; t < tenants; ++t) {
+    TenantConfig& tc = c.tenants[t];
+    const std::uint32_t tctrl = shadow(rm::T_CTRL::offset(t));
+    tc.enable = rm::T_CTRL::ENABLE.get(tctrl) != 0;
+    tc.priority = rm::T_CTRL::PRIORITY.get(tctrl);
+    tc.crypto_quota = rm::T_CTRL::CRYPTO_QUOTA.get(tctrl);
+    tc.rate_limited = rm::T_CTRL::RATE_EN.get(tctrl) != 0;
+    tc.weight = rm::T_WEIGHT::QUANTUM.get(shadow(rm::T_WEIGHT::offset(t)));
+    tc.rate_bytes_per_kcycle = rm::T_RATE::BYTES_PER_KCYCLE.get(shadow(rm::T_RATE::offset(t)));
+    tc.burst_bytes = rm::T_BURST::BYTES.get(shadow(rm::T_BURST::offset(t)));
+    tc.qlimit_control_bytes = rm::T_QLIMIT_CTRL::BYTES.get(shadow(rm::T_QLIMIT_CTRL::offset(t)));
+    tc.qlimit_bulk_bytes = rm::T_QLIMIT_BULK::BYTES.get(shadow(rm::T_QLIMIT_BULK::offset(t)));
+  }
+  for (std::uint32_t i = 0; i < cls_entries; ++i) {
+    ClassifierEntry& e = c.classifier[i];
+    const std::uint32_t vlan = shadow(rm::CLS_VLAN::offset(i));
+    e.vlan = rm::CLS_VLAN::VALUE.get(vlan);
+    e.vlan_mask = rm::CLS_VLAN::MASK.get(vlan);
+    const std::uint32_t dp = shadow(rm::CLS_DSCP_PROTO::offset(i));
+    e.dscp = rm::CLS_DSCP_PROTO::DSCP.get(dp);
+    e.dscp_mask = rm::CLS_DSCP_PROTO::DSCP_MASK.get(dp);
+    e.proto = rm::CLS_DSCP_PROTO::PROTO.get(dp);
+    e.proto_mask = rm::CLS_DSCP_PROTO::PROTO_MASK.get(dp);
+    const std::uint32_t port = shadow(rm::CLS_PORT::offset(i));
+    e.port = rm::CLS_PORT::VALUE.get(port);
+    e.port_mask = rm::CLS_PORT::MASK.get(port);
+    const std::uint32_t act = shadow(rm::CLS_ACTION::offset(i));
+    e.valid = rm::CLS_ACTION::VALID.get(act) != 0;
+    e.action = {rm::CLS_ACTION::TENANT.get(act), rm::CLS_ACTION::CLASS.get(act), rm::CLS_ACTION::CRYPTO_OP.decode(act)};
+  }
+  return c;
+}
+
+// ------------------------------------------------------------------ telemetry
+
+// Every word of every snapshot register for `t` (what SNAPSHOT latches; CONFIG_GEN and
+// STATUS are live registers and not among them): put(addr, word),
+// 64-bit registers as LO at the offset and HI at offset + 4; a value wider than its field
+// saturates at the field's largest value. One element per entry of t.crypto / t.queues.
+inline void encode_telemetry(const Telemetry& t, const WriteWord& put) {
+  namespace rm = nicsched::regmap;
+  auto put64 = [&](std::uint32_t addr, std::uint64_t v) {
+    put(addr, static_cast<std::uint32_t>(v));
+    put(addr + 4, static_cast<std::uint32_t>(v >> 32));
+  };
+  auto put32 = [&](std::uint32_t addr, const rm::Field& f, std::uint32_t v) { put(addr, f.set(0, std::min(v, f.max()))); };
+  put64(rm::CYCLE::kOffset, t.cycle);
+  put32(rm::CRYPTO_BUSY::kOffset, rm::CRYPTO_BUSY::SLOTS, t.crypto_busy_slots);
+  for (std::uint32_t d = 0; d < t.parser.size(); ++d) {
+    const ParserCounters& pc = t.parser[d];
+    put64(rm::PRS_FRAMES::offset(d), pc.frames);
+    put64(rm::PRS_RUNT::offset(d), pc.runt);
+    put64(rm::PRS_TRUNCATED::offset(d), pc.truncated);
+    put64(rm::PRS_BAD_IHL::offset(d), pc.bad_ihl);
+    put64(rm::PRS_UNKNOWN_ETYPE::offset(d), pc.unknown_etype);
+    put64(rm::PRS_BUF_DROP::offset(d), pc.buf_drop);
+  }
+  for (std::uint32_t n = 0; n < t.crypto.size(); ++n) {
+    const CryptoCounters& cc = t.crypto[n];
+    put64(rm::CR_TX_BUSY::offset(n), cc.tx_busy);
+    put64(rm::CR_TX_WAIT::offset(n), cc.tx_wait);
+    put64(rm::CR_TX_BYTES::offset(n), cc.tx_bytes);
+    put64(rm::CR_TX_PKTS::offset(n), cc.tx_pkts);
+    put64(rm::CR_RX_BUSY::offset(n), cc.rx_busy);
+    put64(rm::CR_RX_WAIT::offset(n), cc.rx_wait);
+    put64(rm::CR_RX_BYTES::offset(n), cc.rx_bytes);
+    put64(rm::CR_RX_PKTS::offset(n), cc.rx_pkts);
+    put32(rm::CR_SLOTS_HELD::offset(n), rm::CR_SLOTS_HELD::COUNT, cc.slots_held);
+  }
+  for (std::uint32_t q = 0; q < t.queues.size(); ++q) {
+    const QueueCounters& qc = t.queues[q];
+    put64(rm::Q_ENQ_PKTS::offset(q), qc.enq_pkts);
+    put64(rm::Q_ENQ_BYTES::offset(q), qc.enq_bytes);
+    put64(rm::Q_TX_PKTS::offset(q), qc.tx_pkts);
+    put64(rm::Q_TX_BYTES::offset(q), qc.tx_bytes);
+    put64(rm::Q_DROP_PKTS::offset(q), qc.drop_pkts);
+    put64(rm::Q_DROP_BYTES::offset(q), qc.drop_bytes);
+    put64(rm::Q_LAT_SUM::offset(q), qc.lat_sum);
+    put64(rm::Q_LAT_COUNT::offset(q), qc.lat_count);
+    put32(rm::Q_LAT_MAX::offset(q), rm::Q_LAT_MAX::CYCLES, qc.lat_max);
+    put32(rm::Q_DEPTH::offset(q), rm::Q_DEPTH::BYTES, qc.depth_bytes);
+    put32(rm::Q_DEPTH_HWM::offset(q), rm::Q_DEPTH_HWM::BYTES, qc.depth_hwm);
+    put32(rm::Q_DEPTH_PKTS::offset(q), rm::Q_DEPTH_PKTS::COUNT, qc.depth_pkts);
+  }
+}
+
+// Which of the live registers beside the snapshot decode_telemetry reads.
+struct TelemetryParts {
+  bool status = false;  // STATUS (sticky flags); left false when not read
+};
+
+// The counters of an instance of `tenants` tenants (tenants * 2 queues) from the words
+// `read` returns (the latched SNAPSHOT copies: the caller writes SNAPSHOT.GO first), read
+// in this order: CYCLE, CONFIG_GEN, CRYPTO_BUSY, [STATUS], PARSER, CRYPTO_STATS, QUEUE_STATS.
+[[nodiscard]] inline Telemetry decode_telemetry(const ReadWord& read, std::uint32_t tenants, TelemetryParts parts = {}) {
+  namespace rm = nicsched::regmap;
+  auto r64 = [&](std::uint32_t addr) {
+    const std::uint64_t lo = read(addr);
+    const std::uint64_t hi = read(addr + 4);
+    return (hi << 32) | lo;
+  };
+  Telemetry t;
+  t.cycle = r64(rm::CYCLE::kOffset);
+  t.config_gen = rm::CONFIG_GEN::COUNT.get(read(rm::CONFIG_GEN::kOffset));
+  t.crypto_busy_slots = rm::CRYPTO_BUSY::SLOTS.get(read(rm::CRYPTO_BUSY::kOffset));
+  if (parts.status) {
+    const std::uint32_t status = read(rm::STATUS::kOffset);
+    t.tx_buf_full = rm::STATUS::TX_BUF_FULL.get(status) != 0;
+    t.rx_buf_full = rm::STATUS::RX_BUF_FULL.get(status) != 0;
+  }
+  for (std::uint32_t d = 0; d < t.parser.size(); ++d) {
+    ParserCounters& pc = t.parser[d];
+    pc.frames = r64(rm::PRS_FRAMES::offset(d));
+    pc.runt = r64(rm::PRS_RUNT::offset(d));
+    pc.truncated = r64(rm::PRS_TRUNCATED::offset(d));
+    pc.bad_ihl = r64(rm::PRS_BAD_IHL::offset(d));
+    pc.unknown_etype = r64(rm::PRS_UNKNOWN_ETYPE::offset(d));
+    pc.buf_drop = r64(rm::PRS_BUF_DROP::offset(d));
+  }
+  t.crypto.resize(tenants);
+  for (std::uint32_t n = 0; n < tenants; ++n) {
+    CryptoCounters& cc = t.crypto[n];
+    cc.tx_busy = r64(rm::CR_TX_BUSY::offset(n));
+    cc.tx_wait = r64(rm::CR_TX_WAIT::offset(n));
+    cc.tx_bytes = r64(rm::CR_TX_BYTES::offset(n));
+    cc.tx_pkts = r64(rm::CR_TX_PKTS::offset(n));
+    cc.rx_busy = r64(rm::CR_RX_BUSY::offset(n));
+    cc.rx_wait = r64(rm::CR_RX_WAIT::offset(n));
+    cc.rx_bytes = r64(rm::CR_RX_BYTES::offset(n));
+    cc.rx_pkts = r64(rm::CR_RX_PKTS::offset(n));
+    cc.slots_held = rm::CR_SLOTS_HELD::COUNT.get(read(rm::CR_SLOTS_HELD::offset(n)));
+  }
+  t.queues.resize(tenants * kNumClasses);
+  for (std::uint32_t q = 0; q < t.queues.size(); ++q) {
+    QueueCounters& qc = t.queues[q];
+    qc.enq_pkts = r64(rm::Q_ENQ_PKTS::offset(q));
+    qc.enq_bytes = r64(rm::Q_ENQ_BYTES::offset(q));
+    qc.tx_pkts = r64(rm::Q_TX_PKTS::offset(q));
+    qc.tx_bytes = r64(rm::Q_TX_BYTES::offset(q));
+    qc.drop_pkts = r64(rm::Q_DROP_PKTS::offset(q));
+    qc.drop_bytes = r64(rm::Q_DROP_BYTES::offset(q));
+    qc.lat_sum = r64(rm::Q_LAT_SUM::offset(q));
+    qc.lat_count = r64(rm::Q_LAT_COUNT::offset(q));
+    qc.lat_max = rm::Q_LAT_MAX::CYCLES.get(read(rm::Q_LAT_MAX::offset(q)));
+    qc.depth_bytes = rm::Q_DEPTH::BYTES.get(read(rm::Q_DEPTH::offset(q)));
+    qc.depth_hwm = rm::Q_DEPTH_HWM::BYTES.get(read(rm::Q_DEPTH_HWM::offset(q)));
+    qc.depth_pkts = rm::Q_DEPTH_PKTS::COUNT.get(read(rm::Q_DEPTH_PKTS::offset(q)));
+  }
+  return t;
+}
+
+// ------------------------------------------------------------------ names
+
+// The register at byte address `addr` as "NAME" or "NAME[i]" (an array element), with
+// ".HI" for the upper word of a 64-bit register; "0x1234" where the map has none.
+[[nodiscard]] inline std::string register_name(std::uint32_t addr) {
+  namespace rm = nicsched::regmap;
+  for (const rm::RegisterInfo& r : rm::kRegisters) {
+    if (addr < r.offset) continue;
+    const std::uint32_t rel = addr - r.offset;
+    const std::uint32_t elem = r.is_array() ? rel / r.stride : 0;
+    const std::uint32_t within = r.is_array() ? rel % r.stride : rel;
+    if (elem >= r.max_count || within >= r.width / 8 || within % 4 != 0) continue;
+    std::string name(r.name);
+    if (r.is_array()) name.append(1, '[').append(std::to_string(elem)).append(1, ']');
+    if (within == 4) name.append(".HI");
+    return name;
+  }
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%04x", addr);
+  return buf;
+}
+
+}  // namespace nicsched::nic
