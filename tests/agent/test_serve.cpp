@@ -2,110 +2,35 @@
 // Verilated NIC, lock-step, on a Unix socket) with the committed PPO policy. Checks that
 // the decisions it logs are what the NIC's registers hold afterwards (read back through
 // the host library), that it survives the server being killed and started again on the
-// same socket (reconnects and keeps deciding), and that SIGINT ends it with exit 0.
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
+// same socket (reconnects and keeps deciding), that SIGINT ends it with exit 0, that it
+// gives up on an unreachable target after --retries attempts (exit 3), and that it warns
+// when the cycles between its decisions are far from the policy's trained interval.
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
-#include <functional>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "child_process.hpp"
 #include "nicsched/drivers/open_bus.hpp"
 #include "nicsched/host/discovery.hpp"
 #include "nicsched/host/policy.hpp"
-
-extern char** environ;
 
 namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
+using nicsched::test::Child;
+using nicsched::test::count;
+using nicsched::test::slurp;
+using nicsched::test::wait_for;
 
 const std::string kScenario = NICSCHED_SOURCE_DIR "/sim/scenarios/default.yaml";
 const std::string kPolicy = NICSCHED_SOURCE_DIR "/agent/policies/default";
-
-// A child process with stdout and stderr redirected to files.
-class Child {
- public:
-  Child(std::vector<std::string> args, const fs::path& out, const fs::path& err) {
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    const int rc = ::posix_spawn(&pid_, args[0].c_str(), &fa, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&fa);
-    REQUIRE(rc == 0);
-  }
-  ~Child() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-  }
-  Child(const Child&) = delete;
-  Child& operator=(const Child&) = delete;
-
-  void signal(int sig) const { REQUIRE(::kill(pid_, sig) == 0); }
-  // Waits up to `limit` for the child to exit; its exit code, or -1 (killed by a
-  // signal) / -2 (still running: then it is killed).
-  int wait(std::chrono::seconds limit) {
-    const auto deadline = std::chrono::steady_clock::now() + limit;
-    int status = 0;
-    while (std::chrono::steady_clock::now() < deadline) {
-      const pid_t r = ::waitpid(pid_, &status, WNOHANG);
-      if (r == pid_) {
-        pid_ = -1;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-      }
-      std::this_thread::sleep_for(50ms);
-    }
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, nullptr, 0);
-    pid_ = -1;
-    return -2;
-  }
-
- private:
-  pid_t pid_ = -1;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Polls `pred` on the file's text for up to `limit`.
-bool wait_for(const fs::path& file, const std::function<bool(const std::string&)>& pred, std::chrono::seconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (pred(slurp(file))) return true;
-    std::this_thread::sleep_for(100ms);
-  }
-  return pred(slurp(file));
-}
-
-std::size_t count(const std::string& text, const std::string& what) {
-  std::size_t n = 0;
-  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
 
 // `nicsim serve` in lock-step mode on a Unix socket (the same path on every start).
 class Server {
@@ -198,6 +123,8 @@ TEST_CASE("serve: the policy's decisions reach the NIC's registers", "[serve]") 
   INFO("nicagent log:\n" << log);
   REQUIRE(rc == 0);
   CHECK(count(log, "] decision ") == 12);
+  // 2000 cycles per decision is the interval the policy was trained at: no warning.
+  CHECK(log.find("achieved control interval") == std::string::npos);
   CHECK(log.find("stopped after 12 decisions") != std::string::npos);
   CHECK(distinct_decisions(log) >= 2);
   check_registers_hold(uri, log);
@@ -209,7 +136,9 @@ TEST_CASE("serve: reconnects after the server restarts, SIGINT stops it cleanly"
   const fs::path sock = dir / "nicsim.sock";
   const std::string uri = "unix://" + sock.string();
   auto server = std::make_unique<Server>(dir, sock, 0);
-  Child agent({NICAGENT_EXE, "serve", "--policy", kPolicy, "--target", uri, "--step-cycles", "2000"},
+  // Enough retries (0.2 s doubling to 5 s) to outlast a server start on a loaded machine.
+  Child agent({NICAGENT_EXE, "serve", "--policy", kPolicy, "--target", uri, "--step-cycles", "2000", "--retries",
+               "100"},
               dir / "agent.out", dir / "agent.err");
   const fs::path log_file = dir / "agent.err";
   auto decisions = [](std::size_t n) {
@@ -235,5 +164,48 @@ TEST_CASE("serve: reconnects after the server restarts, SIGINT stops it cleanly"
   CHECK(log.find("stopped after") != std::string::npos);
   // The new server (a fresh NIC) holds the last decision made after the reconnect.
   check_registers_hold(uri, log);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("serve: an unreachable target is given up after --retries attempts, exit 3", "[serve]") {
+  const fs::path dir = scratch_dir("unreachable");
+  const std::string uri = "unix://" + (dir / "nobody-listens.sock").string();
+  Child agent({NICAGENT_EXE, "serve", "--policy", kPolicy, "--target", uri, "--retries", "2"}, dir / "agent.out",
+              dir / "agent.err");
+  const int rc = agent.wait(60s);
+  const std::string log = slurp(dir / "agent.err");
+  INFO("nicagent log:\n" << log);
+  CHECK(rc == 3);
+  CHECK(count(log, "retrying in") == 2);
+  CHECK(log.find("cannot reach " + uri + " after 3 attempts") != std::string::npos);
+  CHECK(log.find("--retries") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("serve: a pace far from the policy's trained interval is warned about", "[serve]") {
+  const fs::path dir = scratch_dir("interval");
+  const fs::path sock = dir / "nicsim.sock";
+  Server server(dir, sock, 0);
+  const std::string uri = "unix://" + sock.string();
+  // The policy was trained at 2000 cycles per decision; step 20000.
+  Child agent({NICAGENT_EXE, "serve", "--policy", kPolicy, "--target", uri, "--step-cycles", "20000",
+               "--max-decisions", "10"},
+              dir / "agent.out", dir / "agent.err");
+  const int rc = agent.wait(120s);
+  const std::string log = slurp(dir / "agent.err");
+  INFO("nicagent log:\n" << log);
+  REQUIRE(rc == 0);
+  REQUIRE(count(log, "achieved control interval ") == 1);
+  const std::smatch m = [&] {
+    std::smatch r;
+    std::regex_search(log, r, std::regex(R"(achieved control interval (\d+) cycles)"));
+    return r;
+  }();
+  REQUIRE(m.size() == 2);
+  const auto achieved = std::stoul(m[1]);
+  CHECK(achieved >= 20000);
+  CHECK(achieved < 21000);  // the NIC's own cycle counter: the steps plus register traffic, if any
+  CHECK(log.find("the 2000 cycles the policy was trained at") != std::string::npos);
+  CHECK(log.find("--step-cycles 2000") != std::string::npos);
   fs::remove_all(dir);
 }

@@ -1,23 +1,41 @@
-// nicagent subcommands: options and entry points (docs/agent.md).
+// nicagent subcommands: options and entry points (docs/agent.md). Entry points return
+// the exit code or throw; main() catches: TargetUnreachable -> 3, anything else -> 1.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace nicsched::agent_cli {
 
+// Exit codes of nicagent (docs/agent.md).
+enum Exit : int {
+  kOk = 0,
+  kError = 1,           // any other error (one line on stderr)
+  kUsage = 2,           // bad command line
+  kUnreachable = 3,     // serve: the target could not be reached within --retries attempts
+  // train stopped by SIGINT / SIGTERM after writing a checkpoint: 128 + the signal (130, 143)
+};
+
+// serve gave up reaching its target.
+class TargetUnreachable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 struct TrainOptions {
-  std::vector<std::filesystem::path> scenarios;
+  std::vector<std::filesystem::path> scenarios;  // empty on --resume (the run's own)
   std::optional<std::uint64_t> steps;         // overrides ppo total_steps
   std::optional<std::uint32_t> envs;          // overrides ppo num_envs
   std::optional<std::uint64_t> seed;          // overrides ppo seed
   std::optional<std::uint64_t> cycles;        // scenario run length override
   std::string backend;                        // "rtl" or "model": NIC simulator (default: the scenario's)
-  std::filesystem::path out;
-  std::filesystem::path resume;
+  std::filesystem::path out;                  // the run folder (default: --resume's)
+  std::filesystem::path resume;               // continue the run in this folder
+  bool force = false;                         // replace a run already in --out
   std::filesystem::path ppo_config;
   std::filesystem::path env_config;
   bool quiet = false;                         // no progress bar
@@ -51,6 +69,8 @@ struct ServeOptions {
   std::uint64_t step_cycles = 0;              // lock-step simulator: cycles per decision
   std::uint64_t max_decisions = 0;            // 0: until SIGINT
   std::string baseline;                       // run a baseline instead of a policy
+  std::uint32_t retries = 20;                 // failed connection attempts in a row before exit 3
+  double interval_tolerance = 0.25;           // warn when the achieved interval is off by more
 };
 int serve(const ServeOptions& o);
 

@@ -1,6 +1,8 @@
 // nicagent: train the PPO scheduler on simulated scenarios, evaluate it against every
 // baseline, and serve it as the live control loop of a simulator or a card.
-// Exit codes: 0 success, 1 error (one line on stderr), 2 bad command line.
+// Exit codes (commands.hpp, docs/agent.md): 0 success, 1 error (one line on stderr), 2 bad
+// command line, 3 serve could not reach its target within --retries attempts, 130/143
+// train stopped by SIGINT/SIGTERM (a checkpoint was written).
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -20,17 +22,21 @@ int main(int argc, char** argv) {
 
   TrainOptions t;
   auto* train_cmd = app.add_subcommand("train", "train a policy with PPO on simulated scenarios");
-  train_cmd->add_option("--scenario", t.scenarios, "scenario YAML files (env k trains on scenario k mod n)")
-      ->required()->check(CLI::ExistingFile);
+  train_cmd->add_option("--scenario", t.scenarios,
+                        "scenario YAML files (env k trains on scenario k mod n); copied into the run folder")
+      ->check(CLI::ExistingFile);
   train_cmd->add_option("--steps", t.steps, "total environment steps (overrides the PPO config)");
   train_cmd->add_option("--envs", t.envs, "parallel environments (overrides the PPO config)");
   train_cmd->add_option("--seed", t.seed, "seed (overrides the PPO config)");
   train_cmd->add_option("--cycles", t.cycles, "simulate this many cycles per scenario run instead of its duration");
   train_cmd->add_option("--backend", t.backend, "NIC simulator: rtl (Verilated RTL) or model (C++ reference model, fast)")
       ->check(CLI::IsMember({"rtl", "model"}));
-  train_cmd->add_option("--out", t.out, "output folder: checkpoint, CSV log, exported policy")->required();
-  train_cmd->add_option("--resume", t.resume, "continue the run in this folder (its configs and checkpoint)")
+  train_cmd->add_option("--out", t.out,
+                        "run folder: scenarios, configs, checkpoint, CSV log, exported policy (default: --resume's)");
+  train_cmd->add_option("--resume", t.resume,
+                        "continue the run in this folder (its scenarios, configs and checkpoint; nothing else needed)")
       ->check(CLI::ExistingDirectory);
+  train_cmd->add_flag("--force", t.force, "replace a training run already in --out");
   train_cmd->add_option("--ppo-config", t.ppo_config, "PPO settings (YAML)")->check(CLI::ExistingFile);
   train_cmd->add_option("--env-config", t.env_config, "environment settings (YAML)")->check(CLI::ExistingFile);
   train_cmd->add_flag("--quiet", t.quiet, "no progress bar");
@@ -68,6 +74,13 @@ int main(int argc, char** argv) {
   serve_cmd->add_option("--step-cycles", s.step_cycles,
                         "lock-step simulator: advance this many cycles per decision instead of sleeping");
   serve_cmd->add_option("--max-decisions", s.max_decisions, "stop after this many decisions (0: until SIGINT)");
+  serve_cmd->add_option("--retries", s.retries,
+                        "failed attempts in a row to reach the target (backoff 0.2 s doubling to 5 s) before exit 3")
+      ->capture_default_str();
+  serve_cmd->add_option("--interval-tolerance", s.interval_tolerance,
+                        "warn when the achieved cycles between decisions differ from the policy's trained interval "
+                        "by more than this fraction")
+      ->capture_default_str()->check(CLI::Range(0.0, 100.0));
 
   try {
     app.parse(argc, argv);
@@ -81,11 +94,14 @@ int main(int argc, char** argv) {
     if (*eval_cmd) return eval(e);
     if (s.policy.empty() == s.baseline.empty()) {
       std::cerr << "nicagent serve: give exactly one of --policy and --baseline\n";
-      return 2;
+      return kUsage;
     }
     return serve(s);
+  } catch (const TargetUnreachable& ex) {
+    std::cerr << "nicagent: " << ex.what() << "\n";
+    return kUnreachable;
   } catch (const std::exception& ex) {
     std::cerr << "nicagent: " << ex.what() << "\n";
-    return 1;
+    return kError;
   }
 }

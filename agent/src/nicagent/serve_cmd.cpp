@@ -1,18 +1,24 @@
 // nicagent serve: the live control loop. Every interval: SNAPSHOT, decide, one COMMIT.
-// Stops cleanly on SIGINT/SIGTERM; a lost connection is logged and the target reopened.
+// Stops cleanly on SIGINT/SIGTERM; a lost connection is logged and the target reopened,
+// up to --retries failed attempts in a row (then exit 3). Warns when the cycles between
+// decisions, read from the NIC's cycle counter, are far from the policy's trained interval.
 #include <spdlog/spdlog.h>
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
+#include <optional>
 #include <csignal>
 #include <thread>
 
 #include "commands.hpp"
 #include "nicsched/control/controller.hpp"
+#include "nicsched/control/nic_env.hpp"
 #include "nicsched/drivers/open_bus.hpp"
 #include "nicsched/host/discovery.hpp"
 #include "nicsched/host/policy.hpp"
 #include "nicsched/host/telemetry.hpp"
+#include "nicsched/ppo/policy.hpp"
 #include "nicsched/ppo/ppo_controller.hpp"
 
 namespace nicsched::agent_cli {
@@ -39,20 +45,75 @@ std::string describe_decision(const host::Policy& p) {
   return s;
 }
 
+// Compares the achieved control interval (NIC cycles between decisions) with the one the
+// policy was trained at, over windows of kWindow decisions; warns when a window's mean is
+// off by more than the tolerance, and says when it is back within it.
+class IntervalWatch {
+ public:
+  static constexpr std::uint64_t kWindow = 8;
+
+  IntervalWatch(std::uint64_t trained_cycles, double tolerance) : trained_(trained_cycles), tolerance_(tolerance) {}
+
+  // A new connection (a new NIC, a new clock): start over.
+  void restart() {
+    last_cycle_.reset();
+    sum_ = 0;
+    n_ = 0;
+  }
+
+  void decision_at(std::uint64_t cycle) {
+    if (last_cycle_ && cycle > *last_cycle_) {
+      sum_ += cycle - *last_cycle_;
+      ++n_;
+    }
+    last_cycle_ = cycle;
+    if (n_ < kWindow) return;
+    const double achieved = static_cast<double>(sum_) / static_cast<double>(n_);
+    const double off = std::abs(achieved - static_cast<double>(trained_)) / static_cast<double>(trained_);
+    sum_ = 0;
+    n_ = 0;
+    if (off > tolerance_ && !warned_) {
+      spdlog::warn("achieved control interval {:.0f} cycles (mean of the last {} decisions) differs from the {} cycles "
+                   "the policy was trained at by {:.0f}% (tolerance {:.0f}%): its decisions assume another pace; on a "
+                   "lock-step simulator use --step-cycles {}, on a free-running NIC a shorter or longer --interval-ms",
+                   achieved, kWindow, trained_, off * 100, tolerance_ * 100, trained_);
+      warned_ = true;
+    } else if (off <= tolerance_ && warned_) {
+      spdlog::info("achieved control interval {:.0f} cycles is back within {:.0f}% of the trained {} cycles", achieved,
+                   tolerance_ * 100, trained_);
+      warned_ = false;
+    }
+  }
+
+ private:
+  std::uint64_t trained_;
+  double tolerance_;
+  std::optional<std::uint64_t> last_cycle_;
+  std::uint64_t sum_ = 0;
+  std::uint64_t n_ = 0;
+  bool warned_ = false;
+};
+
 }  // namespace
 
 int serve(const ServeOptions& o) {
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
   std::unique_ptr<control::Controller> controller;
+  std::optional<IntervalWatch> watch;
   if (!o.policy.empty()) {
-    controller = std::make_unique<ppo::PpoController>(std::make_shared<const ppo::TrainedPolicy>(o.policy));
+    auto policy = std::make_shared<const ppo::TrainedPolicy>(o.policy);
+    const auto trained = control::parse_env_config(policy->env_yaml(), (o.policy / "policy.yaml").string());
+    watch.emplace(trained.interval_cycles, o.interval_tolerance);
+    controller = std::make_unique<ppo::PpoController>(std::move(policy));
   } else {
     controller = control::make_baseline(o.baseline);
   }
   std::uint64_t decisions = 0;
   auto backoff = std::chrono::milliseconds(200);
   bool connected = false;  // the last attempt reached the target (for the log line)
+  std::uint32_t failures = 0;  // failed attempts in a row
+  auto failing_since = std::chrono::steady_clock::now();
   while (!g_stop.load()) {
     try {
       auto bus = drivers::open_bus(o.target);
@@ -72,6 +133,8 @@ int serve(const ServeOptions& o) {
                    bus->describe(), caps.tenants, caps.prio_levels, caps.crypto_slots);
       backoff = std::chrono::milliseconds(200);
       connected = true;
+      failures = 0;
+      if (watch) watch->restart();
       while (!g_stop.load()) {
         if (o.step_cycles > 0) {
           clock->step(o.step_cycles);
@@ -85,6 +148,7 @@ int serve(const ServeOptions& o) {
         const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
         const auto applied = host::apply_policy(*bus, caps, policy);
         ++decisions;
+        if (watch) watch->decision_at(tracker.now());
         spdlog::info("decision {} at cycle {} (gen {}, {:.1f} us): {}", decisions, tracker.now(), applied.config_gen,
                      us, describe_decision(policy));
         if (o.max_decisions > 0 && decisions >= o.max_decisions) {
@@ -95,6 +159,13 @@ int serve(const ServeOptions& o) {
       throw;  // a wrong URI does not get better by retrying
     } catch (const drivers::BusError& e) {
       if (g_stop.load()) break;
+      if (failures == 0) failing_since = std::chrono::steady_clock::now();
+      if (++failures > o.retries) {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - failing_since).count();
+        throw TargetUnreachable(fmt::format("cannot reach {} after {} attempts in {:.1f} s (last error: {}); "
+                                            "--retries sets how many failed attempts in a row are allowed",
+                                            o.target, failures, s, e.what()));
+      }
       if (connected) {
         spdlog::warn("connection to {} lost ({}); reconnecting in {} ms", o.target, e.what(), backoff.count());
       } else {
