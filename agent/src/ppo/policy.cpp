@@ -46,6 +46,11 @@ TrainedPolicy::TrainedPolicy(const std::filesystem::path& dir) : impl_(std::make
     throw CheckpointError(e.what());
   }
   try {
+    fileio::check_readable_file(model_file, kMaxModelFileBytes, "the TorchScript policy");
+  } catch (const fileio::FileError& e) {
+    throw CheckpointError(e.what());
+  }
+  try {
     impl_->module = torch::jit::load(model_file.string());
   } catch (const c10::Error& e) {
     throw CheckpointError(model_file.string() + ": cannot load the TorchScript policy");

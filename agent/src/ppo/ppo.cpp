@@ -244,6 +244,11 @@ void Trainer::save_checkpoint(const std::filesystem::path& file) const {
 void Trainer::load_checkpoint(const std::filesystem::path& file) {
   torch::serialize::InputArchive archive, model_archive, optim_archive;
   try {
+    fileio::check_readable_file(file, kMaxModelFileBytes, "the checkpoint");
+  } catch (const fileio::FileError& e) {
+    throw CheckpointError(e.what());
+  }
+  try {
     archive.load_from(file.string());
   } catch (const c10::Error&) {
     throw CheckpointError(file.string() + ": not a readable checkpoint");

@@ -21,6 +21,10 @@ class CheckpointError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The largest checkpoint or TorchScript policy file a loader opens (the default network's
+// are under 1 MB); anything that is not a regular file is refused too (fileio).
+inline constexpr std::uint64_t kMaxModelFileBytes = std::uint64_t{256} << 20;
+
 // What one update (one rollout + its epochs of minibatches) did.
 struct UpdateStats {
   std::uint64_t update = 0;             // 1-based index of this update
