@@ -215,6 +215,7 @@ int train(const TrainOptions& o) {
       fs::copy(o.resume / "scenarios", out / "scenarios", fs::copy_options::recursive);
     }
   } else {
+    fs::remove_all(out / "scenarios");  // left by an attempt that never trained
     for (std::size_t k = 0; k < o.scenarios.size(); ++k) run.scenarios.push_back(copy_scenario(o.scenarios[k], k, out));
   }
   if (o.cycles) run.cycles = o.cycles;
