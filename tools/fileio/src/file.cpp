@@ -121,8 +121,11 @@ void write_file_atomically(const std::filesystem::path& file, std::string_view c
   std::filesystem::path tmp;
   int raw = -1;
   for (int attempt = 0; raw < 0; ++attempt) {
-    tmp = dir / ("." + file.filename().string() + ".tmp." + std::to_string(::getpid()) + "." +
-                 std::to_string(counter.fetch_add(1)));
+    // Built by appending: GCC 12 warns (-Wrestrict, falsely) on "." + std::string.
+    std::string tmp_name(1, '.');
+    tmp_name += file.filename().string();
+    tmp_name += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
+    tmp = dir / tmp_name;
     raw = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (raw < 0 && (errno != EEXIST || attempt > 100)) {
       throw FileError(name, "cannot create a temporary file in " + dir.string() + ": " + errno_text(errno));
