@@ -2,6 +2,8 @@
 // the scenario-style MapReader.
 #include "nicsched/fileio/yaml.hpp"
 
+#include <yaml-cpp/depthguard.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -88,6 +90,10 @@ std::optional<std::uint64_t> parse_unsigned(std::string_view text) {
 YamlDoc::YamlDoc(std::string_view text, std::string file, std::size_t max_nodes) : file_(std::move(file)) {
   try {
     root_ = YAML::Load(std::string(text));
+  } catch (const YAML::DeepRecursion& e) {  // its own message says "bad file"
+    throw YamlError(file_, static_cast<std::size_t>(e.mark.line) + 1, static_cast<std::size_t>(e.mark.column) + 1,
+                    "(document)",
+                    "nested deeper than the YAML parser allows (about " + std::to_string(e.depth() / 4) + " levels)");
   } catch (const YAML::Exception& e) {
     const auto line = e.mark.line >= 0 ? static_cast<std::size_t>(e.mark.line) + 1 : 0;
     const auto column = e.mark.column >= 0 ? static_cast<std::size_t>(e.mark.column) + 1 : 0;
