@@ -1,23 +1,32 @@
-// nicsched_ingress: parser + classifier; frames pass unchanged with ingress_meta_t on tlast.
+// nicsched_ingress: parser + classifier (+ padding to the minimum frame on TX); ingress_meta_t on tlast.
 //
 // Behaviour
-//   Every beat that enters leaves unchanged, in order; the tlast beat of each frame carries
+//   Every beat that enters leaves unchanged, in order (except for the padding below); the
+//   tlast beat of each frame carries
 //   nicsched_pkg::ingress_meta_t on m_axis_tuser (zero on other beats): the drop reason
 //   (frames with a reason still leave in full, for the queue manager to free at tlast),
 //   or the tenant, class and crypto op from the classifier table / DEFAULT_ACTION.
-//   See nicsched_parser and nicsched_classifier for the rules, docs/ingress.md for a user's
-//   view.
+//   With PadFrameBytes > 0 (TX: frames from the host), a kept frame (no drop reason)
+//   shorter than PadFrameBytes leaves padded with zero bytes to PadFrameBytes, as the MAC
+//   would put it on the wire (nicsched_frame_pad); everything after the ingress counts it
+//   at that length. MinFrameBytes is the parser's runt threshold: 60 for frames from a MAC
+//   (RX), 14 (an Ethernet header) for frames from a host (TX).
+//   See nicsched_parser, nicsched_classifier and nicsched_frame_pad for the rules,
+//   docs/ingress.md for a user's view.
 //
 // Timing
-//   Latency three clocks (parser two, classifier one); one beat per clock when
-//   m_axis_tready is high, no bubble between frames; s_axis_tready depends
-//   combinationally on m_axis_tready. Counter pulses (cnt_*_o) come when a frame's tlast
+//   Latency three clocks (parser two, classifier one; the padding adds no register); one
+//   beat per clock when m_axis_tready is high, no bubble between frames, except that at
+//   DataWidth < 8 * PadFrameBytes a short frame's pad beats hold the input, one per clock.
+//   s_axis_tready depends combinationally on m_axis_tready. Counter pulses (cnt_*_o) come when a frame's tlast
 //   beat leaves the parser stage, one per frame (frames) and per reason.
 `default_nettype none
 
 module nicsched_ingress #(
   parameter int DataWidth     = 512,  // AXI4-Stream data bits; 64..512, a power of two
-  parameter int NumClsEntries = 16    // classifier match-table entries; 1..64
+  parameter int NumClsEntries = 16,   // classifier match-table entries; 1..64
+  parameter int MinFrameBytes = 60,   // shorter frames are runts (14..60; 14 on TX)
+  parameter int PadFrameBytes = 0     // pad kept frames to this length (0: no padding; 60 on TX)
 ) (
   input  logic                        clk_i,
   input  logic                        rst_ni,
@@ -74,7 +83,8 @@ module nicsched_ingress #(
   logic                       prs_default;
 
   nicsched_parser #(
-    .DataWidth(DataWidth)
+    .DataWidth    (DataWidth),
+    .MinFrameBytes(MinFrameBytes)
   ) u_parser (
     .clk_i,
     .rst_ni,
@@ -103,6 +113,11 @@ module nicsched_ingress #(
     .cnt_bad_ihl_o,
     .cnt_unknown_etype_o
   );
+
+  logic [DataWidth-1:0]        cls_tdata;
+  logic [DataWidth/8-1:0]      cls_tkeep;
+  logic                        cls_tvalid, cls_tready, cls_tlast;
+  nicsched_pkg::ingress_meta_t cls_tuser;
 
   nicsched_classifier #(
     .DataWidth    (DataWidth),
@@ -136,13 +151,47 @@ module nicsched_ingress #(
     .s_prs_dport_i      (prs_dport),
     .s_prs_drop_i       (prs_drop),
     .s_prs_default_i    (prs_default),
-    .m_axis_tdata,
-    .m_axis_tkeep,
-    .m_axis_tvalid,
-    .m_axis_tready,
-    .m_axis_tlast,
-    .m_axis_tuser
+    .m_axis_tdata       (cls_tdata),
+    .m_axis_tkeep       (cls_tkeep),
+    .m_axis_tvalid      (cls_tvalid),
+    .m_axis_tready      (cls_tready),
+    .m_axis_tlast       (cls_tlast),
+    .m_axis_tuser       (cls_tuser)
   );
+
+  if (PadFrameBytes > 0) begin : g_pad
+    localparam int MetaW = nicsched_pkg::INGRESS_META_W;
+    logic [MetaW-1:0] pad_tuser;
+    nicsched_frame_pad #(
+      .DataWidth(DataWidth),
+      .UserW    (MetaW),
+      .MinBytes (PadFrameBytes)
+    ) u_pad (
+      .clk_i,
+      .rst_ni,
+      .s_axis_tdata (cls_tdata),
+      .s_axis_tkeep (cls_tkeep),
+      .s_axis_tvalid(cls_tvalid),
+      .s_axis_tready(cls_tready),
+      .s_axis_tlast (cls_tlast),
+      .s_axis_tuser (cls_tuser),
+      .s_pad_i      (cls_tuser.drop == nicsched_pkg::DROP_NONE),
+      .m_axis_tdata,
+      .m_axis_tkeep,
+      .m_axis_tvalid,
+      .m_axis_tready,
+      .m_axis_tlast,
+      .m_axis_tuser (pad_tuser)
+    );
+    assign m_axis_tuser = pad_tuser;
+  end else begin : g_no_pad
+    assign m_axis_tdata  = cls_tdata;
+    assign m_axis_tkeep  = cls_tkeep;
+    assign m_axis_tvalid = cls_tvalid;
+    assign cls_tready    = m_axis_tready;
+    assign m_axis_tlast  = cls_tlast;
+    assign m_axis_tuser  = cls_tuser;
+  end
 
   // The length and source port are parsed for tests and future use; the classifier
   // matches on the destination port only.

@@ -15,14 +15,19 @@
 //   tkeep set (saturating at 65535).
 //
 //   Verdict, first rule that applies:
-//     1. length < 60 bytes                                          -> DROP_RUNT
-//     2. ethertype (after the tag) neither IPv4 nor IPv6            -> DROP_UNKNOWN_ETYPE,
+//     1. length < MinFrameBytes (60 from a MAC, 14 from a host)     -> DROP_RUNT
+//     2. 802.1Q TPID at bytes 12-13 but length < 18 (tag cut)       -> DROP_TRUNCATED
+//     3. ethertype (after the tag) neither IPv4 nor IPv6            -> DROP_UNKNOWN_ETYPE,
 //        or, when bad_to_default_i, no drop and m_prs_default_o = 1 (use the default action)
-//     3. IP version nibble wrong (4 / 6) or IPv4 IHL < 5            -> DROP_BAD_IHL
-//     4. IPv4: total length < IHL*4, or L2 header + total length > frame length, or
+//     4. length < L2 header + 20 (IPv4) / + 40 (IPv6): the fixed IP header is cut
+//                                                                   -> DROP_TRUNCATED
+//     5. IP version nibble wrong (4 / 6) or IPv4 IHL < 5            -> DROP_BAD_IHL
+//     6. IPv4: total length < IHL*4, or L2 header + total length > frame length, or
 //        (first fragment of UDP/TCP) total length < IHL*4 + L4 minimum (UDP 8, TCP 20);
 //        IPv6: L2 header + 40 + payload length > frame length, or (UDP/TCP) payload
 //        length < L4 minimum                                        -> DROP_TRUNCATED
+//   Rules 2 and 4 never fire at MinFrameBytes = 60 (every frame holds the tag and the fixed
+//   IP header then); with a smaller minimum they keep every test on bytes the frame has.
 //   Bytes after the IP length (Ethernet padding) are allowed. A dropped frame reports all
 //   fields zero except the length; a default-class frame reports its VLAN ID and length.
 //
@@ -41,7 +46,8 @@
 `default_nettype none
 
 module nicsched_parser #(
-  parameter int DataWidth = 512  // AXI4-Stream data bits; 64..512, a power of two
+  parameter int DataWidth     = 512,  // AXI4-Stream data bits; 64..512, a power of two
+  parameter int MinFrameBytes = 60    // shorter frames are runts: 60 from a MAC, 14 from a host
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -87,15 +93,18 @@ module nicsched_parser #(
   localparam int BEAT_W     = $clog2(HDR_BEATS + 1);         // beat index, saturating at HDR_BEATS
   localparam int L3_BYTES   = 64;                            // IP header window (60 + 4 port bytes)
   localparam int KEEP_CNT_W = $clog2(BPB + 1);
-  // Header bytes whose tests are taken as their beat arrives (all below 60, so a frame that
-  // is not a runt always has them from its own bytes; 16-bit fields never straddle beats).
+  // Header bytes whose tests are taken as their beat arrives (16-bit fields never straddle
+  // beats). A frame that the verdict reads them for has them from its own bytes: the tag's
+  // ethertype (16-17) only when it is 18 bytes long (rule 2), the others only when it holds
+  // the fixed IP header (rule 4).
   localparam int POS_ET0 = 12;  // ethertype / TPID
   localparam int POS_ET1 = 16;  // ethertype after an 802.1Q tag
   localparam int POS_FR0 = 20;  // untagged: IPv4 flags + fragment offset; IPv6 next header
   localparam int POS_FR1 = 24;  // the same, tagged
   localparam int POS_PR0 = 23;  // untagged IPv4 protocol
   localparam int POS_PR1 = 27;  // tagged IPv4 protocol
-  localparam logic [15:0] MIN_FRAME   = 16'd60;
+  localparam logic [31:0] MIN_FRAME32 = MinFrameBytes;
+  localparam logic [15:0] MIN_FRAME   = MIN_FRAME32[15:0];
   localparam logic [15:0] ETYPE_VLAN  = 16'h8100;
   localparam logic [15:0] ETYPE_IPV4  = 16'h0800;
   localparam logic [15:0] ETYPE_IPV6  = 16'h86DD;
@@ -104,6 +113,9 @@ module nicsched_parser #(
 
   if (DataWidth < 64 || DataWidth > 512 || (DataWidth & (DataWidth - 1)) != 0) begin : g_bad_width
     $error("nicsched_parser %m: DataWidth must be a power of two in 64..512");
+  end
+  if (MinFrameBytes < 14 || MinFrameBytes > 60) begin : g_bad_min
+    $error("nicsched_parser %m: MinFrameBytes must be in 14..60 (an Ethernet header at least)");
   end
 
   // ---------------------------------------------------------------------------------
@@ -249,6 +261,7 @@ module nicsched_parser #(
   logic [7:0]             proto;
   logic [5:0]             l4_min;        // minimum L4 header of proto (0: not checked)
   logic [17:0]            ip_end;        // L2 header + IP length in bytes
+  logic [6:0]             ip_fixed_end;  // L2 header + fixed IP header (20 / 40 bytes)
   logic                   truncated;
   nicsched_pkg::drop_reason_e drop;
   logic                   to_default;
@@ -291,6 +304,7 @@ module nicsched_parser #(
       end
     end
 
+    ip_fixed_end = {1'b0, l2_len} + (is_ipv6 ? 7'd40 : 7'd20);
     if (is_ipv6) begin
       ip_end    = {12'd0, l2_len} + 18'd40 + {2'd0, ip6_payload};
       truncated = (ip_end > {2'd0, len_q}) || ({10'd0, l4_min} > ip6_payload);
@@ -303,9 +317,13 @@ module nicsched_parser #(
     to_default = 1'b0;
     if (len_q < MIN_FRAME) begin
       drop = nicsched_pkg::DROP_RUNT;
+    end else if (has_vlan_q && len_q < 16'd18) begin
+      drop = nicsched_pkg::DROP_TRUNCATED;
     end else if (!is_ipv4 && !is_ipv6) begin
       drop       = bad_to_default_i ? nicsched_pkg::DROP_NONE : nicsched_pkg::DROP_UNKNOWN_ETYPE;
       to_default = bad_to_default_i;
+    end else if (len_q < {9'd0, ip_fixed_end}) begin
+      drop = nicsched_pkg::DROP_TRUNCATED;
     end else if ((is_ipv4 && (ip_ver != 4'd4 || ihl < 4'd5)) || (is_ipv6 && ip_ver != 4'd6)) begin
       drop = nicsched_pkg::DROP_BAD_IHL;
     end else if (truncated) begin

@@ -16,6 +16,12 @@ package nicsched_pkg;
   // Widest tenant index the register map can carry (6 bits: up to 64 tenants).
   localparam int TENANT_W = 6;
 
+  // Frame lengths (bytes, without FCS). From the MAC (RX) a frame shorter than the Ethernet
+  // minimum is a runt; from the host (TX) any frame holding an Ethernet header is taken and
+  // padded with zeros to the minimum before it is queued, as a MAC would pad it.
+  localparam int MIN_WIRE_FRAME = 60;  // Ethernet minimum on the wire; RX runt threshold
+  localparam int MIN_HOST_FRAME = 14;  // TX runt threshold: an Ethernet header
+
   typedef enum logic [1:0] {
     CRYPTO_NONE    = 2'd0,
     CRYPTO_ENCRYPT = 2'd1,

@@ -273,9 +273,12 @@ module nicsched_top #(
   logic [1:0] q_tready;
 
   for (genvar d = 0; d < 2; d++) begin : gen_ingress
+    // TX takes frames from 14 bytes up and pads them to 60; RX drops runts (< 60 bytes).
     nicsched_ingress #(
       .DataWidth    (DataWidth),
-      .NumClsEntries(NumClsEntries)
+      .NumClsEntries(NumClsEntries),
+      .MinFrameBytes((d == 0) ? nicsched_pkg::MIN_HOST_FRAME : nicsched_pkg::MIN_WIRE_FRAME),
+      .PadFrameBytes((d == 0) ? nicsched_pkg::MIN_WIRE_FRAME : 0)
     ) u_ingress (
       .clk_i,
       .rst_ni,

@@ -103,14 +103,14 @@ inline constexpr std::array<FieldInfo, 2> kFields{{
 namespace CTRL {
 inline constexpr std::uint32_t kOffset = 0x0010;
 inline constexpr std::uint32_t kWidth = 32;
-inline constexpr std::uint32_t kReset = 0x1;
+inline constexpr std::uint32_t kReset = 0x101;
 inline constexpr Field ENABLE{0, 1};  // [0:0] rw: 1: egress arbiter runs; 0: queues fill, nothing is dequeued
 inline constexpr BasicEnumField<std::uint32_t, ArbMode> ARB_MODE{{4, 2}};  // [5:4] rw: Egress arbitration mode.
-inline constexpr Field BAD_TO_DEFAULT{8, 1};  // [8:8] rw: Frames with an unknown ethertype go to the default class instead of being dropped
+inline constexpr Field BAD_TO_DEFAULT{8, 1};  // [8:8] rw: 1: frames of a non-IP ethertype (ARP, LLDP, PTP, ...) are kept and given DEFAULT_ACTION (reset: tenant 0, bulk, no crypto); 0: dropped and counted in PRS_UNKNOWN_ETYPE
 inline constexpr std::array<FieldInfo, 3> kFields{{
     {"ENABLE", 0, 1, Access::kRw, 0x1, false, "1: egress arbiter runs; 0: queues fill, nothing is dequeued"},
     {"ARB_MODE", 4, 2, Access::kRw, 0x0, false, "Egress arbitration mode."},
-    {"BAD_TO_DEFAULT", 8, 1, Access::kRw, 0x0, false, "Frames with an unknown ethertype go to the default class instead of being dropped"},
+    {"BAD_TO_DEFAULT", 8, 1, Access::kRw, 0x1, false, "1: frames of a non-IP ethertype (ARP, LLDP, PTP, ...) are kept and given DEFAULT_ACTION (reset: tenant 0, bulk, no crypto); 0: dropped and counted in PRS_UNKNOWN_ETYPE"},
 }};
 }  // namespace CTRL
 
@@ -206,7 +206,7 @@ inline constexpr std::array<FieldInfo, 2> kFields{{
 }};
 }  // namespace CRYPTO_ENGINE
 
-// DEFAULT_ACTION: Classifier result for frames that match no valid entry. Shadowed: written to a shadow copy, applied by COMMIT.
+// DEFAULT_ACTION: Classifier result for IP frames that match no valid entry, and for non-IP frames when CTRL.BAD_TO_DEFAULT (the reset) keeps them. Shadowed: written to a shadow copy, applied by COMMIT.
 namespace DEFAULT_ACTION {
 inline constexpr std::uint32_t kOffset = 0x0044;
 inline constexpr std::uint32_t kWidth = 32;
@@ -250,7 +250,7 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 }};
 }  // namespace PRS_FRAMES
 
-// PRS_RUNT: Frames shorter than 60 bytes (dropped) Snapshot: reads return the copy latched by SNAPSHOT.
+// PRS_RUNT: Runts, dropped: on TX (element 0, from the host) frames shorter than 14 bytes (14..59-byte frames are padded to 60 and kept); on RX (element 1, from the MAC) frames shorter than 60 bytes Snapshot: reads return the copy latched by SNAPSHOT.
 namespace PRS_RUNT {
 inline constexpr std::uint32_t kBase = 0x0108;    // element 0
 inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
@@ -266,7 +266,7 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 }};
 }  // namespace PRS_RUNT
 
-// PRS_TRUNCATED: Frames shorter than their headers or IP length say (dropped) Snapshot: reads return the copy latched by SNAPSHOT.
+// PRS_TRUNCATED: Frames shorter than their headers (802.1Q tag, fixed IP header, L4 header) or their IP length say (dropped) Snapshot: reads return the copy latched by SNAPSHOT.
 namespace PRS_TRUNCATED {
 inline constexpr std::uint32_t kBase = 0x0110;    // element 0
 inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
@@ -663,7 +663,7 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 }  // namespace CR_SLOTS_HELD
 
 // ============================================================ block QUEUE_STATS
-// Per-queue telemetry (snapshot); queue q = tenant*2 + class.
+// Per-queue telemetry (snapshot); queue q = tenant*2 + class. Byte counts are wire bytes - a TX frame shorter than 60 bytes counts 60, as padded.
 // Q_ENQ_PKTS: Packets accepted into the queue Snapshot: reads return the copy latched by SNAPSHOT.
 namespace Q_ENQ_PKTS {
 inline constexpr std::uint32_t kBase = 0x4000;    // element 0
@@ -871,11 +871,11 @@ inline constexpr std::array<RegisterInfo, 52> kRegisters{{
     {"STATUS", 0x0028, 0x0, 1, "", 32, "w1c", false, false, "GLOBAL", "Sticky error flags.", STATUS::kFields},
     {"CYCLE", 0x0030, 0x0, 1, "", 64, "ro", false, true, "GLOBAL", "Free-running clock cycle counter.", CYCLE::kFields},
     {"CRYPTO_ENGINE", 0x0040, 0x0, 1, "", 32, "rw", true, false, "GLOBAL", "Crypto engine model; a packet holds a slot for ceil(len / BYTES_PER_CYCLE) + LATENCY cycles.", CRYPTO_ENGINE::kFields},
-    {"DEFAULT_ACTION", 0x0044, 0x0, 1, "", 32, "rw", true, false, "GLOBAL", "Classifier result for frames that match no valid entry.", DEFAULT_ACTION::kFields},
+    {"DEFAULT_ACTION", 0x0044, 0x0, 1, "", 32, "rw", true, false, "GLOBAL", "Classifier result for IP frames that match no valid entry, and for non-IP frames when CTRL.BAD_TO_DEFAULT (the reset) keeps them.", DEFAULT_ACTION::kFields},
     {"CRYPTO_BUSY", 0x0048, 0x0, 1, "", 32, "ro", false, true, "GLOBAL", "Crypto slots held now.", CRYPTO_BUSY::kFields},
     {"PRS_FRAMES", 0x0100, 0x40, 2, "", 64, "ro", false, true, "PARSER", "Frames seen", PRS_FRAMES::kFields},
-    {"PRS_RUNT", 0x0108, 0x40, 2, "", 64, "ro", false, true, "PARSER", "Frames shorter than 60 bytes (dropped)", PRS_RUNT::kFields},
-    {"PRS_TRUNCATED", 0x0110, 0x40, 2, "", 64, "ro", false, true, "PARSER", "Frames shorter than their headers or IP length say (dropped)", PRS_TRUNCATED::kFields},
+    {"PRS_RUNT", 0x0108, 0x40, 2, "", 64, "ro", false, true, "PARSER", "Runts, dropped: on TX (element 0, from the host) frames shorter than 14 bytes (14..59-byte frames are padded to 60 and kept); on RX (element 1, from the MAC) frames shorter than 60 bytes", PRS_RUNT::kFields},
+    {"PRS_TRUNCATED", 0x0110, 0x40, 2, "", 64, "ro", false, true, "PARSER", "Frames shorter than their headers (802.1Q tag, fixed IP header, L4 header) or their IP length say (dropped)", PRS_TRUNCATED::kFields},
     {"PRS_BAD_IHL", 0x0118, 0x40, 2, "", 64, "ro", false, true, "PARSER", "IPv4 frames with IHL < 5 or a bad version (dropped)", PRS_BAD_IHL::kFields},
     {"PRS_UNKNOWN_ETYPE", 0x0120, 0x40, 2, "", 64, "ro", false, true, "PARSER", "Frames of an ethertype other than IPv4/IPv6 (dropped, or default class if CTRL.BAD_TO_DEFAULT)", PRS_UNKNOWN_ETYPE::kFields},
     {"PRS_BUF_DROP", 0x0128, 0x40, 2, "", 64, "ro", false, true, "PARSER", "Frames dropped because the shared buffer had no free cell", PRS_BUF_DROP::kFields},

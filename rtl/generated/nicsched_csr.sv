@@ -72,7 +72,7 @@ module nicsched_csr #(
   // GLOBAL.CTRL (shadowed): Scheduler control.
   output logic        ctrl_enable_o,  // 1: egress arbiter runs; 0: queues fill, nothing is dequeued
   output logic [1:0]  ctrl_arb_mode_o,  // Egress arbitration mode.
-  output logic        ctrl_bad_to_default_o,  // Frames with an unknown ethertype go to the default class instead of being dropped
+  output logic        ctrl_bad_to_default_o,  // 1: frames of a non-IP ethertype (ARP, LLDP, PTP, ...) are kept and given DEFAULT_ACTION (reset: tenant 0, bulk, no crypto); 0: dropped and counted in PRS_UNKNOWN_ETYPE
   // GLOBAL.COMMIT: Write 1 to GO to apply every shadowed register at one clock edge.
   output logic        commit_go_o,  // Commit
   output logic        commit_go_we_o,
@@ -96,7 +96,7 @@ module nicsched_csr #(
   // GLOBAL.CRYPTO_ENGINE (shadowed): Crypto engine model; a packet holds a slot for ceil(len / BYTES_PER_CYCLE) + LATENCY cycles.
   output logic [7:0]  crypto_engine_bytes_per_cycle_o,  // Engine throughput per slot, bytes per cycle (0 is treated as 1)
   output logic [15:0] crypto_engine_latency_o,  // Fixed engine latency, cycles
-  // GLOBAL.DEFAULT_ACTION (shadowed): Classifier result for frames that match no valid entry.
+  // GLOBAL.DEFAULT_ACTION (shadowed): Classifier result for IP frames that match no valid entry, and for non-IP frames when CTRL.BAD_TO_DEFAULT (the reset) keeps them.
   output logic [5:0]  default_action_tenant_o,  // Tenant
   output logic        default_action_class_o,  // Class: 0 control, 1 bulk
   output logic [1:0]  default_action_crypto_op_o,  // Crypto operation.
@@ -104,9 +104,9 @@ module nicsched_csr #(
   input  logic [7:0]  crypto_busy_slots_i,  // Busy slots
   // PARSER[2].PRS_FRAMES (snapshot): Frames seen
   input  logic [2*64-1:0] prs_frames_count_i,  // Count
-  // PARSER[2].PRS_RUNT (snapshot): Frames shorter than 60 bytes (dropped)
+  // PARSER[2].PRS_RUNT (snapshot): Runts, dropped: on TX (element 0, from the host) frames shorter than 14 bytes (14..59-byte frames are padded to 60 and kept); on RX (element 1, from the MAC) frames shorter than 60 bytes
   input  logic [2*64-1:0] prs_runt_count_i,  // Count
-  // PARSER[2].PRS_TRUNCATED (snapshot): Frames shorter than their headers or IP length say (dropped)
+  // PARSER[2].PRS_TRUNCATED (snapshot): Frames shorter than their headers (802.1Q tag, fixed IP header, L4 header) or their IP length say (dropped)
   input  logic [2*64-1:0] prs_truncated_count_i,  // Count
   // PARSER[2].PRS_BAD_IHL (snapshot): IPv4 frames with IHL < 5 or a bad version (dropped)
   input  logic [2*64-1:0] prs_bad_ihl_count_i,  // Count
@@ -416,7 +416,7 @@ module nicsched_csr #(
   assign ctrl_arb_mode_o = ctrl_arb_mode_act_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ctrl_bad_to_default_sh_q <= 1'h0;
+      ctrl_bad_to_default_sh_q <= 1'h1;
     end else if (we_ctrl) begin
       ctrl_bad_to_default_sh_q <= (ctrl_bad_to_default_sh_q & ~wr_mask[8:8]) | (wr_data[8:8] & wr_mask[8:8]);
     end
@@ -424,7 +424,7 @@ module nicsched_csr #(
   logic [0:0]  ctrl_bad_to_default_act_q;  // active copy, loaded at commit
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      ctrl_bad_to_default_act_q <= 1'h0;
+      ctrl_bad_to_default_act_q <= 1'h1;
     end else if (commit_fire) begin
       ctrl_bad_to_default_act_q <= ctrl_bad_to_default_sh_q;
     end

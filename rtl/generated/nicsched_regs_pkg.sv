@@ -69,7 +69,7 @@ package nicsched_regs_pkg;
   localparam logic [15:0] CAPS1_BUFFER_KIB_RESET = 16'h0;
   // CTRL: Scheduler control.
   localparam int CTRL_OFFSET = 'h10;
-  localparam logic [31:0] CTRL_RESET = 32'h1;
+  localparam logic [31:0] CTRL_RESET = 32'h101;
   localparam int CTRL_ENABLE_LSB = 0;  // rw 1: egress arbiter runs; 0: queues fill, nothing is dequeued
   localparam int CTRL_ENABLE_WIDTH = 1;
   localparam logic [0:0] CTRL_ENABLE_RESET = 1'h1;
@@ -80,9 +80,9 @@ package nicsched_regs_pkg;
   localparam logic [1:0] CTRL_ARB_MODE_SP = 2'h1;
   localparam logic [1:0] CTRL_ARB_MODE_DWRR = 2'h2;
   localparam logic [1:0] CTRL_ARB_MODE_SP_DWRR = 2'h3;
-  localparam int CTRL_BAD_TO_DEFAULT_LSB = 8;  // rw Frames with an unknown ethertype go to the default class instead of being dropped
+  localparam int CTRL_BAD_TO_DEFAULT_LSB = 8;  // rw 1: frames of a non-IP ethertype (ARP, LLDP, PTP, ...) are kept and given DEFAULT_ACTION (reset: tenant 0, bulk, no crypto); 0: dropped and counted in PRS_UNKNOWN_ETYPE
   localparam int CTRL_BAD_TO_DEFAULT_WIDTH = 1;
-  localparam logic [0:0] CTRL_BAD_TO_DEFAULT_RESET = 1'h0;
+  localparam logic [0:0] CTRL_BAD_TO_DEFAULT_RESET = 1'h1;
   // COMMIT: Write 1 to GO to apply every shadowed register at one clock edge.
   localparam int COMMIT_OFFSET = 'h14;
   localparam logic [31:0] COMMIT_RESET = 32'h0;
@@ -137,7 +137,7 @@ package nicsched_regs_pkg;
   localparam int CRYPTO_ENGINE_LATENCY_LSB = 16;  // rw Fixed engine latency, cycles
   localparam int CRYPTO_ENGINE_LATENCY_WIDTH = 16;
   localparam logic [15:0] CRYPTO_ENGINE_LATENCY_RESET = 16'h20;
-  // DEFAULT_ACTION: Classifier result for frames that match no valid entry.
+  // DEFAULT_ACTION: Classifier result for IP frames that match no valid entry, and for non-IP frames when CTRL.BAD_TO_DEFAULT (the reset) keeps them.
   localparam int DEFAULT_ACTION_OFFSET = 'h44;
   localparam logic [31:0] DEFAULT_ACTION_RESET = 32'h100;
   localparam int DEFAULT_ACTION_TENANT_LSB = 0;  // rw Tenant
@@ -169,13 +169,13 @@ package nicsched_regs_pkg;
   localparam int PRS_FRAMES_COUNT_LSB = 0;  // ro Count
   localparam int PRS_FRAMES_COUNT_WIDTH = 64;
   localparam logic [63:0] PRS_FRAMES_COUNT_RESET = 64'h0;
-  // PRS_RUNT: Frames shorter than 60 bytes (dropped)
+  // PRS_RUNT: Runts, dropped: on TX (element 0, from the host) frames shorter than 14 bytes (14..59-byte frames are padded to 60 and kept); on RX (element 1, from the MAC) frames shorter than 60 bytes
   localparam int PRS_RUNT_OFFSET = 'h108;
   localparam logic [63:0] PRS_RUNT_RESET = 64'h0;
   localparam int PRS_RUNT_COUNT_LSB = 0;  // ro Count
   localparam int PRS_RUNT_COUNT_WIDTH = 64;
   localparam logic [63:0] PRS_RUNT_COUNT_RESET = 64'h0;
-  // PRS_TRUNCATED: Frames shorter than their headers or IP length say (dropped)
+  // PRS_TRUNCATED: Frames shorter than their headers (802.1Q tag, fixed IP header, L4 header) or their IP length say (dropped)
   localparam int PRS_TRUNCATED_OFFSET = 'h110;
   localparam logic [63:0] PRS_TRUNCATED_RESET = 64'h0;
   localparam int PRS_TRUNCATED_COUNT_LSB = 0;  // ro Count
@@ -365,7 +365,7 @@ package nicsched_regs_pkg;
   localparam int CR_SLOTS_HELD_COUNT_WIDTH = 8;
   localparam logic [7:0] CR_SLOTS_HELD_COUNT_RESET = 8'h0;
 
-  // ---- Block QUEUE_STATS: Per-queue telemetry (snapshot); queue q = tenant*2 + class.
+  // ---- Block QUEUE_STATS: Per-queue telemetry (snapshot); queue q = tenant*2 + class. Byte counts are wire bytes - a TX frame shorter than 60 bytes counts 60, as padded.
   localparam int QUEUE_STATS_BASE = 'h4000;
   localparam int QUEUE_STATS_STRIDE = 'h80;
   localparam int QUEUE_STATS_MAX_COUNT = 128;  // elements that exist: NumQueues
