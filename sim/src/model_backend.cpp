@@ -222,13 +222,13 @@ class ModelCore final : public NicCore {
   };
 
   void mirror_arrival(std::uint64_t id, const std::vector<std::uint8_t>& bytes) {
-    const refmodel::ParsedFrame pf = refmodel::parse_frame(bytes);
+    const refmodel::ParsedFrame pf = refmodel::parse_frame(bytes, false, refmodel::kMinHostFrameBytes);
     const bool to_default = pf.drop == refmodel::ParseDrop::kUnknownEtype && active_.bad_to_default;
     if (pf.drop != refmodel::ParseDrop::kNone && !to_default) return;  // the parser drops it
     const refmodel::ClassifierAction a = refmodel::classify(pf, active_);
     TxFrame f;
     f.q = a.tenant * refmodel::kNumClasses + a.cls;
-    f.len = static_cast<std::uint32_t>(bytes.size());
+    f.len = std::max(static_cast<std::uint32_t>(bytes.size()), refmodel::kMinFrameBytes);  // padded
     f.crypto = a.crypto_op != refmodel::CryptoOp::kNone;
     tx_frames_.emplace(id, f);
     tx_queue_.at(f.q).push_back(id);

@@ -188,7 +188,7 @@ std::uint64_t RefModel::push(Direction dir, std::span<const std::uint8_t> bytes,
   f.rec.len = static_cast<std::uint32_t>(bytes.size());
   f.rec.arrival = arrival_cycle;
   live_.emplace(id, f);
-  parsed_.emplace(id, parse_frame(bytes));  // classified at arrival, with the config then
+  parsed_.emplace(id, parse_frame(bytes, false, dir == Direction::kTx ? kMinHostFrameBytes : kMinFrameBytes));
   arrivals_.emplace(arrival_cycle, id);
   return id;
 }
@@ -304,7 +304,9 @@ void RefModel::admit_arrivals() {
       finish(id, Fate::kParseDrop);
       continue;
     }
-    f.rec.action = classify(pf, cfg_);
+    f.rec.action = classify(pf, cfg_);  // classified at arrival, with the config then
+    // The TX ingress pads a kept short frame with zeros: it is 60 bytes from here on.
+    if (f.rec.dir == Direction::kTx) f.rec.len = std::max(f.rec.len, kMinFrameBytes);
     // One classifier table serves both directions: any crypto op means this direction's.
     f.rec.egress_op = f.rec.action.crypto_op != CryptoOp::kNone ? path(f.rec.dir).op : CryptoOp::kNone;
     f.cells = static_cast<std::uint32_t>(ceil_div(f.rec.len, params_.cell_bytes));

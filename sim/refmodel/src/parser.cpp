@@ -36,7 +36,7 @@ std::string to_string(const ParsedFrame& f) {
                      f.vlan_id, f.dscp, f.protocol, f.src_port, f.dst_port, to_string(f.drop), f.to_default);
 }
 
-ParsedFrame parse_frame(std::span<const std::uint8_t> frame, bool bad_to_default) {
+ParsedFrame parse_frame(std::span<const std::uint8_t> frame, bool bad_to_default, std::uint32_t min_frame_bytes) {
   ParsedFrame out;
   out.length = static_cast<std::uint16_t>(std::min<std::size_t>(frame.size(), 65535));
   const auto dropped = [&out](ParseDrop why) {
@@ -46,13 +46,15 @@ ParsedFrame parse_frame(std::span<const std::uint8_t> frame, bool bad_to_default
     return d;
   };
 
-  if (frame.size() < kMinFrameBytes) return dropped(ParseDrop::kRunt);
+  if (frame.size() < std::max<std::size_t>(min_frame_bytes, 14)) return dropped(ParseDrop::kRunt);
 
-  // L2: 60 bytes are present from here on, enough for every fixed-offset field below.
+  // L2: the Ethernet header is there; a cut 802.1Q tag and a cut fixed IP header are
+  // truncated (possible only below 60 bytes, on TX), so every field read below is present.
   std::size_t l3 = 14;
   std::uint16_t ethertype = be16(frame, 12);
   std::uint16_t vlan = 0;
   if (ethertype == kEtypeVlan) {
+    if (frame.size() < 18) return dropped(ParseDrop::kTruncated);
     vlan = be16(frame, 14) & 0x0FFF;
     ethertype = be16(frame, 16);
     l3 = 18;
@@ -64,6 +66,7 @@ ParsedFrame parse_frame(std::span<const std::uint8_t> frame, bool bad_to_default
     return out;
   }
 
+  if (frame.size() < l3 + (ethertype == kEtypeIpv4 ? 20 : 40)) return dropped(ParseDrop::kTruncated);
   const unsigned version = frame[l3] >> 4;
   std::size_t l4 = 0;  // offset of the L4 header, 0 when ports are not read
   std::uint8_t proto = 0;

@@ -13,7 +13,10 @@
 
 namespace nicsched::refmodel {
 
-inline constexpr std::uint32_t kMinFrameBytes = 60;  // shorter (no FCS) is a runt
+inline constexpr std::uint32_t kMinFrameBytes = 60;      // shorter (no FCS) from the MAC (RX) is a runt
+inline constexpr std::uint32_t kMinHostFrameBytes = 14;  // from the host (TX): an Ethernet header
+// A TX frame that is kept and shorter than kMinFrameBytes is padded with zeros to it in the
+// ingress: from there on it is kMinFrameBytes long (queues, buffer, shaper, crypto, counters).
 
 // The fields the parser reports with a frame's last beat (the RTL's m_prs_* outputs).
 struct ParsedFrame {
@@ -39,7 +42,12 @@ std::string to_string(const ParsedFrame& f);
 //                  TCP/UDP in an unfragmented datagram (IPv4 fragment offset 0), before
 //                  the L4 header (8 bytes UDP, 20 bytes TCP)
 // Non-first IPv4 fragments carry no L4 header: the ports are 0.
-ParsedFrame parse_frame(std::span<const std::uint8_t> frame, bool bad_to_default = false);
+// min_frame_bytes: the direction's runt threshold (kMinFrameBytes RX, kMinHostFrameBytes TX).
+// Below 60 bytes two more rules apply before the ethertype / version tests: TPID 0x8100 with
+// fewer than 18 bytes, and an IP ethertype with fewer than L2 + 20 (IPv4) / + 40 (IPv6)
+// bytes, are truncated.
+ParsedFrame parse_frame(std::span<const std::uint8_t> frame, bool bad_to_default = false,
+                        std::uint32_t min_frame_bytes = kMinFrameBytes);
 
 // The first valid entry whose every masked field matches wins; frames that are not IP
 // (to_default, or dropped) and frames that match nothing get DEFAULT_ACTION. A CRYPTO_OP
