@@ -478,11 +478,14 @@ TEST_CASE("parser drops are counted per reason and per direction", "[parser]") {
   Params p = small_params();
   RefModel m(p);
   Config c = routed_config(p);
+  c.bad_to_default = false;                       // non-IP frames dropped (the reset keeps them)
   m.commit(c);
   m.step(1);
   Ip4Frame s;
   s.len = 59;
-  m.push(Direction::kTx, ip4(s), 1);              // runt
+  m.push(Direction::kTx, std::vector<std::uint8_t>(13, 0), 1);  // runt on TX (under 14 bytes)
+  m.push(Direction::kRx, ip4(s), 1);              // 59 bytes: a runt on RX, not on TX
+  m.push(Direction::kTx, ip4(s), 1);              // kept on TX, padded to 60
   s.len = 80;
   s.ihl = 3;
   m.push(Direction::kTx, ip4(s), 2);              // bad IHL
@@ -496,13 +499,21 @@ TEST_CASE("parser drops are counted per reason and per direction", "[parser]") {
   m.commit(c);
   m.push(Direction::kTx, raw(64, 0x88B5), 20);    // now sent to the default class
   const auto recs = drain(m);
-  REQUIRE(recs.size() == 5);
-  CHECK(recs[4].fate == Fate::kDelivered);
-  CHECK(recs[4].action.tenant == 1);
-  CHECK(recs[4].action.cls == 0);
+  REQUIRE(recs.size() == 7);
+  const auto padded = std::find_if(recs.begin(), recs.end(), [](const FrameRecord& r) {
+    return r.dir == Direction::kTx && r.fate == Fate::kDelivered && r.parse_drop == ParseDrop::kNone;
+  });
+  REQUIRE(padded != recs.end());
+  CHECK(padded->len == 60);
+  const auto deflt = std::find_if(recs.begin(), recs.end(), [](const FrameRecord& r) {
+    return r.dir == Direction::kTx && r.fate == Fate::kDelivered && r.parse_drop == ParseDrop::kUnknownEtype;
+  });
+  REQUIRE(deflt != recs.end());
+  CHECK(deflt->action.tenant == 1);
+  CHECK(deflt->action.cls == 0);
   const Telemetry k = m.counters();
-  CHECK(k.parser[0] == ParserCounters{3, 1, 0, 1, 1, 0});
-  CHECK(k.parser[1] == ParserCounters{2, 0, 1, 0, 1, 0});
+  CHECK(k.parser[0] == ParserCounters{4, 1, 0, 1, 1, 0});
+  CHECK(k.parser[1] == ParserCounters{3, 1, 1, 0, 1, 0});
   CHECK(k.queues[2].tx_pkts == 1);
 }
 

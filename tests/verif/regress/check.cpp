@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "nicsched/refmodel/parser.hpp"
+
 namespace nicsched::verif {
 namespace {
 
@@ -77,10 +79,14 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
   }
 
   // ---- 1. every output frame is one input frame, at most once, with the model's tuser
+  // (a TX frame shorter than 60 bytes leaves padded with zeros to 60: its key is padded)
   std::unordered_map<std::string, std::vector<std::size_t>> by_content;
   for (std::size_t i = n; i-- > 0;) {
     std::string key(1, static_cast<char>(sc.offers[i].dir));
     key.append(reinterpret_cast<const char*>(sc.offers[i].bytes.data()), sc.offers[i].bytes.size());
+    if (sc.offers[i].dir == Direction::kTx && key.size() < 1 + refmodel::kMinFrameBytes) {
+      key.resize(1 + refmodel::kMinFrameBytes, '\0');
+    }
     by_content[key].push_back(i);  // reversed: back() is the earliest
   }
   std::vector<long> rtl_of(n, -1);  // offer -> index into run.rtl

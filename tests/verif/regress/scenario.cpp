@@ -62,8 +62,9 @@ std::uint32_t draw_len(Rng& r, SizeMix mix) {
   return 64;
 }
 
-std::vector<std::uint8_t> build(Rng& r, const Flow& f, std::uint32_t len) {
+std::vector<std::uint8_t> build(Rng& r, const Flow& f, std::uint32_t len, bool pad_to_min = true) {
   sim::PacketSpec s;
+  s.pad_to_min = pad_to_min;
   if (f.vlan >= 0) s.vlan_id = static_cast<std::uint16_t>(f.vlan);
   s.l3 = f.ipv6 ? sim::L3Kind::ipv6 : sim::L3Kind::ipv4;
   s.dscp = f.dscp;
@@ -91,8 +92,8 @@ Offer malformed(Rng& r, const Flow& f, Direction dir) {
   g.vlan = -1;
   std::vector<std::uint8_t> b = build(r, g, r.range32(80, 600));
   switch (r.range(0, 3)) {
-    case 0:
-      b.resize(r.range(20, 59));
+    case 0:  // a runt on RX; on TX (from 14 bytes up) mostly a cut IP header or datagram
+      b.resize(r.range(1, 59));
       o.kind = "runt";
       break;
     case 1:
@@ -113,6 +114,42 @@ Offer malformed(Rng& r, const Flow& f, Direction dir) {
       break;
   }
   o.bytes = std::move(b);
+  return o;
+}
+
+// What hosts send unpadded and the TX path must carry (padded to 60): a minimal UDP/TCP
+// frame of a flow (under 60 bytes where its headers allow), or a non-IP frame (ARP, LLDP,
+// PTP, a local experimental ethertype; tagged or not) of 14..120 bytes. On RX the short
+// ones are runts.
+Offer host_frame(Rng& r, const Flow& f, Direction dir) {
+  Offer o;
+  o.dir = dir;
+  if (r.chance(0.5)) {
+    Flow g = f;
+    g.ipv6 = false;
+    g.ipv4_options = 0;
+    std::vector<std::uint8_t> b = build(r, g, 0, false);  // the flow's headers + 4 random bytes, unpadded
+    const std::size_t n = b.size();
+    if (n < 60) b.resize(r.range(n, 59));  // sometimes a few bytes after the datagram
+    for (std::size_t i = n; i < b.size(); ++i) b[i] = static_cast<std::uint8_t>(r.range(0, 255));
+    o.bytes = std::move(b);
+    o.kind = "short";
+    return o;
+  }
+  static const std::vector<std::uint32_t> kEthertypes = {0x0806, 0x88CC, 0x88F7, 0x88B5};
+  const bool tagged = r.chance(0.3);
+  const std::size_t hdr = tagged ? 18 : 14;
+  std::vector<std::uint8_t> b(hdr + r.range(4, 106));
+  for (auto& x : b) x = static_cast<std::uint8_t>(r.range(0, 255));  // random MACs and payload
+  const std::uint32_t et = r.pick(kEthertypes);
+  if (tagged) {
+    b[12] = 0x81;
+    b[13] = 0x00;
+  }
+  b[hdr - 2] = static_cast<std::uint8_t>(et >> 8);
+  b[hdr - 1] = static_cast<std::uint8_t>(et);
+  o.bytes = std::move(b);
+  o.kind = "non-ip";
   return o;
 }
 
@@ -158,7 +195,7 @@ Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, const Scen
   cfg.arb_mode = static_cast<refmodel::ArbMode>(r.range(0, 3));
   cfg.crypto_bytes_per_cycle = r.pick(std::vector<std::uint32_t>{4, 8, 16, 32, 64});
   cfg.crypto_latency = r.range32(0, 64);
-  cfg.bad_to_default = r.chance(0.2);
+  cfg.bad_to_default = r.chance(0.8);  // 1 is the reset value: non-IP frames get DEFAULT_ACTION
   cfg.default_action = ClassifierAction{r.range32(0, active - 1), r.range32(0, 1), CryptoOp::kNone};
   for (std::uint32_t t = 0; t < nt; ++t) cfg.tenants[t] = random_tenant(r, false, cfg.tenants[t]);
 
@@ -206,6 +243,10 @@ Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, const Scen
   const SizeMix mix = static_cast<SizeMix>(r.range(0, 3));
   static const char* mix_names[] = {"64B", "uniform", "bimodal", "jumbo-mix"};
   const bool malformed_on = r.chance(0.5);
+  // Short and non-IP frames, in their own random stream so that the draws above and below
+  // are those of a seed without them.
+  Rng rh(seed ^ 0x0E7A8F3ULL);
+  const bool host_frames_on = rh.chance(0.6);
   std::uint64_t frames[2] = {0, 0};
   double total_w = 0;
   for (const Flow& f : flows) total_w += f.weight;
@@ -220,6 +261,8 @@ Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, const Scen
       Offer o;
       if (malformed_on && r.chance(0.03)) {
         o = malformed(r, flows[fi], dir);
+      } else if (host_frames_on && rh.chance(0.05)) {
+        o = host_frame(rh, flows[fi], dir);
       } else {
         o.dir = dir;
         o.kind = "ok";
@@ -318,7 +361,7 @@ Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, const Scen
       seed, active, refmodel::to_string(cfg.arb_mode), nflows, mix_names[static_cast<int>(mix)], frames[0],
       frames[1], sc.traffic_cycles, cfg.crypto_bytes_per_cycle, cfg.crypto_latency, sc.tx_backpressure,
       sc.rx_backpressure, sc.bursty_backpressure ? " bursty" : "", npause,
-      malformed_on ? ", malformed frames" : "",
+      std::string(malformed_on ? ", malformed frames" : "") + (host_frames_on ? ", short/non-IP frames" : ""),
       sc.axil_valid_idle > 0.0 ? fmt::format(", AXI4-Lite stalls {:.2f}/{:.2f}", sc.axil_valid_idle, sc.axil_ready_stall)
                                : std::string(),
       extras);
