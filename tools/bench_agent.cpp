@@ -9,6 +9,8 @@
 #include <iostream>
 #include <random>
 
+#include <time.h>
+
 #include "nicsched/control/nic_env.hpp"
 #include "nicsched/control/sim_env.hpp"
 #include "nicsched/control/vec_env.hpp"
@@ -23,6 +25,13 @@ using nicsched::control::NicEnv;
 using nicsched::control::NicEnvConfig;
 
 double seconds(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// CPU time of the calling thread: wall time minus the time it was not running.
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
 
 // A valid random action: a uniformly chosen allowed value per head.
 std::vector<int> random_action(const nicsched::control::ActionSpace& space, std::span<const std::uint8_t> mask,
@@ -112,29 +121,46 @@ int main(int argc, char** argv) {
       std::size_t total = 0;
       for (int h : policy.head_sizes()) total += static_cast<std::size_t>(h);
       const std::vector<std::uint8_t> mask(total, 1);
-      std::vector<double> us;
+      std::vector<double> us, cpu_us;
       for (int i = 0; i < 2000; ++i) {
         const auto t0 = Clock::now();
+        const double c0 = thread_cpu_seconds();
         (void)policy.act(obs, mask);
-        if (i >= 100) us.push_back(seconds(t0) * 1e6);
+        const double c1 = thread_cpu_seconds();
+        if (i >= 100) {
+          us.push_back(seconds(t0) * 1e6);
+          cpu_us.push_back((c1 - c0) * 1e6);
+        }
       }
-      std::cout << "| policy inference per decision, p50 / p99 (us) | " << percentile(us, 50) << " / "
-                << percentile(us, 99) << " | TorchScript act(), 1 thread, 1900 calls |\n";
+      std::cout << "| policy decision, wall p50 / p99 (us) | " << percentile(us, 50) << " / "
+                << percentile(us, 99) << " | TrainedPolicy::act, 1 thread, 1900 calls after 100 |\n";
+      std::cout << "| policy decision, thread CPU p50 / p99 (us) | " << percentile(cpu_us, 50) << " / "
+                << percentile(cpu_us, 99) << " | the same calls, CLOCK_THREAD_CPUTIME_ID: wall - CPU = time preempted |\n";
     }
-    {  // one PPO update on NicEnv
+    for (const std::string network : {"mlp", "set"}) {  // one PPO update on NicEnv
       nicsched::ppo::PpoConfig pc;
       pc.num_envs = envs;
       pc.num_steps = 128;
       pc.total_steps = 10ULL * envs * 128;
       pc.env_threads = envs;
+      pc.network = network;
       std::vector<std::unique_ptr<nicsched::control::Env>> list;
       for (std::uint32_t k = 0; k < envs; ++k) {
         list.push_back(std::make_unique<NicEnv>(cfg, nicsched::control::sim_target_factory(scenarios, k)));
       }
-      nicsched::ppo::Trainer trainer(pc, std::move(list));
+      nicsched::ppo::TenantLayout layout;
+      const nicsched::control::ActionCodec codec(cfg, nicsched::host::Capabilities{});
+      layout.tenants = list.front()->action_space().heads() / codec.heads_per_tenant();
+      layout.frames = cfg.history;
+      layout.tenant_features = nicsched::control::ObservationEncoder::kTenantFeatures;
+      layout.frame_size = layout.tenants * layout.tenant_features + nicsched::control::ObservationEncoder::kGlobalFeatures;
+      layout.heads_per_tenant = codec.heads_per_tenant();
+      layout.logits_per_tenant = codec.logits_per_tenant();
+      nicsched::ppo::Trainer trainer(pc, std::move(list), layout);
       const auto st = trainer.update();
-      std::cout << "| PPO update, " << backend << " backend: rollout / optimisation (s) | " << st.rollout_seconds << " / " << st.update_seconds
-                << " | " << envs << " envs x 128 steps, 4 epochs x 4 minibatches, MLP 64x64 |\n";
+      std::cout << "| PPO update, " << backend << " backend, " << network << " network: rollout / optimisation (s) | "
+                << st.rollout_seconds << " / " << st.update_seconds << " | " << envs
+                << " envs x 128 steps, 4 epochs x 4 minibatches, hidden 64x64 |\n";
     }
   } catch (const std::exception& e) {
     std::cerr << "bench_agent: " << e.what() << "\n";

@@ -15,8 +15,6 @@
 namespace nicsched::control {
 namespace {
 
-constexpr std::size_t kHeadsPerTenant = 3;  // priority, weight level, crypto quota
-
 float clipped(double v, double hi) { return static_cast<float>(std::clamp(v, 0.0, hi)); }
 
 // The settings of one env config document (fileio's YAML reader: file, line and key in errors).
@@ -34,6 +32,7 @@ NicEnvConfig read_env_config(const fileio::YamlDoc& doc) {
     else if (key == "priority_levels") c.priority_levels = doc.as<decltype(c.priority_levels)>(v, key, whole);
     else if (key == "weight_levels") c.weight_levels = doc.as<decltype(c.weight_levels)>(v, key, whole);
     else if (key == "quota_levels") c.quota_levels = doc.as<decltype(c.quota_levels)>(v, key, whole);
+    else if (key == "rate_levels") c.rate_levels = doc.as<decltype(c.rate_levels)>(v, key, whole);
     else if (key == "progress_coef") c.progress_coef = doc.as<double>(v, key, "a number");
     else if (key == "fairness_coef") c.fairness_coef = doc.as<double>(v, key, "a number");
     else if (key == "drop_coef") c.drop_coef = doc.as<double>(v, key, "a number");
@@ -69,6 +68,7 @@ void NicEnvConfig::validate() const {
   require(priority_levels >= 1 && priority_levels <= 4, "priority_levels", "must be 1..4 (T_CTRL.PRIORITY has 2 bits)");
   require(weight_levels >= 1 && weight_levels <= 6, "weight_levels", "must be 1..6 (quantum 1500 * 2^5 fits 16 bits)");
   require(quota_levels >= 1 && quota_levels <= 255, "quota_levels", "must be 1..255");
+  require(rate_levels >= 1 && rate_levels <= 11, "rate_levels", "must be 1..11 (level 10 is line rate / 1024)");
   require(progress_coef >= 0 && fairness_coef >= 0 && drop_coef >= 0 && deadline_coef >= 0,
           "progress_coef/fairness_coef/drop_coef/deadline_coef", "must not be negative");
 }
@@ -100,6 +100,7 @@ std::string env_config_yaml(const NicEnvConfig& c) {
   out << YAML::Key << "priority_levels" << YAML::Value << c.priority_levels;
   out << YAML::Key << "weight_levels" << YAML::Value << c.weight_levels;
   out << YAML::Key << "quota_levels" << YAML::Value << c.quota_levels;
+  out << YAML::Key << "rate_levels" << YAML::Value << c.rate_levels;
   out << YAML::Key << "progress_coef" << YAML::Value << c.progress_coef;
   out << YAML::Key << "fairness_coef" << YAML::Value << c.fairness_coef;
   out << YAML::Key << "drop_coef" << YAML::Value << c.drop_coef;
@@ -109,7 +110,9 @@ std::string env_config_yaml(const NicEnvConfig& c) {
 }
 
 // ---------------------------------------------------------------------------------------
-ActionCodec::ActionCodec(const NicEnvConfig& cfg, const host::Capabilities& caps) : cfg_(cfg), caps_(caps) {
+ActionCodec::ActionCodec(const NicEnvConfig& cfg, const host::Capabilities& caps, double link_bytes_per_cycle)
+    : cfg_(cfg), caps_(caps),
+      link_bytes_per_cycle_(link_bytes_per_cycle > 0.0 ? link_bytes_per_cycle : std::max(1.0, static_cast<double>(caps.data_bytes))) {
   cfg_.validate();
 }
 
@@ -119,12 +122,18 @@ ActionSpace ActionCodec::space() const {
     s.head_sizes.push_back(static_cast<int>(cfg_.priority_levels));
     s.head_sizes.push_back(static_cast<int>(cfg_.weight_levels));
     s.head_sizes.push_back(static_cast<int>(cfg_.quota_levels));
+    if (cfg_.rate_levels > 1) s.head_sizes.push_back(static_cast<int>(cfg_.rate_levels));
   }
   return s;
 }
 
+std::uint32_t ActionCodec::rate_of_level(std::uint32_t k) const {
+  const double per_kcycle = link_bytes_per_cycle_ * 1024.0 / std::ldexp(1.0, static_cast<int>(k));
+  return static_cast<std::uint32_t>(std::clamp(std::lround(per_kcycle), 1L, 0xFFFFFFL));
+}
+
 void ActionCodec::mask(const TelemetryTracker& tracker, std::span<std::uint8_t> out) const {
-  const std::size_t per_tenant = cfg_.priority_levels + cfg_.weight_levels + cfg_.quota_levels;
+  const std::size_t per_tenant = logits_per_tenant();
   if (out.size() != per_tenant * caps_.tenants) throw EnvError("ActionCodec::mask: wrong mask size");
   for (std::uint32_t t = 0; t < caps_.tenants; ++t) {
     auto m = out.subspan(t * per_tenant, per_tenant);
@@ -139,45 +148,62 @@ void ActionCodec::mask(const TelemetryTracker& tracker, std::span<std::uint8_t> 
       const bool fits = i + 1 <= std::max<std::uint32_t>(1, caps_.crypto_slots);
       m[cfg_.priority_levels + cfg_.weight_levels + i] = (present ? fits : i == 0) ? 1 : 0;
     }
+    if (cfg_.rate_levels > 1) {
+      const std::size_t base = cfg_.priority_levels + cfg_.weight_levels + cfg_.quota_levels;
+      for (std::uint32_t i = 0; i < cfg_.rate_levels; ++i) m[base + i] = (present || i == 0) ? 1 : 0;
+    }
   }
 }
 
 host::Policy ActionCodec::decode(std::span<const int> action, const host::Policy& base) const {
-  if (action.size() != kHeadsPerTenant * caps_.tenants) {
-    throw EnvError("ActionCodec::decode: expected " + std::to_string(kHeadsPerTenant * caps_.tenants) +
+  const std::size_t per = heads_per_tenant();
+  if (action.size() != per * caps_.tenants) {
+    throw EnvError("ActionCodec::decode: expected " + std::to_string(per * caps_.tenants) +
                    " action indices, got " + std::to_string(action.size()));
   }
   host::Policy p = base;
   p.arb_mode = host::ArbMode::kSpDwrr;
   p.tenants.resize(caps_.tenants);
   for (std::uint32_t t = 0; t < caps_.tenants; ++t) {
-    const int prio = action[t * kHeadsPerTenant];
-    const int weight = action[t * kHeadsPerTenant + 1];
-    const int quota = action[t * kHeadsPerTenant + 2];
+    const int prio = action[t * per];
+    const int weight = action[t * per + 1];
+    const int quota = action[t * per + 2];
+    const int rate = per > 3 ? action[t * per + 3] : 0;
     if (prio < 0 || prio >= static_cast<int>(cfg_.priority_levels) || weight < 0 ||
         weight >= static_cast<int>(cfg_.weight_levels) || quota < 0 ||
-        quota >= static_cast<int>(cfg_.quota_levels)) {
+        quota >= static_cast<int>(cfg_.quota_levels) || rate < 0 || rate >= static_cast<int>(cfg_.rate_levels)) {
       throw EnvError("ActionCodec::decode: tenant " + std::to_string(t) + ": action (" + std::to_string(prio) +
-                     ", " + std::to_string(weight) + ", " + std::to_string(quota) + ") out of range");
+                     ", " + std::to_string(weight) + ", " + std::to_string(quota) +
+                     (per > 3 ? ", " + std::to_string(rate) : std::string()) + ") out of range");
     }
     auto& tp = p.tenants[t];
     tp.priority = std::min(static_cast<std::uint32_t>(prio), caps_.prio_levels - 1);
     tp.weight = kBaseQuantum << static_cast<unsigned>(weight);
     tp.crypto_quota = std::min(static_cast<std::uint32_t>(quota) + 1, std::max<std::uint32_t>(1, caps_.crypto_slots));
+    if (rate > 0) {
+      tp.rate_limited = true;
+      tp.rate_bytes_per_kcycle = rate_of_level(static_cast<std::uint32_t>(rate));
+    }
   }
   return p;
 }
 
 std::vector<int> ActionCodec::encode(const host::Policy& policy) const {
-  std::vector<int> a(kHeadsPerTenant * caps_.tenants, 0);
+  const std::size_t per = heads_per_tenant();
+  std::vector<int> a(per * caps_.tenants, 0);
   for (std::uint32_t t = 0; t < caps_.tenants && t < policy.tenants.size(); ++t) {
     const auto& tp = policy.tenants[t];
-    a[t * kHeadsPerTenant] = static_cast<int>(std::min(tp.priority, cfg_.priority_levels - 1));
+    a[t * per] = static_cast<int>(std::min(tp.priority, cfg_.priority_levels - 1));
     int w = 0;
     while (w + 1 < static_cast<int>(cfg_.weight_levels) && (kBaseQuantum << static_cast<unsigned>(w + 1)) <= tp.weight) ++w;
-    a[t * kHeadsPerTenant + 1] = w;
-    a[t * kHeadsPerTenant + 2] =
+    a[t * per + 1] = w;
+    a[t * per + 2] =
         static_cast<int>(std::clamp<std::uint32_t>(tp.crypto_quota, 1, cfg_.quota_levels) - 1);
+    if (per > 3 && tp.rate_limited && tp.rate_bytes_per_kcycle > 0) {
+      // The nearest level (in log2) to the limit; unlimited stays 0 (the scenario's setting).
+      const double k = std::log2(link_bytes_per_cycle_ * 1024.0 / tp.rate_bytes_per_kcycle);
+      a[t * per + 3] = static_cast<int>(std::clamp(std::lround(k), 1L, static_cast<long>(cfg_.rate_levels) - 1));
+    }
   }
   return a;
 }
@@ -279,7 +305,7 @@ NicEnv::NicEnv(NicEnvConfig cfg, TargetFactory factory) : cfg_(cfg), factory_(st
   target_ = factory_(0);
   caps_ = host::discover(target_->bus());
   tracker_.emplace(caps_, target_->link_bytes_per_cycle());
-  codec_.emplace(cfg_, caps_);
+  codec_.emplace(cfg_, caps_, target_->link_bytes_per_cycle());
   encoder_.emplace(cfg_, caps_);
 }
 

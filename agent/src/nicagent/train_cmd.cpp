@@ -257,7 +257,21 @@ int train(const TrainOptions& o) {
     if (cloning) env->set_teacher(control::make_baseline(o.bc_teacher));
     envs.push_back(std::move(env));
   }
-  ppo::Trainer trainer(cfg, std::move(envs));
+  // Where each tenant sits in observations and actions (the set network, BC augmentation).
+  ppo::TenantLayout layout;
+  {
+    const control::ActionCodec codec(env_cfg, host::Capabilities{});
+    const auto tenants = static_cast<std::size_t>(envs.front()->action_space().heads() / codec.heads_per_tenant());
+    layout.frames = env_cfg.history;
+    layout.frame_size = tenants * control::ObservationEncoder::kTenantFeatures +
+                        control::ObservationEncoder::kGlobalFeatures;
+    layout.tenants = tenants;
+    layout.tenant_features = control::ObservationEncoder::kTenantFeatures;
+    layout.heads_per_tenant = codec.heads_per_tenant();
+    layout.logits_per_tenant = codec.logits_per_tenant();
+  }
+  ppo::Trainer trainer(cfg, std::move(envs), layout);
+  spdlog::info("{}", trainer.world_description());
   const auto checkpoint = out / "checkpoint.pt";
   const auto policy_dir = out / "policy";
   const std::string env_yaml = control::env_config_yaml(env_cfg);
@@ -277,19 +291,12 @@ int train(const TrainOptions& o) {
   if (cloning) {
     spdlog::info("behaviour cloning '{}': {} envs x {} steps, {} epochs", o.bc_teacher, cfg.num_envs, o.bc_steps,
                  o.bc_epochs);
-    ppo::TenantLayout layout;
+    ppo::TenantLayout augment;
     if (o.bc_permutations > 0) {
-      const auto tenants = static_cast<std::size_t>(trainer.envs().action_space().heads() / 3);
-      layout.frames = env_cfg.history;
-      layout.frame_size = tenants * control::ObservationEncoder::kTenantFeatures +
-                          control::ObservationEncoder::kGlobalFeatures;
-      layout.tenants = tenants;
-      layout.tenant_features = control::ObservationEncoder::kTenantFeatures;
-      layout.heads_per_tenant = 3;
-      layout.logits_per_tenant = env_cfg.priority_levels + env_cfg.weight_levels + env_cfg.quota_levels;
-      layout.copies = o.bc_permutations;
+      augment = layout;
+      augment.copies = o.bc_permutations;
     }
-    const auto bc = trainer.behaviour_clone(o.bc_steps, o.bc_epochs, o.bc_lr, layout);
+    const auto bc = trainer.behaviour_clone(o.bc_steps, o.bc_epochs, o.bc_lr, augment);
     spdlog::info("behaviour cloning done: {} samples, teacher reward/step {:.4f}, cross-entropy {:.4f} -> {:.4f}, "
                  "value loss {:.4f}, greedy agreement {:.3f}; collect {:.0f} s, fit {:.0f} s",
                  bc.samples, bc.mean_step_reward, bc.first_loss, bc.final_loss, bc.final_value_loss, bc.accuracy,

@@ -99,7 +99,7 @@ BcStats Trainer::behaviour_clone(std::uint64_t steps_per_env, std::uint32_t epoc
     ret = torch::cat(r, 0);
     batch = all_obs.size(0);
   }
-  if (im.cfg.norm_obs) im.model->obs_norm->observe(all_obs);
+  if (im.cfg.norm_obs) im.model->observe(all_obs);
   st.samples = static_cast<std::uint64_t>(batch);
   const auto obs = im.normalise(all_obs);
 
@@ -114,12 +114,13 @@ BcStats Trainer::behaviour_clone(std::uint64_t steps_per_env, std::uint32_t epoc
     for (std::int64_t start = 0; start < batch; start += mb) {
       const auto idx = perm.slice(0, start, start + mb);
       const auto x = obs.index_select(0, idx);
-      const MultiCategorical dist(im.model->actor->forward(x), masks.index_select(0, idx), im.heads);
+      const MultiCategorical dist(im.model->logits(x), masks.index_select(0, idx), im.heads);
       const auto ce = -dist.log_prob(actions.index_select(0, idx)).mean();
       const auto vloss = 0.5 * (im.value(x) - ret.index_select(0, idx)).pow(2).mean();
       const auto loss = ce + im.cfg.vf_coef * vloss;
       adam.zero_grad();
       loss.backward();
+      im.average_gradients();
       if (im.cfg.max_grad_norm > 0.0) torch::nn::utils::clip_grad_norm_(im.model->parameters(), im.cfg.max_grad_norm);
       adam.step();
       sum_ce += ce.item<double>();
@@ -135,7 +136,7 @@ BcStats Trainer::behaviour_clone(std::uint64_t steps_per_env, std::uint32_t epoc
   {
     const torch::NoGradGuard no_grad;
     im.model->eval();
-    const auto logits = im.model->actor->forward(obs);
+    const auto logits = im.model->logits(obs);
     const auto masked = torch::where(masks > 0, logits, torch::full_like(logits, kMaskedLogit));
     std::int64_t off = 0, agree = 0, counted = 0;
     for (std::int64_t h = 0; h < im.n_heads; ++h) {

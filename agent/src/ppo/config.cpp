@@ -43,6 +43,7 @@ const std::map<std::string, Setter>& setters() {
       {"use_target_kl", field(&PpoConfig::use_target_kl, "true or false")},
       {"target_kl", field(&PpoConfig::target_kl, "a number")},
       {"hidden_sizes", field(&PpoConfig::hidden_sizes, "a list of unsigned integers")},
+      {"network", field(&PpoConfig::network, "mlp or set")},
       {"norm_obs", field(&PpoConfig::norm_obs, "true or false")},
       {"obs_clip", field(&PpoConfig::obs_clip, "a number")},
       {"checkpoint_every", field(&PpoConfig::checkpoint_every, "an unsigned integer")},
@@ -72,6 +73,7 @@ void PpoConfig::validate() {
   require(target_kl > 0.0, "target_kl", "must be positive");
   require(!hidden_sizes.empty(), "hidden_sizes", "must name at least one layer");
   for (auto h : hidden_sizes) require(h >= 1, "hidden_sizes", "entries must be at least 1");
+  require(network == "mlp" || network == "set", "network", "must be mlp or set, got '" + network + "'");
   require(obs_clip > 0.0, "obs_clip", "must be positive");
   batch_size = std::uint64_t{num_envs} * num_steps;
   require(batch_size % num_minibatches == 0, "num_minibatches",
@@ -133,6 +135,7 @@ std::string ppo_config_yaml(const PpoConfig& c) {
   out << YAML::Key << "use_target_kl" << YAML::Value << c.use_target_kl;
   out << YAML::Key << "target_kl" << YAML::Value << c.target_kl;
   out << YAML::Key << "hidden_sizes" << YAML::Value << YAML::Flow << c.hidden_sizes;
+  out << YAML::Key << "network" << YAML::Value << c.network;
   out << YAML::Key << "norm_obs" << YAML::Value << c.norm_obs;
   out << YAML::Key << "obs_clip" << YAML::Value << c.obs_clip;
   out << YAML::Key << "checkpoint_every" << YAML::Value << c.checkpoint_every;

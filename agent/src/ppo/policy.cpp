@@ -82,15 +82,31 @@ std::vector<int> TrainedPolicy::act(std::span<const float> obs,
                                 " mask bytes, got " + std::to_string(obs.size()) + " and " +
                                 std::to_string(mask.size()));
   }
+  // forward() and the per-head argmax here, not the exported act(): act() runs a slice,
+  // an argmax and a stack per head in the TorchScript interpreter, and reading its result
+  // head by head costs three dispatcher calls each (~1 us apiece); one forward() plus a
+  // loop over the logits is all this needs (docs/agent.md, decision latency).
   const c10::InferenceMode guard;
   const auto o = torch::from_blob(const_cast<float*>(obs.data()),
                                   {1, static_cast<std::int64_t>(obs.size())}, torch::kFloat32);
   const auto m = torch::from_blob(const_cast<std::uint8_t*>(mask.data()),
                                   {1, static_cast<std::int64_t>(mask.size())}, torch::kUInt8);
-  const auto a = impl_->module.get_method("act")({o, m}).toTensor().contiguous();
+  const auto result = impl_->module.forward({o, m});
+  const auto logits = result.toTupleRef().elements()[0].toTensor().contiguous();
+  if (logits.numel() != static_cast<std::int64_t>(impl_->n_logits) || logits.scalar_type() != torch::kFloat32) {
+    throw CheckpointError("TrainedPolicy::act: the policy returned " + std::to_string(logits.numel()) +
+                          " logits, expected " + std::to_string(impl_->n_logits) + " floats");
+  }
+  const float* l = logits.data_ptr<float>();
   std::vector<int> out(impl_->heads.size());
+  std::size_t off = 0;
   for (std::size_t h = 0; h < out.size(); ++h) {
-    out[h] = static_cast<int>(a[0][static_cast<std::int64_t>(h)].item<std::int64_t>());
+    int best = 0;
+    for (int i = 1; i < impl_->heads[h]; ++i) {
+      if (l[off + static_cast<std::size_t>(i)] > l[off + static_cast<std::size_t>(best)]) best = i;
+    }
+    out[h] = best;
+    off += static_cast<std::size_t>(impl_->heads[h]);
   }
   return out;
 }

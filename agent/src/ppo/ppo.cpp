@@ -91,12 +91,12 @@ UpdateStats Trainer::Impl::update() {
     const torch::NoGradGuard no_grad;
     auto raw = current_obs();
     for (std::int64_t t = 0; t < n_steps; ++t) {
-      if (cfg.norm_obs) model->obs_norm->observe(raw);
+      if (cfg.norm_obs) model->observe(raw);
       const auto x = normalise(raw);
       const auto mask = torch::from_blob(const_cast<std::uint8_t*>(envs.masks().data()),
                                          {n_envs, n_logits}, torch::kUInt8)
                             .clone();
-      const MultiCategorical dist(model->actor->forward(x), mask, heads);
+      const MultiCategorical dist(model->logits(x), mask, heads);
       const auto action = dist.sample(generator);
       obs[t].copy_(x);
       masks[t].copy_(mask);
@@ -106,7 +106,7 @@ UpdateStats Trainer::Impl::update() {
 
       const auto action_i32 = action.to(torch::kInt32).contiguous();
       envs.step(span_of<int>(action_i32));
-      global_step += static_cast<std::uint64_t>(n_envs);
+      global_step += static_cast<std::uint64_t>(n_envs) * static_cast<std::uint64_t>(comm.size());
       rewards[t].copy_(to_tensor(envs.rewards()));
       const auto term = torch::from_blob(const_cast<std::uint8_t*>(envs.terminated().data()),
                                          {n_envs}, torch::kUInt8)
@@ -172,7 +172,7 @@ UpdateStats Trainer::Impl::update() {
     for (std::int64_t start = 0; start < batch; start += mb) {
       const auto idx = perm.slice(0, start, start + mb);
       const auto x = b_obs.index_select(0, idx);
-      const MultiCategorical dist(model->actor->forward(x), b_masks.index_select(0, idx), heads);
+      const MultiCategorical dist(model->logits(x), b_masks.index_select(0, idx), heads);
       const auto new_logp = dist.log_prob(b_actions.index_select(0, idx));
       const auto new_value = value(x);
       const auto losses = ppo_losses(new_logp, b_logp.index_select(0, idx),
@@ -181,6 +181,7 @@ UpdateStats Trainer::Impl::update() {
                                      b_returns.index_select(0, idx), dist.entropy(), cfg);
       optimizer->zero_grad();
       losses.total.backward();
+      average_gradients();
       if (cfg.max_grad_norm > 0.0) {
         torch::nn::utils::clip_grad_norm_(model->parameters(), cfg.max_grad_norm);
       }
@@ -194,7 +195,7 @@ UpdateStats Trainer::Impl::update() {
       ++minibatches;
     }
     st.epochs_run = epoch + 1;
-    if (cfg.use_target_kl && st.approx_kl > cfg.target_kl) break;
+    if (cfg.use_target_kl && mean_over_ranks(st.approx_kl) > cfg.target_kl) break;
   }
   const auto n_mb = static_cast<double>(minibatches);
   st.policy_loss = sum_pg / n_mb;
@@ -208,13 +209,13 @@ UpdateStats Trainer::Impl::update() {
   st.update_seconds = seconds_since(t1);
   st.global_step = global_step;
   st.steps_per_second =
-      static_cast<double>(batch) / std::max(1e-9, st.rollout_seconds + st.update_seconds);
+      static_cast<double>(batch * comm.size()) / std::max(1e-9, st.rollout_seconds + st.update_seconds);
   return st;
 }
 
-Trainer::Trainer(PpoConfig cfg, std::vector<std::unique_ptr<control::Env>> envs) {
+Trainer::Trainer(PpoConfig cfg, std::vector<std::unique_ptr<control::Env>> envs, const TenantLayout& layout) {
   cfg.validate();
-  impl_ = std::make_unique<Impl>(std::move(cfg), std::move(envs));
+  impl_ = std::make_unique<Impl>(std::move(cfg), std::move(envs), layout);
 }
 Trainer::~Trainer() = default;
 const PpoConfig& Trainer::config() const { return impl_->cfg; }
@@ -223,6 +224,17 @@ std::uint64_t Trainer::global_step() const { return impl_->global_step; }
 std::uint64_t Trainer::updates_done() const { return impl_->updates; }
 control::VecEnv& Trainer::envs() { return impl_->envs; }
 UpdateStats Trainer::update() { return impl_->update(); }
+int Trainer::rank() const { return impl_->comm.rank(); }
+int Trainer::world_size() const { return impl_->comm.size(); }
+const std::string& Trainer::world_description() const { return impl_->comm.description(); }
+std::vector<float> Trainer::parameters() const {
+  std::vector<float> out;
+  for (const auto& p : impl_->model->parameters()) {
+    const auto c = p.detach().contiguous();
+    out.insert(out.end(), c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
+  }
+  return out;
+}
 
 void Trainer::save_checkpoint(const std::filesystem::path& file) const {
   torch::serialize::OutputArchive archive, model_archive, optim_archive;

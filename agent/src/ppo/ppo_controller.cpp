@@ -15,7 +15,7 @@ void PpoController::reset() {
 
 host::Policy PpoController::decide(const control::TelemetryTracker& tracker, const host::Policy& base) {
   if (!encoder_) {
-    codec_.emplace(env_, tracker.caps());
+    codec_.emplace(env_, tracker.caps(), tracker.link_bytes_per_cycle());
     encoder_.emplace(env_, tracker.caps());
     if (encoder_->size() != policy_->observation_size() ||
         codec_->space().head_sizes != policy_->head_sizes()) {

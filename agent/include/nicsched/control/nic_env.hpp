@@ -30,6 +30,9 @@ struct NicEnvConfig {
   std::uint32_t priority_levels = 4;     // priority head size (masked to CAPS0.PRIO_LEVELS)
   std::uint32_t weight_levels = 4;       // weight head: DWRR quantum 1500 * 2^level bytes
   std::uint32_t quota_levels = 4;        // quota head: 1..quota_levels slots (masked to CRYPTO_SLOTS)
+  // Rate head (only when > 1): 0 keeps the scenario's rate limit, level k >= 1 limits the
+  // tenant to line rate / 2^k. 1 (the default): no rate head, as in the committed policy.
+  std::uint32_t rate_levels = 1;
   // --- reward (docs/agent.md) ---
   double progress_coef = 1.0;            // mean normalised training progress in the interval
   double fairness_coef = 0.5;            // weight of (Jain's index - 1) over episode progress
@@ -69,11 +72,21 @@ class EnvTarget {
 // Builds a fresh target for an episode; the seed varies the workload's randomness.
 using TargetFactory = std::function<std::unique_ptr<EnvTarget>(std::uint64_t seed)>;
 
-// Per-tenant multi-discrete action: heads (priority, weight level, quota) per tenant.
+// Per-tenant multi-discrete action: heads (priority, weight level, quota[, rate]) per
+// tenant, tenant after tenant.
 class ActionCodec {
  public:
-  ActionCodec(const NicEnvConfig& cfg, const host::Capabilities& caps);
+  // link_bytes_per_cycle: the line rate the rate levels are fractions of (0: one
+  // AXI4-Stream beat per cycle, CAPS data_bytes).
+  ActionCodec(const NicEnvConfig& cfg, const host::Capabilities& caps, double link_bytes_per_cycle = 0.0);
   [[nodiscard]] ActionSpace space() const;
+  // 3, or 4 with the rate head (NicEnvConfig::rate_levels > 1).
+  [[nodiscard]] std::size_t heads_per_tenant() const { return cfg_.rate_levels > 1 ? 4 : 3; }
+  [[nodiscard]] std::size_t logits_per_tenant() const {
+    return cfg_.priority_levels + cfg_.weight_levels + cfg_.quota_levels + (cfg_.rate_levels > 1 ? cfg_.rate_levels : 0);
+  }
+  // T_RATE.BYTES_PER_KCYCLE of rate level k >= 1 (line rate / 2^k).
+  [[nodiscard]] std::uint32_t rate_of_level(std::uint32_t k) const;
   // Allowed values: priorities the NIC has, quotas up to its slots; absent tenants
   // are pinned to index 0 of every head.
   void mask(const TelemetryTracker& tracker, std::span<std::uint8_t> out) const;
@@ -85,6 +98,7 @@ class ActionCodec {
  private:
   NicEnvConfig cfg_;
   host::Capabilities caps_;
+  double link_bytes_per_cycle_ = 0.0;
 };
 
 // Observation: `history` frames, newest first; a frame is, per NIC tenant, kTenantFeatures

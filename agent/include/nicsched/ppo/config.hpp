@@ -44,6 +44,10 @@ struct PpoConfig {
   double target_kl = 0.015;             // the approx-KL threshold when use_target_kl
   // --- network and observations ---
   std::vector<std::uint32_t> hidden_sizes{64, 64};  // tanh MLP, separate actor and critic
+  // "mlp": MLPs over the flat observation (tenant slots are fixed positions);
+  // "set": permutation-equivariant over tenants (shared per-tenant encoder, mean/max
+  // context over present tenants, per-tenant heads; learner.hpp), any tenant order/count.
+  std::string network = "mlp";
   bool norm_obs = true;                 // running mean/var observation normalisation
   double obs_clip = 10.0;               // clip normalised observations to +-obs_clip
   // --- checkpoints ---

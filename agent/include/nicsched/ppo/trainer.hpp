@@ -59,6 +59,9 @@ struct BcStats {
   double train_seconds = 0.0;
 };
 
+// How tenants sit in observations and actions: used by the set network
+// (PpoConfig::network = "set"; tenant feature 0 must be the tenant's presence flag, 1 or
+// 0, in every frame) and by behaviour-cloning augmentation (copies > 0).
 // Data augmentation for behaviour cloning from a teacher that treats tenants alike:
 // each copy renumbers the tenants by a random permutation, moving every tenant's block of
 // observation features (in every history frame), its action heads and its mask logits
@@ -77,8 +80,10 @@ struct TenantLayout {
 
 class Trainer {
  public:
-  // cfg is validated here. envs: cfg.num_envs environments of one shape.
-  Trainer(PpoConfig cfg, std::vector<std::unique_ptr<control::Env>> envs);
+  // cfg is validated here. envs: cfg.num_envs environments of one shape. layout: how
+  // tenants sit in observations and actions; needed by cfg.network == "set" (the
+  // permutation-equivariant network), ignored by "mlp" (ConfigError when it does not fit).
+  Trainer(PpoConfig cfg, std::vector<std::unique_ptr<control::Env>> envs, const TenantLayout& layout = {});
   ~Trainer();
   Trainer(const Trainer&) = delete;
   Trainer& operator=(const Trainer&) = delete;
@@ -88,6 +93,15 @@ class Trainer {
   [[nodiscard]] std::uint64_t global_step() const;
   [[nodiscard]] std::uint64_t updates_done() const;
   [[nodiscard]] control::VecEnv& envs();
+  // Data-parallel training under mpirun/srun (docs/agent.md): this process's rank and the
+  // number of ranks (0 and 1 without MPI), and a line for the log saying which.
+  // With several ranks, total_steps and global_step count the env steps of all ranks,
+  // and only rank 0 should write checkpoints and exports (they are identical).
+  [[nodiscard]] int rank() const;
+  [[nodiscard]] int world_size() const;
+  [[nodiscard]] const std::string& world_description() const;
+  // A flat copy of the model's parameters (consistency checks across ranks, tests).
+  [[nodiscard]] std::vector<float> parameters() const;
 
   // One rollout of num_steps per env, GAE, then update_epochs of minibatches.
   UpdateStats update();

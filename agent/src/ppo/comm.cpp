@@ -1,0 +1,107 @@
+// MPI collectives for data-parallel PPO (comm.hpp). Built with NICSCHED_HAVE_MPI when
+// CMake finds MPI (Debian: openmpi-bin libopenmpi-dev); otherwise a one-rank world.
+#include "comm.hpp"
+
+#include <cstdlib>
+#include <limits>
+#include <stdexcept>
+
+#ifdef NICSCHED_HAVE_MPI
+#include <mpi.h>
+#endif
+
+namespace nicsched::ppo::detail {
+namespace {
+
+#ifdef NICSCHED_HAVE_MPI
+// Started by a launcher: Open MPI's mpirun, or a PMI/PMIx launcher such as Slurm's srun.
+bool launched_by_mpi() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"}) {
+    if (std::getenv(v) != nullptr) return true;
+  }
+  return false;
+}
+
+void check(int rc, const char* what) {
+  if (rc != MPI_SUCCESS) throw std::runtime_error(std::string("MPI: ") + what + " failed (error " + std::to_string(rc) + ")");
+}
+
+int count_of(std::size_t n) {
+  if (n > static_cast<std::size_t>(std::numeric_limits<int>::max())) throw std::runtime_error("MPI: message too large");
+  return static_cast<int>(n);
+}
+
+void finalize_at_exit() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized) MPI_Finalize();
+}
+#endif
+
+}  // namespace
+
+Comm::Comm() {
+#ifdef NICSCHED_HAVE_MPI
+  if (!launched_by_mpi()) {
+    description_ = "MPI: built with MPI, not started by mpirun/srun: one process";
+    return;
+  }
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  if (!initialised) {
+    check(MPI_Init(nullptr, nullptr), "MPI_Init");
+    std::atexit(finalize_at_exit);
+  }
+  check(MPI_Comm_rank(MPI_COMM_WORLD, &rank_), "MPI_Comm_rank");
+  check(MPI_Comm_size(MPI_COMM_WORLD, &size_), "MPI_Comm_size");
+  char version[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MPI_Get_library_version(version, &len);
+  std::string lib(version, static_cast<std::size_t>(len));
+  if (const auto nl = lib.find_first_of(",\n"); nl != std::string::npos) lib.resize(nl);
+  description_ = "MPI: rank " + std::to_string(rank_) + " of " + std::to_string(size_) + " (" + lib + ")";
+#else
+  description_ = "MPI: not built with MPI (install libopenmpi-dev and reconfigure): one process";
+#endif
+}
+
+const Comm& Comm::world() {
+  static const Comm comm;
+  return comm;
+}
+
+void Comm::allreduce_sum(float* data, std::size_t n) const {
+#ifdef NICSCHED_HAVE_MPI
+  if (size_ > 1) check(MPI_Allreduce(MPI_IN_PLACE, data, count_of(n), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+#else
+  (void)data;
+  (void)n;
+#endif
+}
+
+void Comm::allreduce_sum(double* data, std::size_t n) const {
+#ifdef NICSCHED_HAVE_MPI
+  if (size_ > 1) check(MPI_Allreduce(MPI_IN_PLACE, data, count_of(n), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+#else
+  (void)data;
+  (void)n;
+#endif
+}
+
+void Comm::broadcast(void* data, std::size_t bytes, int root) const {
+#ifdef NICSCHED_HAVE_MPI
+  if (size_ > 1) check(MPI_Bcast(data, count_of(bytes), MPI_BYTE, root, MPI_COMM_WORLD), "MPI_Bcast");
+#else
+  (void)data;
+  (void)bytes;
+  (void)root;
+#endif
+}
+
+void Comm::barrier() const {
+#ifdef NICSCHED_HAVE_MPI
+  if (size_ > 1) check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier");
+#endif
+}
+
+}  // namespace nicsched::ppo::detail

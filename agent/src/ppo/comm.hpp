@@ -1,0 +1,36 @@
+// The process's MPI world for data-parallel training (mpirun -np N nicagent train):
+// rank and size, and the three collectives the learner needs. Without MPI (not built
+// with it, or not started by mpirun) the world is one rank and every call is a no-op.
+// No torch here: comm.cpp compiles in seconds; learner.hpp wraps tensors around it.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace nicsched::ppo::detail {
+
+class Comm {
+ public:
+  [[nodiscard]] int rank() const { return rank_; }
+  [[nodiscard]] int size() const { return size_; }
+  // In place, every rank ends with the element-wise sum over ranks.
+  void allreduce_sum(float* data, std::size_t n) const;
+  void allreduce_sum(double* data, std::size_t n) const;
+  // Rank `root`'s bytes to every rank.
+  void broadcast(void* data, std::size_t bytes, int root) const;
+  void barrier() const;
+  // "MPI: rank r of n (library)" or why there is no MPI, for the log.
+  [[nodiscard]] const std::string& description() const { return description_; }
+
+  // The process's world: initialises MPI on first use when the process was started by
+  // mpirun/srun (Open MPI's or PMIx's environment variables are set) and finalises it at exit.
+  static const Comm& world();
+
+ private:
+  Comm();
+  int rank_ = 0;
+  int size_ = 1;
+  std::string description_;
+};
+
+}  // namespace nicsched::ppo::detail
