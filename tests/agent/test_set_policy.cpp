@@ -205,7 +205,7 @@ TEST_CASE("set policy: an absent tenant's features do not change the others' out
   CHECK_FALSE(torch::allclose(la.reshape({4, -1})[1], lc.reshape({4, -1})[1], 1e-6, 1e-7));
 }
 
-TEST_CASE("set policy: trained with 4 tenants, runs on 2 and 8; absent extra tenants change nothing",
+TEST_CASE("set policy: trained with 4 tenants, runs on 2 and 8, absent extra tenants change nothing",
           "[ppo][set]") {
   auto m = torch::jit::load((exported() / "policy.pt").string());
   std::mt19937 rng(13);
@@ -231,7 +231,7 @@ TEST_CASE("set policy: trained with 4 tenants, runs on 2 and 8; absent extra ten
   CHECK(torch::allclose(lb.slice(1, 0, ls.size(1)), ls, 1e-5, 1e-6));
 }
 
-TEST_CASE("set policy: loads for inference; checkpoints round-trip; a layout that does not fit is an error",
+TEST_CASE("set policy: loads for inference, checkpoints round-trip, a layout that does not fit is an error",
           "[ppo][set]") {
   const nicsched::ppo::TrainedPolicy policy(exported());
   CHECK(policy.head_sizes().size() == kTenants * 2);
