@@ -15,7 +15,7 @@ namespace rm = nicsched::regmap;
 namespace {
 
 // The shadow writes of a policy: the register codec's encoding of the configuration it
-// describes. CTRL fields the policy does not describe (BAD_TO_DEFAULT) keep their current
+// describes, CRYPTO_ENGINE left out (NIC setup, not policy). CTRL fields the policy does not describe (BAD_TO_DEFAULT) keep their current
 // value; an absent default action or classifier is not written; a present classifier
 // fills the table from entry 0 and leaves the rest as after reset (invalid).
 std::vector<nic::RegWrite> encode(const Policy& p, const Capabilities& caps, std::uint32_t ctrl_now) {
@@ -23,15 +23,15 @@ std::vector<nic::RegWrite> encode(const Policy& p, const Capabilities& caps, std
   c.enable = p.enable;
   c.arb_mode = p.arb_mode;
   c.bad_to_default = rm::CTRL::BAD_TO_DEFAULT.get(ctrl_now) != 0;
-  c.crypto_bytes_per_cycle = p.crypto_bytes_per_cycle;
-  c.crypto_latency = p.crypto_latency;
   if (p.default_action) c.default_action = *p.default_action;
   c.tenants = p.tenants;  // validate_policy: one per tenant of the NIC
   if (p.classifier) {
     c.classifier = *p.classifier;
     c.classifier.resize(caps.cls_entries, nic::ClassifierEntry::reset());
   }
-  return nic::encode_config(c, {.default_action = p.default_action.has_value(), .classifier = p.classifier.has_value()});
+  // CRYPTO_ENGINE is not the policy's: the NIC keeps the engine its bring-up set.
+  return nic::encode_config(c, {.crypto_engine = false,
+                                .default_action = p.default_action.has_value(), .classifier = p.classifier.has_value()});
 }
 
 }  // namespace
@@ -77,7 +77,7 @@ ApplyResult apply_policy(drivers::RegisterBus& bus, const Capabilities& caps, co
 }
 
 Policy read_policy(drivers::RegisterBus& bus, const Capabilities& caps) {
-  // One gather: CTRL, CRYPTO_ENGINE, DEFAULT_ACTION, per tenant T_CTRL..T_QLIMIT_BULK, per
+  // One gather: CTRL, CRYPTO_ENGINE (decoded, not part of a Policy), DEFAULT_ACTION, per tenant T_CTRL..T_QLIMIT_BULK, per
   // classifier entry CLS_VLAN..CLS_ACTION; then the codec decodes the words.
   constexpr std::uint32_t kTenantWords = (rm::T_QLIMIT_BULK::kBase - rm::T_CTRL::kBase) / 4 + 1;
   constexpr std::uint32_t kClsWords = (rm::CLS_ACTION::kBase - rm::CLS_VLAN::kBase) / 4 + 1;
@@ -94,8 +94,6 @@ Policy read_policy(drivers::RegisterBus& bus, const Capabilities& caps) {
   Policy p = default_policy(caps);
   p.enable = c.enable;
   p.arb_mode = c.arb_mode;
-  p.crypto_bytes_per_cycle = c.crypto_bytes_per_cycle;
-  p.crypto_latency = c.crypto_latency;
   p.default_action = c.default_action;
   p.tenants = c.tenants;
   std::vector<ClassifierEntry> entries;

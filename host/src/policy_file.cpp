@@ -38,9 +38,6 @@ class Validator {
       : caps_(caps), file_(std::move(file)), origins_(origins) {}
 
   void run(const Policy& p) {
-    range("crypto_bytes_per_cycle", "crypto engine bytes_per_cycle", p.crypto_bytes_per_cycle, 1,
-          rm::CRYPTO_ENGINE::BYTES_PER_CYCLE.max(), "");
-    range("crypto_latency", "crypto engine latency_cycles", p.crypto_latency, 0, rm::CRYPTO_ENGINE::LATENCY.max(), "");
     if (p.tenants.size() != caps_.tenants) {
       fail("tenants", "tenants",
            fmt::format("the policy has {} tenants, the NIC has {}", p.tenants.size(), caps_.tenants));
@@ -139,8 +136,14 @@ class Parser {
           doc_.file(), 1, "");
     }
     expect_map(root, "(top level)");
-    check_keys(root, "", {"version", "clock_mhz", "scheduler", "crypto_engine", "defaults", "tenants", "classifier",
-                          "default_action"});
+    for (const auto& kv : root) {
+      if (kv.first.Scalar() != "crypto_engine") continue;
+      fail(kv.first, "crypto_engine",
+           "the crypto engine's speed (bytes per cycle, latency) is a property of the NIC, not a policy: it is set "
+           "once at bring-up (nicsim: the scenario's nic.crypto_engine / nic.crypto_*; a card: its board shell) and "
+           "`nicctl info` shows it; remove this section (docs/policy.md)");
+    }
+    check_keys(root, "", {"version", "clock_mhz", "scheduler", "defaults", "tenants", "classifier", "default_action"});
     if (const auto v = root["version"]) {
       const std::uint64_t ver = uint_in(v, "version", 1, 1, ": the only policy format version is 1");
       (void)ver;
@@ -157,18 +160,6 @@ class Parser {
         p.arb_mode = static_cast<ArbMode>(
             choice(a, "scheduler.arb_mode", {{"fifo", 0}, {"sp", 1}, {"dwrr", 2}, {"sp_dwrr", 3}}));
         note("arb_mode", "scheduler.arb_mode", a);
-      }
-    }
-    if (const auto c = root["crypto_engine"]) {
-      expect_map(c, "crypto_engine");
-      check_keys(c, "crypto_engine.", {"bytes_per_cycle", "latency_cycles"});
-      if (const auto b = c["bytes_per_cycle"]) {
-        p.crypto_bytes_per_cycle = u32(b, "crypto_engine.bytes_per_cycle");
-        note("crypto_bytes_per_cycle", "crypto_engine.bytes_per_cycle", b);
-      }
-      if (const auto l = c["latency_cycles"]) {
-        p.crypto_latency = u32(l, "crypto_engine.latency_cycles");
-        note("crypto_latency", "crypto_engine.latency_cycles", l);
       }
     }
     // defaults: applied to every tenant first; their origins are the defaults' lines.
@@ -423,8 +414,6 @@ Policy default_policy(const Capabilities& caps) {
   Policy p;
   p.enable = rm::CTRL::ENABLE.get(rm::CTRL::kReset) != 0;
   p.arb_mode = ArbMode::kSpDwrr;
-  p.crypto_bytes_per_cycle = rm::CRYPTO_ENGINE::BYTES_PER_CYCLE.get(rm::CRYPTO_ENGINE::kReset);
-  p.crypto_latency = rm::CRYPTO_ENGINE::LATENCY.get(rm::CRYPTO_ENGINE::kReset);
   TenantPolicy t;
   t.enable = rm::T_CTRL::ENABLE.get(rm::T_CTRL::kReset) != 0;
   t.priority = rm::T_CTRL::PRIORITY.get(rm::T_CTRL::kReset);
@@ -543,8 +532,6 @@ std::string policy_to_yaml(const Policy& p, const Capabilities& caps, double clo
   o += "version: 1\n";
   o += fmt::format("clock_mhz: {}\n", clock_mhz);
   o += fmt::format("scheduler:\n  enable: {}\n  arb_mode: {}\n", p.enable, arb(p.arb_mode));
-  o += fmt::format("crypto_engine:\n  bytes_per_cycle: {}\n  latency_cycles: {}\n", p.crypto_bytes_per_cycle,
-                   p.crypto_latency);
   o += "tenants:\n";
   for (std::size_t t = 0; t < p.tenants.size(); ++t) {
     const TenantPolicy& tp = p.tenants[t];

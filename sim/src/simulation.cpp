@@ -14,6 +14,7 @@
 #include "nic_io.hpp"
 #include "nicsched/host/discovery.hpp"
 #include "nicsched/host/policy.hpp"
+#include "nicsched/regmap.hpp"
 #include "nicsched/sim/error.hpp"
 
 namespace nicsched::sim {
@@ -49,8 +50,6 @@ Baseline parse_baseline(const std::string& name) {
 host::Policy baseline_policy(Baseline b, const Scenario& s, std::uint32_t nic_tenants) {
   host::Policy p;
   p.enable = true;
-  p.crypto_bytes_per_cycle = s.crypto_bytes_per_cycle;
-  p.crypto_latency = s.crypto_latency;
   p.arb_mode = b == Baseline::kFifo ? host::ArbMode::kFifo
                : b == Baseline::kFair ? host::ArbMode::kDwrr
                                       : host::ArbMode::kSpDwrr;
@@ -176,6 +175,12 @@ void Simulation::configure_nic() {
                                "parameter)",
                                scenario_.file.string(), scenario_.crypto_slots, caps_.crypto_slots));
   }
+  // Board bring-up: the scenario's crypto engine (nic.crypto_engine / nic.crypto_*) into the
+  // CRYPTO_ENGINE shadow; the policy's COMMIT below makes it active. No policy writes it.
+  namespace rm = nicsched::regmap;
+  nic_->write32(rm::CRYPTO_ENGINE::kOffset,
+                rm::CRYPTO_ENGINE::LATENCY.set(rm::CRYPTO_ENGINE::BYTES_PER_CYCLE.set(0, scenario_.crypto_bytes_per_cycle),
+                                               scenario_.crypto_latency));
   host::Policy p = !options_.policy_file.empty() ? host::load_policy(options_.policy_file.string(), caps_)
                   : options_.policy               ? *options_.policy
                                                   : baseline_policy(options_.baseline, scenario_, caps_.tenants);

@@ -17,7 +17,7 @@ namespace {
 
 Policy base_policy(std::uint32_t tenants) {
   Policy p;
-  p.crypto_bytes_per_cycle = 8;  // an engine setting the controllers must keep
+  p.enable = false;  // a base setting the controllers must keep
   p.tenants.resize(tenants);
   for (auto& t : p.tenants) t.qlimit_bulk_bytes = 100000;
   return p;
@@ -33,7 +33,7 @@ TEST_CASE("baselines: fifo and fair keep the base settings and treat tenants ali
   tr.update(s.bulk(0, 1000).next(1000));
   const auto fifo = make_baseline("fifo")->decide(tr, base_policy(4));
   CHECK(fifo.arb_mode == ArbMode::kFifo);
-  CHECK(fifo.crypto_bytes_per_cycle == 8);
+  CHECK_FALSE(fifo.enable);
   const auto fair = make_baseline("fair")->decide(tr, base_policy(4));
   CHECK(fair.arb_mode == ArbMode::kDwrr);
   for (const auto& t : fair.tenants) {

@@ -23,12 +23,12 @@ TEST_CASE("nic_env: actions decode to per-tenant priority, quantum and quota", "
   const ActionCodec codec(NicEnvConfig{}, caps);
   CHECK(codec.space().head_sizes == std::vector<int>{4, 4, 4, 4, 4, 4});
   nicsched::host::Policy base;
-  base.crypto_latency = 77;
+  base.enable = false;  // kept from the base
   base.tenants.resize(2);
   const std::vector<int> action{2, 3, 0, 0, 1, 3};
   const auto p = codec.decode(action, base);
   CHECK(p.arb_mode == nicsched::host::ArbMode::kSpDwrr);
-  CHECK(p.crypto_latency == 77);
+  CHECK_FALSE(p.enable);
   CHECK(p.tenants[0].priority == 2);
   CHECK(p.tenants[0].weight == 12000);  // 1500 * 2^3
   CHECK(p.tenants[0].crypto_quota == 1);

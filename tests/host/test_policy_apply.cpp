@@ -20,8 +20,6 @@ namespace {
 host::Policy sample_policy(const host::Capabilities& caps) {
   host::Policy p = host::default_policy(caps);
   p.arb_mode = host::ArbMode::kDwrr;
-  p.crypto_bytes_per_cycle = 32;
-  p.crypto_latency = 100;
   for (std::uint32_t t = 0; t < caps.tenants; ++t) {
     auto& tp = p.tenants[t];
     tp.priority = t % caps.prio_levels;

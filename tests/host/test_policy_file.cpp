@@ -129,10 +129,18 @@ TEST_CASE("policy file: out-of-range values name line, key and the hardware's ra
   CHECK_THAT(e.what(), Contains("1048576") && Contains("allowed: 0..262144") && Contains("256 KiB"));
   e = error_of("tenants:\n  - id: 0\n    burst: 10\n", 3, "tenants[0].burst");
   CHECK_THAT(e.what(), Contains("allowed: 64..16777215"));
-  e = error_of("crypto_engine:\n  bytes_per_cycle: 300\n", 2, "crypto_engine.bytes_per_cycle");
-  CHECK_THAT(e.what(), Contains("allowed: 1..255"));
   e = error_of("tenants:\n  - id: 0\n    rate_bytes_per_kcycle: 16777216\n", 3, "tenants[0].rate_bytes_per_kcycle");
   CHECK_THAT(e.what(), Contains("allowed: 1..16777215"));
+}
+
+TEST_CASE("policy file: a crypto_engine section is refused (engine speed is the NIC's, not a policy's)", "[policy]") {
+  auto e = error_of("version: 1\ncrypto_engine:\n  bytes_per_cycle: 16\n  latency_cycles: 32\n", 2, "crypto_engine");
+  CHECK_THAT(e.what(), Contains("property of the NIC, not a policy"));
+  e = error_of("scheduler: {arb_mode: dwrr}\ncrypto_engine: {}\n", 2, "crypto_engine");
+  // What a policy writes never includes the engine, so a saved policy loads again.
+  const std::string yaml = host::policy_to_yaml(host::default_policy(caps8()), caps8());
+  CHECK(yaml.find("crypto_engine") == std::string::npos);
+  CHECK_NOTHROW(parse(yaml));
 }
 
 TEST_CASE("policy file: classifier mistakes name the entry and key", "[policy]") {

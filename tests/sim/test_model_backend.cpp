@@ -146,8 +146,6 @@ TEST_CASE("model backend: a policy applied through nicsched::host reads back ide
 
   host::Policy p = host::default_policy(caps_rtl);
   p.arb_mode = host::ArbMode::kSpDwrr;
-  p.crypto_bytes_per_cycle = 8;
-  p.crypto_latency = 100;
   for (std::uint32_t t = 0; t < caps_rtl.tenants; ++t) {
     auto& tp = p.tenants[t];
     tp.priority = t % 4;

@@ -4,6 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
+
+#include "nicsched/host/discovery.hpp"
+#include "nicsched/host/policy.hpp"
 #include "nicsched/regmap.hpp"
 #include "nicsched/sim/simulation.hpp"
 
@@ -110,6 +115,47 @@ TEST_CASE("the sp baseline writes the scenario's priorities", "[simulation]") {
     CHECK(rm::T_CTRL::PRIORITY.get(w) == t.priority);
   }
   CHECK(rm::CTRL::ARB_MODE.decode(sim.read32(rm::CTRL::kOffset)) == rm::ArbMode::kSpDwrr);
+}
+
+TEST_CASE("a policy never changes the crypto engine the scenario's NIC has", "[simulation]") {
+  // heavy_crypto.yaml: 4 B/cycle, latency 64 (not the register's reset 16 / 32). A policy file
+  // (which cannot name the engine) and an in-memory policy both leave the engine as set up.
+  const auto file = std::filesystem::temp_directory_path() / "nicsched_test_engine_policy.yaml";
+  for (const NicBackend backend : {NicBackend::kModel, NicBackend::kRtl}) {
+    Scenario s = scenario("heavy_crypto.yaml");
+    REQUIRE(s.crypto_bytes_per_cycle == 4);
+    REQUIRE(s.crypto_latency == 64);
+    s.backend = backend;
+    for (const bool from_file : {true, false}) {
+      INFO((backend == NicBackend::kModel ? "model" : "rtl") << (from_file ? ", policy file" : ", in-memory policy"));
+      SimOptions o;
+      o.cycles = 20000;
+      host::Capabilities caps;
+      caps.tenants = s.nic_tenants;
+      caps.prio_levels = 4;
+      caps.crypto_slots = s.crypto_slots;
+      caps.classes = 2;
+      if (from_file) {
+        std::ofstream(file) << host::policy_to_yaml(host::default_policy(caps), caps);
+        o.policy_file = file;
+      } else {
+        o.policy = host::default_policy(caps);
+      }
+      Simulation sim(s, o);
+      const std::uint32_t eng = sim.read32(rm::CRYPTO_ENGINE::kOffset);
+      CHECK(rm::CRYPTO_ENGINE::BYTES_PER_CYCLE.get(eng) == 4);
+      CHECK(rm::CRYPTO_ENGINE::LATENCY.get(eng) == 64);
+      // A later policy commit (as a controller's) keeps it too.
+      const host::Capabilities nic_caps = host::discover(sim);
+      host::Policy p = host::read_policy(sim, nic_caps);
+      p.arb_mode = host::ArbMode::kFifo;
+      (void)host::apply_policy(sim, nic_caps, p);
+      CHECK(sim.read32(rm::CRYPTO_ENGINE::kOffset) == eng);
+      sim.run_to_end();
+      CHECK(sim.integrity_errors() == 0);
+    }
+  }
+  std::filesystem::remove(file);
 }
 
 TEST_CASE("the same scenario and seed give the same run", "[simulation]") {

@@ -18,6 +18,10 @@ int cmd_info(const Global& g, bool as_json) {
   Session s = connect(g);
   const std::uint32_t gen = rm::CONFIG_GEN::COUNT.get(s.bus->read32(rm::CONFIG_GEN::kOffset));
   const std::uint32_t status = s.bus->read32(rm::STATUS::kOffset);
+  // The crypto engine as the board's bring-up set it (policies never write it).
+  const std::uint32_t engine = s.bus->read32(rm::CRYPTO_ENGINE::kOffset);
+  const std::uint32_t engine_bpc = rm::CRYPTO_ENGINE::BYTES_PER_CYCLE.get(engine);
+  const std::uint32_t engine_latency = rm::CRYPTO_ENGINE::LATENCY.get(engine);
   std::optional<std::uint64_t> cycle;
   std::string server;
   if (auto* sim = dynamic_cast<drivers::SimClient*>(s.bus.get())) {
@@ -36,6 +40,7 @@ int cmd_info(const Global& g, bool as_json) {
               {"queues", c.queues()},
               {"prio_levels", c.prio_levels},
               {"crypto_slots", c.crypto_slots},
+              {"crypto_engine", {{"bytes_per_cycle", engine_bpc}, {"latency_cycles", engine_latency}}},
               {"cls_entries", c.cls_entries},
               {"data_bytes", c.data_bytes},
               {"buffer_kib", c.buffer_kib},
@@ -54,6 +59,8 @@ int cmd_info(const Global& g, bool as_json) {
   std::cout << fmt::format("tenants         {} ({} queues: control + bulk each)\n", c.tenants, c.queues());
   std::cout << fmt::format("priority levels {}\n", c.prio_levels);
   std::cout << fmt::format("crypto slots    {}\n", c.crypto_slots);
+  std::cout << fmt::format("crypto engine   {} bytes/cycle per slot{}, {} cycles latency (NIC setup)\n", engine_bpc,
+                           engine_bpc == 0 ? " (0 is treated as 1)" : "", engine_latency);
   std::cout << fmt::format("classifier      {} entries\n", c.cls_entries);
   std::cout << fmt::format("datapath        {} bytes/beat, {} KiB buffer per direction\n", c.data_bytes, c.buffer_kib);
   std::cout << fmt::format("config gen      {} commits since reset\n", gen);

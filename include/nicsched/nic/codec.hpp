@@ -34,13 +34,15 @@ using WriteWord = std::function<void(std::uint32_t addr, std::uint32_t value)>;
 
 // Which shadowed registers encode_config writes.
 struct ConfigParts {
+  bool crypto_engine = true;   // CRYPTO_ENGINE (NIC setup at bring-up: never written by a policy)
   bool default_action = true;  // DEFAULT_ACTION
   bool classifier = true;      // every CLASSIFIER entry of the instance
 };
 
 // ------------------------------------------------------------------ configuration
 
-// The shadow writes that express `c`, in address order: CTRL, CRYPTO_ENGINE,
+// The shadow writes that express `c`, in address order: CTRL, CRYPTO_ENGINE (unless
+// parts.crypto_engine is false, as when a policy is applied),
 // DEFAULT_ACTION, then per tenant T_CTRL .. T_QLIMIT_BULK, then per classifier entry
 // CLS_VLAN .. CLS_ACTION (one element per entry of c.tenants / c.classifier). COMMIT is
 // not included. Values wider than their field are truncated: validate first.
@@ -54,10 +56,12 @@ struct ConfigParts {
   ctrl = rm::CTRL::ARB_MODE.set(ctrl, c.arb_mode);
   ctrl = rm::CTRL::BAD_TO_DEFAULT.set(ctrl, b(c.bad_to_default));
   w.push_back({rm::CTRL::kOffset, ctrl});
-  std::uint32_t eng = 0;
-  eng = rm::CRYPTO_ENGINE::BYTES_PER_CYCLE.set(eng, c.crypto_bytes_per_cycle);
-  eng = rm::CRYPTO_ENGINE::LATENCY.set(eng, c.crypto_latency);
-  w.push_back({rm::CRYPTO_ENGINE::kOffset, eng});
+  if (parts.crypto_engine) {
+    std::uint32_t eng = 0;
+    eng = rm::CRYPTO_ENGINE::BYTES_PER_CYCLE.set(eng, c.crypto_bytes_per_cycle);
+    eng = rm::CRYPTO_ENGINE::LATENCY.set(eng, c.crypto_latency);
+    w.push_back({rm::CRYPTO_ENGINE::kOffset, eng});
+  }
   if (parts.default_action) {
     std::uint32_t def = 0;
     def = rm::DEFAULT_ACTION::TENANT.set(def, c.default_action.tenant);

@@ -153,12 +153,13 @@ struct Config {
 };
 
 // A complete scheduler configuration as software states it (policy files, controllers,
-// nicctl), applied with one COMMIT. Unlike Config it may leave the classifier as it is.
+// nicctl), applied with one COMMIT. Unlike Config it may leave the classifier as it is, and
+// it never holds CRYPTO_ENGINE (what the hardware is, not a scheduling choice).
 struct Policy {
   bool enable = true;
   ArbMode arb_mode = ArbMode::kSpDwrr;
-  std::uint32_t crypto_bytes_per_cycle = rm::CRYPTO_ENGINE::BYTES_PER_CYCLE.get(rm::CRYPTO_ENGINE::kReset);
-  std::uint32_t crypto_latency = rm::CRYPTO_ENGINE::LATENCY.get(rm::CRYPTO_ENGINE::kReset);
+  // No crypto engine settings: CRYPTO_ENGINE is NIC/board setup written once at bring-up
+  // (nicsim: from the scenario; a card: its board shell), never by a policy.
   std::vector<TenantConfig> tenants;  // index = tenant; size caps.tenants
   // Absent: the classifier table is left as it is. Present: entries fill the table from
   // index 0; the remaining entries are written as after reset (invalid).
