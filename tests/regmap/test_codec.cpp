@@ -93,6 +93,10 @@ TEST_CASE("codec: encode_config writes in address order and leaves out the parts
     CHECK(w.addr != rm::DEFAULT_ACTION::kOffset);
     CHECK(w.addr < rm::CLS_VLAN::kBase);
   }
+  // As when a policy is applied: CRYPTO_ENGINE (NIC setup) is not written.
+  const auto no_engine = nic::encode_config(c, {.crypto_engine = false});
+  REQUIRE(no_engine.size() == all.size() - 1);
+  for (const auto& w : no_engine) CHECK(w.addr != rm::CRYPTO_ENGINE::kOffset);
 }
 
 TEST_CASE("codec: a snapshot's words decode to the same counters; gauges saturate at their field", "[codec]") {
