@@ -73,6 +73,20 @@ TEST_CASE("apply_policy: shadow registers take effect at one COMMIT and read bac
   CHECK(host::read_policy(nic, caps) == p);
 }
 
+TEST_CASE("apply_policy: the crypto engine the board set up is not the policy's to change", "[apply]") {
+  StandInNic nic;
+  const auto caps = host::discover(nic);
+  // Bring-up: 4 B/cycle, latency 64 (not the reset 16 / 32).
+  const std::uint32_t engine = rm::CRYPTO_ENGINE::LATENCY.set(rm::CRYPTO_ENGINE::BYTES_PER_CYCLE.set(0, 4), 64);
+  nic.write32(rm::CRYPTO_ENGINE::kOffset, engine);
+  const auto result = host::apply_policy(nic, caps, host::default_policy(caps));
+  CHECK(result.config_gen == 1);
+  CHECK(nic.active(rm::CRYPTO_ENGINE::kOffset) == engine);
+  CHECK(nic.read32(rm::CRYPTO_ENGINE::kOffset) == engine);
+  (void)host::apply_policy(nic, caps, sample_policy(caps));
+  CHECK(nic.active(rm::CRYPTO_ENGINE::kOffset) == engine);
+}
+
 TEST_CASE("apply_policy: an invalid policy writes nothing at all", "[apply]") {
   StandInNic nic;
   const auto caps = host::discover(nic);
