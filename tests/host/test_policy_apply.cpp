@@ -160,7 +160,7 @@ TEST_CASE("apply_policy and read_policy through the nicsim protocol, 8 and 64 te
       const host::Policy p = sample_policy(caps);
       const auto r = host::apply_policy(*client, caps, p);
       CHECK(r.config_gen == 1);
-      CHECK(r.writes == 3 + 6 * tenants + 4 * 64);
+      CHECK(r.writes == 2 + 6 * tenants + 4 * 64);  // CTRL, DEFAULT_ACTION (no CRYPTO_ENGINE: NIC setup)
       CHECK(host::read_policy(*client, caps) == p);
     }
     server.stop();
