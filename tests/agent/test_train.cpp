@@ -85,7 +85,7 @@ std::vector<unsigned long> one_to(unsigned long n) {
 
 }  // namespace
 
-TEST_CASE("train: the run folder holds what a resume needs; an existing run is not overwritten", "[train]") {
+TEST_CASE("train: the run folder holds what a resume needs, an existing run is not overwritten", "[train]") {
   Scratch s("folder");
   const fs::path out = s.dir / "run";
   auto r = nicagent(s.dir, fresh(s, out), "first");
@@ -163,3 +163,43 @@ TEST_CASE("train: SIGINT and SIGTERM write a final checkpoint, say where, and re
     CHECK(csv_updates(out / "train.csv") == one_to(stopped + 2));
   }
 }
+
+#ifdef NICAGENT_MPIEXEC
+// mpirun -np 2 nicagent train: rank 0 alone writes the run folder (each update logged once,
+// one checkpoint), the other rank trains on the scenarios rank 0 copied in; a refused run
+// stops every rank with rank 0's reason; a resume under mpirun continues without duplicates.
+TEST_CASE("train: under mpirun -np 2 rank 0 alone writes the run folder", "[train][mpi]") {
+  Scratch s("mpi");
+  const fs::path out = s.dir / "run";
+  const auto mpirun = [&](std::vector<std::string> args, const char* tag) {
+    args.insert(args.begin(), {NICAGENT_MPIEXEC, "--allow-run-as-root", "--oversubscribe", "-np", "2",
+                               NICAGENT_EXE, "train", "--quiet"});
+    Child c(args, s.dir / fmt::format("{}.out", tag), s.dir / fmt::format("{}.err", tag));
+    const int rc = c.wait(600s);
+    return Run{rc, slurp(s.dir / fmt::format("{}.out", tag)) + slurp(s.dir / fmt::format("{}.err", tag))};
+  };
+  auto args = fresh(s, out);
+  args.insert(args.end(), {"--steps", "128"});  // 2 ranks x 16 steps per update: 4 updates
+  auto r = mpirun(args, "first");
+  INFO("log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  CHECK(r.log.find("MPI: rank 0 of 2") != std::string::npos);
+  CHECK(r.log.find("MPI: rank 1 of 2") != std::string::npos);
+  CHECK(csv_updates(out / "train.csv") == one_to(4));
+  CHECK(fs::is_regular_file(out / "checkpoint.pt"));
+  CHECK(fs::is_regular_file(out / "policy/policy.pt"));
+
+  const std::string csv_before = slurp(out / "train.csv");
+  r = mpirun(args, "again");
+  CHECK(r.rc != 0);
+  CHECK(r.log.find("already holds a training run") != std::string::npos);
+  CHECK(r.log.find("rank 0 could not prepare the run folder") != std::string::npos);
+  CHECK(slurp(out / "train.csv") == csv_before);
+
+  fs::remove(s.dir / "scenario.yaml");
+  r = mpirun({"--resume", out.string(), "--steps", "192"}, "resume");
+  CHECK(r.rc == 0);
+  CHECK(r.log.find("resumed from") != std::string::npos);
+  CHECK(csv_updates(out / "train.csv") == one_to(6));
+}
+#endif

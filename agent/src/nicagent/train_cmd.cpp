@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cmath>
 #include <csignal>
+#include <exception>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -32,6 +33,7 @@
 #include "nicsched/fileio/file.hpp"
 #include "nicsched/fileio/yaml.hpp"
 #include "nicsched/ppo/trainer.hpp"
+#include "nicsched/ppo/world.hpp"
 
 namespace nicsched::agent_cli {
 namespace {
@@ -182,18 +184,12 @@ void resume_csv(const fs::path& from, const fs::path& to, std::uint64_t checkpoi
   }
 }
 
-}  // namespace
-
-int train(const TrainOptions& o) {
+// The run folder of a new or resumed run: refuses to overwrite a run without --force,
+// copies the scenarios in, and writes run.yaml, ppo.yaml and env.yaml (the settings after
+// the command line's overrides). Fills `run`, `cfg` and `env_cfg`.
+void prepare_run_folder(const TrainOptions& o, const fs::path& out, bool in_place, RunInfo& run, ppo::PpoConfig& cfg,
+                        control::NicEnvConfig& env_cfg) {
   const bool resuming = !o.resume.empty();
-  const fs::path out = o.out.empty() ? o.resume : o.out;
-  if (out.empty()) throw std::runtime_error("train: give --out DIR (or --resume DIR to continue a run in place)");
-  if (!resuming && o.scenarios.empty()) throw std::runtime_error("train: give --scenario (or --resume DIR)");
-  if (resuming && !o.scenarios.empty()) {
-    throw std::runtime_error("train: --resume trains on the run's own scenarios (" + (o.resume / "run.yaml").string() +
-                             "); --scenario cannot be given with it");
-  }
-  const bool in_place = resuming && fs::exists(out) && fs::equivalent(o.resume, out);
   if (!in_place && holds_run(out)) {
     if (!o.force) {
       throw std::runtime_error("train: " + out.string() + " already holds a training run (checkpoint.pt, train.csv): " +
@@ -207,7 +203,6 @@ int train(const TrainOptions& o) {
   fs::create_directories(out);
 
   // The run: its scenarios copied into the folder (a resume reads them from there).
-  RunInfo run;
   if (resuming) {
     run = read_run(o.resume);
     if (!in_place) {
@@ -223,8 +218,6 @@ int train(const TrainOptions& o) {
   fileio::write_file_atomically(out / "run.yaml", run_yaml(run));
 
   // Configs: explicit files win; on resume, the run's own copies; else the defaults.
-  ppo::PpoConfig cfg;
-  control::NicEnvConfig env_cfg;
   if (!o.ppo_config.empty()) {
     cfg = ppo::load_ppo_config(o.ppo_config);
   } else if (resuming && fs::exists(o.resume / "ppo.yaml")) {
@@ -241,6 +234,49 @@ int train(const TrainOptions& o) {
   cfg.validate();
   fileio::write_file_atomically(out / "ppo.yaml", ppo::ppo_config_yaml(cfg));
   fileio::write_file_atomically(out / "env.yaml", control::env_config_yaml(env_cfg));
+}
+
+}  // namespace
+
+int train(const TrainOptions& o) {
+  const bool resuming = !o.resume.empty();
+  const fs::path out = o.out.empty() ? o.resume : o.out;
+  if (out.empty()) throw std::runtime_error("train: give --out DIR (or --resume DIR to continue a run in place)");
+  if (!resuming && o.scenarios.empty()) throw std::runtime_error("train: give --scenario (or --resume DIR)");
+  if (resuming && !o.scenarios.empty()) {
+    throw std::runtime_error("train: --resume trains on the run's own scenarios (" + (o.resume / "run.yaml").string() +
+                             "); --scenario cannot be given with it");
+  }
+  if (!o.bc_teacher.empty() && !resuming && ppo::world_size() > 1) {
+    throw std::runtime_error("train: behaviour cloning (--bc-teacher) runs in one process, not under mpirun: start "
+                             "the run without mpirun, then continue it with mpirun ... nicagent train --resume DIR");
+  }
+  // Under mpirun only rank 0 touches the run folder: it checks, copies the scenarios and
+  // writes run.yaml, ppo.yaml and env.yaml; the other ranks wait for it, then read the same
+  // files (so every rank trains on the same scenarios and settings) or stop with its error.
+  const int rank = ppo::world_rank();
+  const bool in_place = resuming && fs::exists(out) && fs::equivalent(o.resume, out);
+  RunInfo run;
+  ppo::PpoConfig cfg;
+  control::NicEnvConfig env_cfg;
+  std::exception_ptr failure;
+  std::string failure_text;
+  if (rank == 0) {
+    try {
+      prepare_run_folder(o, out, in_place, run, cfg, env_cfg);
+    } catch (const std::exception& e) {
+      failure = std::current_exception();
+      failure_text = e.what();
+    }
+  }
+  failure_text = ppo::world_from_root(failure_text);
+  if (failure) std::rethrow_exception(failure);
+  if (!failure_text.empty()) throw std::runtime_error("train: rank 0 could not prepare the run folder: " + failure_text);
+  if (rank != 0) {
+    run = read_run(out);
+    cfg = ppo::load_ppo_config(out / "ppo.yaml");
+    env_cfg = control::load_env_config(out / "env.yaml");
+  }
 
   std::optional<sim::NicBackend> backend;
   if (!run.backend.empty()) backend = sim::parse_backend(run.backend);
@@ -283,9 +319,11 @@ int train(const TrainOptions& o) {
     trainer.load_checkpoint(o.resume / "checkpoint.pt");
     spdlog::info("resumed from {} at update {} (step {})", (o.resume / "checkpoint.pt").string(),
                  trainer.updates_done(), trainer.global_step());
-    resume_csv(o.resume / "train.csv", csv_path, trainer.updates_done());
-    if (!in_place) trainer.save_checkpoint(checkpoint);
-  } else {
+    if (rank == 0) {
+      resume_csv(o.resume / "train.csv", csv_path, trainer.updates_done());
+      if (!in_place) trainer.save_checkpoint(checkpoint);
+    }
+  } else if (rank == 0) {
     fileio::write_file_atomically(csv_path, std::string(kCsvHeader) + "\n");
   }
   if (cloning) {
@@ -307,19 +345,32 @@ int train(const TrainOptions& o) {
            << "\ncross_entropy_final: " << bc.final_loss << "\nvalue_loss_final: " << bc.final_value_loss
            << "\ngreedy_agreement: " << bc.accuracy << "\ncollect_seconds: " << bc.collect_seconds
            << "\nfit_seconds: " << bc.train_seconds << "\n";
-    fileio::write_file_atomically(out / "bc.yaml", bc_log.str());
-    trainer.save_checkpoint(checkpoint);
-    trainer.export_policy(out / "bc-policy", env_yaml);
+    if (rank == 0) {
+      fileio::write_file_atomically(out / "bc.yaml", bc_log.str());
+      trainer.save_checkpoint(checkpoint);
+      trainer.export_policy(out / "bc-policy", env_yaml);
+    }
   }
   spdlog::info("training: {} envs x {} steps per update, {} updates, obs {}, {} action heads", cfg.num_envs,
                cfg.num_steps, cfg.num_updates, trainer.envs().observation_size(),
                trainer.envs().action_space().heads());
   double last_return = std::nan("");
   bool saved_at_stop = false;
-  while (!trainer.finished() && g_stop_signal.load() == 0) {
+  // A signal to any rank stops every rank after the same update: the ranks agree after
+  // each update (a rank that was not signalled reports SIGTERM).
+  int stop_signal = 0;
+  const auto agree_stop = [&] {
+    const int mine = g_stop_signal.load();
+    if (stop_signal == 0 && ppo::world_any(mine != 0)) stop_signal = mine != 0 ? mine : SIGTERM;
+    return stop_signal != 0;
+  };
+  bool stopping = agree_stop();
+  while (!trainer.finished() && !stopping) {
     const auto st = trainer.update();
     const double ret = mean_return(st);
     if (!std::isnan(ret)) last_return = ret;
+    stopping = agree_stop();
+    if (rank != 0) continue;  // rank 0 logs and saves; the parameters are identical on every rank
     std::ofstream csv(csv_path, std::ios::app);
     csv << st.update << ',' << st.global_step << ',' << st.learning_rate << ',' << st.mean_step_reward << ','
         << ret << ',' << st.episodes.size() << ',' << st.policy_loss << ',' << st.value_loss << ',' << st.entropy
@@ -338,24 +389,23 @@ int train(const TrainOptions& o) {
                 << " clip " << st.clip_fraction << " ev " << st.explained_variance << std::setprecision(0)
                 << ' ' << st.steps_per_second << " sps   " << std::flush;
     }
-    const bool stopping = g_stop_signal.load() != 0;
     if ((cfg.checkpoint_every > 0 && st.update % cfg.checkpoint_every == 0) || trainer.finished() || stopping) {
       trainer.save_checkpoint(checkpoint);
       trainer.export_policy(policy_dir, env_yaml);
       saved_at_stop = stopping;
     }
   }
-  if (!o.quiet) std::cerr << "\n";
-  if (const int sig = g_stop_signal.load(); sig != 0) {
-    if (!saved_at_stop) {  // stopped before the first update of this session ended
+  if (rank == 0 && !o.quiet) std::cerr << "\n";
+  if (stop_signal != 0) {
+    if (rank == 0 && !saved_at_stop) {  // stopped before the first update of this session ended
       trainer.save_checkpoint(checkpoint);
       trainer.export_policy(policy_dir, env_yaml);
     }
     spdlog::warn("{}: stopped at update {} of {} (step {}); checkpoint {}, policy {}; continue with: nicagent train "
                  "--resume {}",
-                 sig == SIGTERM ? "SIGTERM" : "SIGINT", trainer.updates_done(), cfg.num_updates, trainer.global_step(),
-                 checkpoint.string(), policy_dir.string(), out.string());
-    return 128 + sig;
+                 stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", trainer.updates_done(), cfg.num_updates,
+                 trainer.global_step(), checkpoint.string(), policy_dir.string(), out.string());
+    return 128 + stop_signal;
   }
   spdlog::info("done: {} steps; checkpoint {}, policy {}", trainer.global_step(), checkpoint.string(),
                policy_dir.string());

@@ -2,6 +2,9 @@
 // CMake finds MPI (Debian: openmpi-bin libopenmpi-dev); otherwise a one-rank world.
 #include "comm.hpp"
 
+#include "nicsched/ppo/world.hpp"
+
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
@@ -105,3 +108,26 @@ void Comm::barrier() const {
 }
 
 }  // namespace nicsched::ppo::detail
+
+namespace nicsched::ppo {
+
+int world_rank() { return detail::Comm::world().rank(); }
+int world_size() { return detail::Comm::world().size(); }
+
+bool world_any(bool flag) {
+  double v = flag ? 1.0 : 0.0;
+  detail::Comm::world().allreduce_sum(&v, 1);
+  return v > 0.0;
+}
+
+std::string world_from_root(const std::string& text) {
+  const auto& comm = detail::Comm::world();
+  if (comm.size() == 1) return text;
+  std::uint64_t n = text.size();
+  comm.broadcast(&n, sizeof n, 0);
+  std::string out = comm.rank() == 0 ? text : std::string(static_cast<std::size_t>(n), '\0');
+  if (n > 0) comm.broadcast(out.data(), out.size(), 0);
+  return out;
+}
+
+}  // namespace nicsched::ppo
