@@ -48,7 +48,7 @@ TEST_CASE("nic_env rate head: decode, encode, levels as fractions of the line ra
   CHECK_THROWS_AS(codec.decode(three_heads, base), EnvError);
 }
 
-TEST_CASE("nic_env rate head: masks pin absent tenants; one level means no head", "[nic_env][rate]") {
+TEST_CASE("nic_env rate head: masks pin absent tenants, one level means no head", "[nic_env][rate]") {
   const auto caps = test_caps(2, 2, 3);
   const ActionCodec codec(with_rate(3), caps, 50.0);
   TelemetryScript s(caps);

@@ -186,7 +186,7 @@ TEST_CASE("auth: SHA-256 and HMAC-SHA256 give the published test vectors", "[aut
         "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
 }
 
-TEST_CASE("auth: with a secret, only clients that prove it get in; old clients get a clear refusal", "[auth]") {
+TEST_CASE("auth: with a secret, only clients that prove it get in, old clients get a clear refusal", "[auth]") {
   drivers::ServerOptions o;
   o.secret = "correct horse battery staple";
   ServerFixture srv(o);

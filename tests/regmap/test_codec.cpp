@@ -99,7 +99,7 @@ TEST_CASE("codec: encode_config writes in address order and leaves out the parts
   for (const auto& w : no_engine) CHECK(w.addr != rm::CRYPTO_ENGINE::kOffset);
 }
 
-TEST_CASE("codec: a snapshot's words decode to the same counters; gauges saturate at their field", "[codec]") {
+TEST_CASE("codec: a snapshot's words decode to the same counters, gauges saturate at their field", "[codec]") {
   std::mt19937_64 rng(11);
   const std::uint32_t tenants = 8;
   nic::Telemetry c;

@@ -170,7 +170,7 @@ TEMPLATE_TEST_CASE("rw registers: every element reads back, ports follow (shadow
   check_ports(b);
 }
 
-TEMPLATE_TEST_CASE("ro fields read the hardware inputs live; const fields read their value", "[csr]", T4, T1) {
+TEMPLATE_TEST_CASE("ro fields read the hardware inputs live, const fields read their value", "[csr]", T4, T1) {
   CsrBench<typename TestType::Model> b(TestType::counts(), trace_name("ro", TestType::counts()));
   std::mt19937_64 rng(3);
   for (int round = 0; round < 3; ++round) {
@@ -227,7 +227,7 @@ TEMPLATE_TEST_CASE("w1c: hardware sets bits, writing 1 clears them, a set wins o
   CHECK(any);  // the map has w1c fields (STATUS); this test is not empty
 }
 
-TEMPLATE_TEST_CASE("wo: a write drives the value with one cycle of write enable; reads answer SLVERR", "[csr]", T4, T1) {
+TEMPLATE_TEST_CASE("wo: a write drives the value with one cycle of write enable, reads answer SLVERR", "[csr]", T4, T1) {
   CsrBench<typename TestType::Model> b(TestType::counts(), trace_name("wo", TestType::counts()));
   WePulseCounter<decltype(b)> we(b);
   b.on_cycle([&](std::uint64_t) { we.sample(); });

@@ -447,7 +447,7 @@ TEST_CASE("a full buffer drops whole frames and every cell is reusable afterward
   REQUIRE(err == "");
 }
 
-TEST_CASE("a backlogged queue is dequeued on consecutive clocks; a preferred queue is never skipped") {
+TEST_CASE("a backlogged queue is dequeued on consecutive clocks, a preferred queue is never skipped") {
   // Two queues hold 200 one-beat frames each; the reader dequeues in every clock a head is
   // valid, queue 5 first. The model holds frames in queue 5 until its 200th dequeue, so
   // (checked every clock) its head is valid all along: 200 dequeues of queue 5 in 200
