@@ -4,75 +4,33 @@
 // says, under random idle/backpressure, with CTRL.BAD_TO_DEFAULT off and on.
 //
 // Usage: test_rtl_pkts --width 512|64 PCAP JSON      (exit 0 pass, 1 fail, 2 usage/input)
-#include <pcap/pcap.h>
-
-#include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <map>
-#include <nlohmann/json.hpp>
 
 #include "Vparser_w512.h"
 #include "Vparser_w64.h"
 #include "ingress_bench.hpp"
+#include "scapy_vectors.hpp"
 
 using namespace nicsched;
 using namespace nicsched::test;
 
 namespace {
 
-struct Vector {
-  std::string name;
-  std::vector<std::uint8_t> frame;
-  nlohmann::json scapy;
-};
-
-std::vector<std::vector<std::uint8_t>> read_pcap(const std::string& path) {
-  char err[PCAP_ERRBUF_SIZE] = {};
-  pcap_t* p = pcap_open_offline(path.c_str(), err);
-  if (!p) throw std::runtime_error(fmt::format("{}: cannot open pcap: {}", path, err));
-  std::vector<std::vector<std::uint8_t>> frames;
-  pcap_pkthdr* hdr = nullptr;
-  const u_char* data = nullptr;
-  int rc = 0;
-  while ((rc = pcap_next_ex(p, &hdr, &data)) == 1) {
-    if (hdr->caplen != hdr->len) {
-      pcap_close(p);
-      throw std::runtime_error(fmt::format("{}: packet {} captured {} of {} bytes", path, frames.size(), hdr->caplen, hdr->len));
-    }
-    frames.emplace_back(data, data + hdr->caplen);
-  }
-  const std::string why = rc == -1 ? pcap_geterr(p) : "";
-  pcap_close(p);
-  if (rc == -1) throw std::runtime_error(fmt::format("{}: read error: {}", path, why));
-  return frames;
-}
-
-ParseDrop reason_from(const std::string& s, const std::string& where) {
-  static const std::map<std::string, ParseDrop> kNames = {
-      {"none", ParseDrop::kNone}, {"runt", ParseDrop::kRunt}, {"truncated", ParseDrop::kTruncated},
-      {"bad_ihl", ParseDrop::kBadIhl}, {"unknown_ethertype", ParseDrop::kUnknownEtype}};
-  const auto it = kNames.find(s);
-  if (it == kNames.end()) throw std::runtime_error(fmt::format("{}: unknown drop reason '{}'", where, s));
-  return it->second;
-}
+using Vector = ScapyVector;
 
 // What the NIC must report for a vector, from Scapy's fields and the expected verdict.
 ParsedFrame expected(const Vector& v, bool bad_to_default, const std::string& where) {
   const auto& j = v.scapy;
   ParsedFrame f;
   f.length = j.at("length").get<std::uint16_t>();
-  f.drop = reason_from(j.at("drop").get<std::string>(), where);
+  f.drop = drop_reason_named(j.at("drop").get<std::string>(), where);
   if (f.drop == ParseDrop::kUnknownEtype && bad_to_default) {
     f.drop = ParseDrop::kNone;
     f.to_default = true;
     f.vlan_id = j.at("vlan").get<std::uint16_t>();
   } else if (f.drop == ParseDrop::kNone) {
     f.vlan_id = j.at("vlan").get<std::uint16_t>();
-    f.dscp = j.at("dscp").get<std::uint8_t>();
-    f.protocol = j.at("proto").get<std::uint8_t>();
-    f.src_port = j.at("sport").get<std::uint16_t>();
-    f.dst_port = j.at("dport").get<std::uint16_t>();
+    put_scapy_ip_fields(j, f);
   }
   return f;
 }
@@ -123,20 +81,7 @@ int main(int argc, char** argv) {
   const std::string width = argv[2];
   std::vector<Vector> vectors;
   try {
-    const auto frames = read_pcap(argv[3]);
-    std::ifstream in(argv[4]);
-    if (!in) throw std::runtime_error(fmt::format("{}: cannot open", argv[4]));
-    const nlohmann::json table = nlohmann::json::parse(in);
-    if (!table.is_array() || table.size() != frames.size()) {
-      throw std::runtime_error(fmt::format("{}: {} entries for {} packets in {}", argv[4],
-                                           table.is_array() ? table.size() : 0, frames.size(), argv[3]));
-    }
-    for (std::size_t i = 0; i < frames.size(); ++i) {
-      vectors.push_back({table[i].at("name").get<std::string>(), frames[i], table[i]});
-      if (table[i].at("length").get<std::size_t>() != frames[i].size()) {
-        throw std::runtime_error(fmt::format("{}: entry {} length differs from the pcap", argv[4], i));
-      }
-    }
+    vectors = load_scapy_vectors(argv[3], argv[4]);
   } catch (const std::exception& e) {
     std::cerr << "test_rtl_pkts: " << e.what() << '\n';
     return 2;
