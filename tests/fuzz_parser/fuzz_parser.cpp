@@ -1,20 +1,27 @@
-// Long-random fuzzer of the parser RTL against the reference parser.
+// Long-random fuzzer of the parser RTL against the reference parser and, with --dut ingress,
+// of the parser and classifier together (nicsched_ingress) against the reference model's
+// parser and classifier.
 //
 // Arbitrary bytes (random frames of 0..--max-len bytes, mutated valid packets, headers with
 // planted ethertypes/IHL/length fields), random tkeep on the last beat (any length, and
 // sometimes an extra empty tlast beat), random idle/backpressure patterns and
 // CTRL.BAD_TO_DEFAULT per batch. Each batch checks: nothing hangs, every frame leaves
 // exactly once and unchanged, its fields and verdict equal the reference parser's, and the
-// counter pulses equal the reference tally. A failing batch is rerun with an FST waveform
-// and the command to rerun it alone is printed.
+// counter pulses equal the reference tally. With --dut ingress each batch also draws a random
+// classifier table (16 entries: values, masks, valid bits, actions), DEFAULT_ACTION and
+// CTRL.BAD_TO_DEFAULT, and every frame's verdict (drop reason, tenant, class, crypto op)
+// must equal the reference classifier's (refmodel::classify over refmodel::parse_frame).
+// A failing batch is rerun with an FST waveform and the command to rerun it alone is printed.
 //
-// Usage: fuzz_parser [--width 512|64] [--seed S] [--batches N] [--frames N] [--max-len N]
-//                    [--batch B]     (only batch B)
+// Usage: fuzz_parser [--dut parser|ingress] [--width 512|64] [--seed S] [--batches N]
+//                    [--frames N] [--max-len N] [--batch B]     (only batch B)
 // Exit: 0 all batches passed, 1 a batch failed, 2 bad arguments.
 #include <charconv>
 #include <iostream>
 #include <optional>
 
+#include "Vingress_w512.h"
+#include "Vingress_w64.h"
 #include "Vparser_w512.h"
 #include "Vparser_w64.h"
 #include "ingress_bench.hpp"
@@ -25,6 +32,7 @@ using namespace nicsched::test;
 namespace {
 
 struct Options {
+  std::string dut = "parser";  // parser | ingress (parser + classifier)
   std::string width = "512";
   std::uint64_t seed = 1;
   std::uint64_t batches = 20;
@@ -91,6 +99,9 @@ struct BatchResult {
   std::uint64_t frames = 0;
   std::uint64_t bytes = 0;
   Counts counts;
+  // --dut ingress: how the reference classified the kept frames
+  std::uint64_t by_entry = 0;    // a table entry matched
+  std::uint64_t by_default = 0;  // DEFAULT_ACTION (no entry matched, or a non-IP frame kept)
 };
 
 template <class Model>
@@ -122,19 +133,64 @@ BatchResult run_batch(const Options& o, std::uint64_t batch, const std::string& 
   return r;
 }
 
+// Parser and classifier together under a random table: every verdict equals the reference's.
 template <class Model>
-int fuzz(const Options& o) {
-  std::uint64_t frames = 0, bytes = 0, failed = 0, passed = 0;
+BatchResult run_ingress_batch(const Options& o, std::uint64_t batch, const std::string& trace) {
+  std::mt19937_64 rng(o.seed * 0x9E3779B97F4A7C15ULL + batch);
+  const auto idle = random_pattern(rng);
+  const auto bp = random_pattern(rng);
+  ClassifierConfig cfg = random_config(rng, kIngressEntries);
+  std::vector<std::vector<std::uint8_t>> frames;
+  std::vector<ParsedFrame> kept;
+  for (std::uint64_t i = 0; i < o.frames; ++i) {
+    frames.push_back(fuzz_frame(rng, o.max_len));
+    const ParsedFrame f = refmodel::parse_frame(frames.back(), cfg.bad_to_default);
+    if (f.drop == ParseDrop::kNone && !f.to_default) kept.push_back(f);
+  }
+  // Half the entries take their values from a frame of the batch (masks stay random), so that
+  // entries match, overlap and compete for the first match instead of mostly missing.
+  for (auto& e : cfg.classifier) {
+    if (kept.empty() || rng() % 2 == 0) continue;
+    const ParsedFrame& f = kept[rng() % kept.size()];
+    e.vlan = f.vlan_id;
+    e.dscp = f.dscp;
+    e.proto = f.protocol;
+    e.port = f.dst_port;
+  }
+  // the same table with another DEFAULT_ACTION: a frame whose result moves with it took the default
+  ClassifierConfig other_default = cfg;
+  other_default.default_action.tenant = (cfg.default_action.tenant + 1) % 64;
+  IngressBench<Model> b(trace, idle, bp, rng(), cfg);
+  BatchResult r;
+  for (const auto& f : frames) {
+    r.bytes += f.size();
+    const ParsedFrame ref = refmodel::parse_frame(f, cfg.bad_to_default);
+    r.counts.add(ref);
+    if (ref.drop == ParseDrop::kNone) {
+      const bool by_default = refmodel::classify(ref, cfg) != refmodel::classify(ref, other_default);
+      r.by_default += by_default;
+      r.by_entry += !by_default;
+    }
+    b.send(f, rng() % 8 == 0);
+  }
+  b.finish(50000);
+  r.frames = o.frames;
+  return r;
+}
+
+int fuzz(const Options& o, BatchResult (*run_batch)(const Options&, std::uint64_t, const std::string&)) {
+  std::uint64_t frames = 0, bytes = 0, failed = 0, passed = 0, by_entry = 0, by_default = 0;
   Counts total;
   const std::uint64_t first = o.only_batch.value_or(0);
   const std::uint64_t last = o.only_batch ? *o.only_batch + 1 : o.batches;
   for (std::uint64_t b = first; b < last; ++b) {
     BatchResult r;
-    const std::string name = fmt::format("fuzz_parser.w{}.seed{}.batch{}", o.width, o.seed, b);
-    const std::string err = run_traced(name, [&](const std::string& trace) { r = run_batch<Model>(o, b, trace); });
+    const std::string name = fmt::format("fuzz_parser.{}.w{}.seed{}.batch{}", o.dut, o.width, o.seed, b);
+    const std::string err = run_traced(name, [&](const std::string& trace) { r = run_batch(o, b, trace); });
     if (!err.empty()) {
       ++failed;
-      std::cerr << name << " FAILED: " << err << "\n  rerun: fuzz_parser --width " << o.width << " --seed " << o.seed
+      std::cerr << name << " FAILED: " << err << "\n  rerun: fuzz_parser --dut " << o.dut << " --width " << o.width
+                << " --seed " << o.seed
                 << " --frames " << o.frames << " --max-len " << o.max_len << " --batch " << b << '\n';
       continue;
     }
@@ -146,9 +202,16 @@ int fuzz(const Options& o) {
     total.truncated += r.counts.truncated;
     total.bad_ihl += r.counts.bad_ihl;
     total.unknown_etype += r.counts.unknown_etype;
+    by_entry += r.by_entry;
+    by_default += r.by_default;
   }
-  std::cout << fmt::format("fuzz_parser width {} seed {}: {} passed, {} failed; {} frames, {} bytes ({})\n", o.width,
-                           o.seed, passed, failed, frames, bytes, total.str());
+  std::cout << fmt::format("fuzz_parser {} width {} seed {}: {} passed, {} failed; {} frames, {} bytes ({})", o.dut,
+                           o.width, o.seed, passed, failed, frames, bytes, total.str());
+  if (o.dut == "ingress") {
+    std::cout << fmt::format("; {} random tables; kept frames classified by a table entry {}, by DEFAULT_ACTION {}",
+                             passed, by_entry, by_default);
+  }
+  std::cout << '\n';
   return failed == 0 ? 0 : 1;
 }
 
@@ -172,8 +235,8 @@ int main(int argc, char** argv) {
     }
     const char* val = argv[++i];
     const auto n = number(val);
-    if (arg == "--width") {
-      o.width = val;
+    if (arg == "--width" || arg == "--dut") {
+      (arg == "--width" ? o.width : o.dut) = val;
       continue;
     }
     if (!n) {
@@ -190,8 +253,13 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (o.width == "512") return fuzz<Vparser_w512>(o);
-  if (o.width == "64") return fuzz<Vparser_w64>(o);
+  if (o.dut != "parser" && o.dut != "ingress") {
+    std::cerr << "fuzz_parser: --dut must be parser or ingress, not '" << o.dut << "'\n";
+    return 2;
+  }
+  const bool ingress = o.dut == "ingress";
+  if (o.width == "512") return fuzz(o, ingress ? run_ingress_batch<Vingress_w512> : run_batch<Vparser_w512>);
+  if (o.width == "64") return fuzz(o, ingress ? run_ingress_batch<Vingress_w64> : run_batch<Vparser_w64>);
   std::cerr << "fuzz_parser: --width must be 512 or 64, not '" << o.width << "'\n";
   return 2;
 }

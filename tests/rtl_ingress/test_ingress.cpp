@@ -13,58 +13,6 @@ using namespace nicsched::test;
 
 namespace {
 
-constexpr unsigned kEntries = 16;
-
-template <class Model>
-class IngressBench {
- public:
-  using Harness = StreamHarness<Model, IngressMeta>;
-  IngressBench(const std::string& trace, bfm::StallPattern idle, bfm::StallPattern bp, std::uint64_t seed,
-               const ClassifierConfig& cfg)
-      : h_(trace, idle, bp, seed, [](const Model& m) { return read_ingress_meta(m); }) {
-    configure(cfg);
-    h_.tb().on_sample([this](std::uint64_t cycle) {
-      const Model& m = h_.dut();
-      if (m.m_axis_tvalid && m.m_axis_tready && !m.m_axis_tlast && m.m_axis_tuser != 0) {
-        throw TestFailure(fmt::format("tuser {:#x} on a non-last beat at cycle {}", m.m_axis_tuser, cycle));
-      }
-    });
-    h_.reset();
-  }
-  // Applies a table (between bursts, with the pipeline empty).
-  void configure(const ClassifierConfig& cfg) {
-    cfg_ = cfg;
-    apply_classifier_config(h_.dut(), cfg, kEntries);
-    h_.dut().ctrl_bad_to_default_i = cfg.bad_to_default ? 1 : 0;
-  }
-  void send(const std::vector<std::uint8_t>& f, bool empty_last = false) {
-    frames_.push_back(f);
-    want_.push_back(ingress_reference(f, cfg_));
-    counts_.add(refmodel::parse_frame(f, cfg_.bad_to_default));
-    h_.send(f, empty_last);
-  }
-  std::vector<IngressMeta> finish() {
-    h_.drain(20000);
-    std::vector<IngressMeta> got;
-    for (std::size_t i = 0; i < frames_.size(); ++i) {
-      const IngressMeta m = h_.out(i).meta;
-      expect(m == want_[i], fmt::format("frame {} ({} bytes: {}): RTL {} reference {}", i, frames_[i].size(),
-                                        hex_prefix(frames_[i]), to_string(m), to_string(want_[i])));
-      got.push_back(m);
-    }
-    expect(h_.counts() == counts_, fmt::format("counters: RTL {} reference {}", h_.counts().str(), counts_.str()));
-    return got;
-  }
-  Harness& harness() { return h_; }
-
- private:
-  Harness h_;
-  ClassifierConfig cfg_;
-  std::vector<std::vector<std::uint8_t>> frames_;
-  std::vector<IngressMeta> want_;
-  Counts counts_;
-};
-
 template <class Model>
 void run_case(const std::string& name, const std::function<void(const std::string&)>& body) {
   const std::string err = run_traced(name, body);
@@ -162,7 +110,7 @@ void random_matrix(const std::string& name, std::size_t frames_per_run) {
       run_case<Model>(fmt::format("{}.idle_{}.bp_{}.seed{}", name, idle.name(), bp.name(), seed),
                       [&](const std::string& trace) {
         std::mt19937_64 rng(seed);
-        ClassifierConfig cfg = random_config(rng, kEntries);
+        ClassifierConfig cfg = random_config(rng, kIngressEntries);
         // Copy some entries' values from the traffic so that every entry sees hits.
         IngressBench<Model> b(trace, idle, bp, seed, cfg);
         for (std::size_t i = 0; i < frames_per_run; ++i) b.send(random_frame(rng), rng() % 16 == 0);
@@ -182,7 +130,7 @@ void table_change(const std::string& name) {
                           deployment_table(false));
     for (int i = 0; i < 100; ++i) b.send(sim::build_packet(random_spec(rng)));
     b.harness().drain(20000);
-    b.configure(random_config(rng, kEntries));
+    b.configure(random_config(rng, kIngressEntries));
     for (int i = 0; i < 100; ++i) b.send(sim::build_packet(random_spec(rng)));
     b.finish();
   });

@@ -10,8 +10,10 @@ Runs, each within its share of --duration seconds and every loop bounded in coun
            `nicagent serve` in the middle of its control loop, and (phases of 90 s and
            more) of `nicagent train` after its first checkpoint.
   loaders  mutated scenario and policy YAML against the loaders (soak_loaders).
-  parser   random and mutated frames through the parser RTL against the reference parser
-           (tests/fuzz_parser), seeds and batches scaled to the time share.
+  parser   random and mutated frames through the parser RTL against the reference parser,
+           and through parser + classifier (nicsched_ingress) under random classifier
+           tables against the reference parser and classifier (tests/fuzz_parser, --dut
+           parser / ingress); seeds and batches scaled to the time share.
 
 Invariants checked (any violation fails the run, exit 1):
   - no crash and no hang: the server process stays up and a fresh client's HELLO + STATUS
@@ -827,19 +829,31 @@ def phase_parser(args, seconds, figs):
     deadline = time.monotonic() + seconds
     violations = []
     seed = args.seed * 1000
-    runs = frames = 0
-    while time.monotonic() < deadline and runs < 1000:
+    runs = 0
+    frames = {"parser": 0, "ingress": 0}
+    tables = by_entry = by_default = 0
+    while time.monotonic() < deadline and runs < 1000 and not violations:
         width = "512" if runs % 2 == 0 else "64"
-        r = subprocess.run([exe, "--width", width, "--seed", str(seed + runs), "--batches", "2", "--frames", "300"],
-                           capture_output=True, text=True, timeout=600)
+        for dut in ("parser", "ingress"):
+            cmd = [exe, "--dut", dut, "--width", width, "--seed", str(seed + runs), "--batches", "2", "--frames", "300"]
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+            if r.returncode != 0:
+                violations.append(f"{' '.join(cmd[1:])}: exit {r.returncode}: {(r.stdout + r.stderr)[-2000:]}")
+                break
+            frames[dut] += 600
+            m = re.search(r"(\d+) random tables; kept frames classified by a table entry (\d+), by DEFAULT_ACTION (\d+)",
+                          r.stdout)
+            if m:
+                tables += int(m.group(1))
+                by_entry += int(m.group(2))
+                by_default += int(m.group(3))
         runs += 1
-        frames += 600
-        if r.returncode != 0:
-            violations.append(f"fuzz_parser --width {width} --seed {seed + runs - 1}: exit {r.returncode}: "
-                              f"{(r.stdout + r.stderr)[-2000:]}")
-            break
     figs.n["parser_runs"] = runs
-    figs.n["parser_frames"] = frames
+    figs.n["parser_frames"] = frames["parser"]
+    figs.n["classifier_frames"] = frames["ingress"]
+    figs.n["classifier_tables"] = tables
+    figs.n["classifier_by_entry"] = by_entry
+    figs.n["classifier_by_default"] = by_default
     return violations
 
 
