@@ -13,12 +13,15 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <charconv>
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "nic_core.hpp"
 #include "nic_io.hpp"
+#include "nicsched/fileio/file.hpp"
 #include "nicsched/host/discovery.hpp"
 #include "nicsched/host/policy.hpp"
 #include "nicsched/host/telemetry.hpp"
@@ -191,12 +194,29 @@ Speed replay(const std::filesystem::path& dir, std::uint64_t cycles, const sim::
   sim::NicConfig nc;
   nc.backend = backend;
   sim::NicModel nic(nc);
-  std::ifstream regs(dir / "regs.hex");
-  if (!regs) throw sim::SimError((dir / "regs.hex").string() + ": missing; run `bench_sim emit` first");
+  const std::filesystem::path regs_file = dir / "regs.hex";
+  std::error_code ec;
+  if (!std::filesystem::exists(regs_file, ec)) throw sim::SimError(regs_file.string() + ": missing; run `bench_sim emit` first");
+  std::string text;
+  try {
+    text = fileio::read_text_file(regs_file, "the register stimulus file");
+  } catch (const fileio::FileError& e) {
+    throw sim::SimError(e.what());
+  }
+  std::istringstream lines(text);
   std::string line;
-  while (std::getline(regs, line)) {
-    nic.write32(static_cast<std::uint32_t>(std::stoul(line.substr(0, 4), nullptr, 16)),
-                static_cast<std::uint32_t>(std::stoul(line.substr(4), nullptr, 16)));
+  for (std::size_t n = 1; std::getline(lines, line); ++n) {
+    // "AAAAVVVVVVVV": address and value in hex, as write_hex writes them
+    std::uint32_t addr = 0;
+    std::uint32_t value = 0;
+    const char* b = line.data();
+    const char* e = b + line.size();
+    if (line.size() != 12 || std::from_chars(b, b + 4, addr, 16).ptr != b + 4 ||
+        std::from_chars(b + 4, e, value, 16).ptr != e) {
+      throw sim::SimError(fmt::format("{}:{}: expected 4 hex digits of address and 8 of value, got '{}'",
+                                      regs_file.string(), n, line));
+    }
+    nic.write32(addr, value);
   }
   LoopSource src(stimulus_frames(s));
   CountSink sink;

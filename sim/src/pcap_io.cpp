@@ -2,26 +2,62 @@
 #include "nicsched/sim/pcap_io.hpp"
 
 #include <pcap/pcap.h>
+#include <unistd.h>
 
 #include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 
+#include "nicsched/fileio/file.hpp"
 #include "nicsched/sim/error.hpp"
 
 namespace nicsched::sim {
+namespace {
+
+// libpcap's file format: a 24-byte file header, then a 16-byte header before each record.
+constexpr std::uint64_t kPcapFileHeaderBytes = 24;
+constexpr std::uint64_t kPcapRecordHeaderBytes = 16;
+
+}  // namespace
 
 std::vector<CapturedFrame> read_pcap(const std::filesystem::path& file) {
+  const std::string name = file.string();
+  int fd = -1;
+  try {
+    fd = fileio::open_readable_file(file, kMaxCaptureBytes, "the capture file");
+  } catch (const fileio::FileError& e) {
+    throw SimError(e.what());
+  }
+  FILE* stream = ::fdopen(fd, "rb");
+  if (stream == nullptr) {
+    const int err = errno;
+    ::close(fd);
+    throw SimError(name + ": cannot read the capture file: " + std::strerror(err));
+  }
   std::array<char, PCAP_ERRBUF_SIZE> err{};
-  pcap_t* p = pcap_open_offline(file.c_str(), err.data());
-  if (p == nullptr) throw SimError(file.string() + ": cannot read capture: " + err.data());
-  if (pcap_datalink(p) != DLT_EN10MB) {
+  pcap_t* p = pcap_fopen_offline(stream, err.data());
+  if (p == nullptr) {
+    std::fclose(stream);  // pcap_fopen_offline leaves it open when it fails
+    throw SimError(name + ": cannot read capture: " + err.data());
+  }
+  const int link = pcap_datalink(p);
+  if (link != DLT_EN10MB) {
     pcap_close(p);
-    throw SimError(file.string() + ": capture is not Ethernet (link type " + std::to_string(pcap_datalink(p)) + ")");
+    throw SimError(name + ": capture is not Ethernet (link type " + std::to_string(link) + ")");
   }
   std::vector<CapturedFrame> out;
+  std::uint64_t bytes = kPcapFileHeaderBytes;
   pcap_pkthdr* hdr = nullptr;
   const u_char* data = nullptr;
   int rc = 0;
   while ((rc = pcap_next_ex(p, &hdr, &data)) == 1) {
+    bytes += kPcapRecordHeaderBytes + hdr->caplen;
+    if (bytes > kMaxCaptureBytes) {  // it grew since it was opened
+      pcap_close(p);
+      throw SimError(name + ": the capture file grew over the limit of " + std::to_string(kMaxCaptureBytes >> 20) +
+                     " MiB while it was read");
+    }
     CapturedFrame f;
     f.time_s = static_cast<double>(hdr->ts.tv_sec) + static_cast<double>(hdr->ts.tv_usec) * 1e-6;
     f.bytes.assign(data, data + hdr->caplen);
@@ -30,7 +66,7 @@ std::vector<CapturedFrame> read_pcap(const std::filesystem::path& file) {
   if (rc == PCAP_ERROR) {
     const std::string msg = pcap_geterr(p);
     pcap_close(p);
-    throw SimError(file.string() + ": " + msg);
+    throw SimError(name + ": " + msg);
   }
   pcap_close(p);
   return out;

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "nic_io.hpp"
+#include "nicsched/fileio/file.hpp"
 #include "nicsched/host/discovery.hpp"
 #include "nicsched/host/policy.hpp"
 #include "nicsched/regmap.hpp"
@@ -557,6 +558,43 @@ std::filesystem::path default_cache_dir() {
   return {};
 }
 
+namespace {
+
+// The solo baselines of `tenants` tenants cached in `cache_file`, or nullopt (the caller
+// recomputes them) when there is no cache yet, when it holds another tenant count, or when it
+// cannot be used: not a regular file, over fileio::kMaxTextFileBytes, unreadable or broken
+// JSON, each warned about naming the file.
+std::optional<std::vector<std::optional<SoloResult>>> read_baseline_cache(const std::filesystem::path& cache_file,
+                                                                          std::size_t tenants) {
+  std::error_code ec;
+  if (!std::filesystem::exists(cache_file, ec)) return std::nullopt;
+  try {
+    const auto j = nlohmann::json::parse(fileio::read_text_file(cache_file, "the solo-baseline cache"));
+    std::vector<std::optional<SoloResult>> out;
+    for (const auto& e : j.at("tenants")) {
+      if (e.is_null()) {
+        out.emplace_back();
+        continue;
+      }
+      SoloResult r;
+      if (!e.at("iter_mean_cycles").is_null()) r.iter_mean_cycles = e.at("iter_mean_cycles").get<double>();
+      r.progress_rate = e.at("progress_rate").get<double>();
+      out.emplace_back(r);
+    }
+    if (out.size() == tenants) {
+      spdlog::debug("solo baselines from {}", cache_file.string());
+      return out;
+    }
+  } catch (const nlohmann::json::exception& e) {
+    spdlog::warn("{}: ignoring a broken baseline cache ({})", cache_file.string(), e.what());
+  } catch (const fileio::FileError& e) {
+    spdlog::warn("ignoring the baseline cache: {}", e.what());
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 std::vector<std::optional<SoloResult>> solo_baselines(const Scenario& s, const std::filesystem::path& cache_dir,
                                                       std::optional<std::uint64_t> cycles, std::uint64_t iterations) {
   const std::uint64_t end = cycles.value_or(s.duration_cycles);
@@ -569,29 +607,7 @@ std::vector<std::optional<SoloResult>> solo_baselines(const Scenario& s, const s
       if (c == '/' || c == ' ') c = '_';
     }
     cache_file = cache_dir / ("solo-" + safe + ".json");
-    std::ifstream in(cache_file);
-    if (in) {
-      try {
-        const auto j = nlohmann::json::parse(in);
-        std::vector<std::optional<SoloResult>> out;
-        for (const auto& e : j.at("tenants")) {
-          if (e.is_null()) {
-            out.emplace_back();
-            continue;
-          }
-          SoloResult r;
-          if (!e.at("iter_mean_cycles").is_null()) r.iter_mean_cycles = e.at("iter_mean_cycles").get<double>();
-          r.progress_rate = e.at("progress_rate").get<double>();
-          out.emplace_back(r);
-        }
-        if (out.size() == s.tenants.size()) {
-          spdlog::debug("solo baselines from {}", cache_file.string());
-          return out;
-        }
-      } catch (const nlohmann::json::exception& e) {
-        spdlog::warn("{}: ignoring a broken baseline cache ({})", cache_file.string(), e.what());
-      }
-    }
+    if (auto cached = read_baseline_cache(cache_file, s.tenants.size())) return std::move(*cached);
   }
   std::vector<std::optional<SoloResult>> out;
   for (const auto& t : s.tenants) {

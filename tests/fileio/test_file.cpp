@@ -100,6 +100,22 @@ TEST_CASE("a file over the limit is refused by its size before it is read") {
   CHECK_THAT(error_of(big, 1000), Contains("over the limit of 1000 bytes"));
 }
 
+TEST_CASE("open_readable_file opens a regular file within the limit and refuses the rest the same way") {
+  TempDir d;
+  std::ofstream(d.path / "x.pcap") << "abc";
+  const int fd = nicsched::fileio::open_readable_file(d.path / "x.pcap", 3, "the capture file");
+  REQUIRE(fd >= 0);
+  char buf[8] = {};
+  CHECK(::read(fd, buf, sizeof buf) == 3);
+  ::close(fd);
+  const fs::path fifo = d.path / "pipe.pcap";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THROWS_WITH(nicsched::fileio::open_readable_file(fifo, 3, "the capture file"),
+                    Contains(fifo.string()) && Contains("cannot read the capture file: it is a FIFO"));
+  CHECK_THROWS_WITH(nicsched::fileio::open_readable_file(d.path / "x.pcap", 2, "the capture file"),
+                    Contains("the capture file is 3 bytes, over the limit of 2 bytes"));
+}
+
 TEST_CASE("a missing file is named with the reason") {
   CHECK_THAT(error_of("/nonexistent/nicsched.yaml"), Contains("/nonexistent/nicsched.yaml") &&
                                                          Contains("cannot open the test file") &&

@@ -4,6 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -170,4 +173,40 @@ TEST_CASE("the same scenario and seed give the same run", "[simulation]") {
     return v;
   };
   CHECK(once() == once());
+}
+
+TEST_CASE("solo baselines: the cache is read back, and one that is not a regular file or is too big is ignored unread",
+          "[simulation]") {
+  const Scenario s = scenario("default.yaml");
+  const auto dir = std::filesystem::temp_directory_path() / ("nicsched-solo-cache-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  const std::uint64_t cycles = 20000;
+  const auto computed = solo_baselines(s, dir, cycles, 1);
+  REQUIRE(computed.size() == s.tenants.size());
+  std::vector<std::filesystem::path> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) files.push_back(e.path());
+  REQUIRE(files.size() == 1);
+  const auto cache = files.front();
+  auto rates = [](const std::vector<std::optional<SoloResult>>& v) {
+    std::vector<double> r;
+    for (const auto& x : v) r.push_back(x ? x->progress_rate : -1.0);
+    return r;
+  };
+  {  // a cache with other figures is what comes back: it was read
+    nlohmann::json j;
+    j["tenants"] = nlohmann::json::array();
+    for (std::size_t i = 0; i < s.tenants.size(); ++i) j["tenants"].push_back({{"iter_mean_cycles", nullptr}, {"progress_rate", 0.5}});
+    std::ofstream(cache) << j.dump();
+  }
+  CHECK(rates(solo_baselines(s, dir, cycles, 1)) == std::vector<double>(s.tenants.size(), 0.5));
+  // a FIFO with no writer in its place: refused without blocking, recomputed (and cached again)
+  std::filesystem::remove(cache);
+  REQUIRE(::mkfifo(cache.c_str(), 0600) == 0);
+  CHECK(rates(solo_baselines(s, dir, cycles, 1)) == rates(computed));
+  CHECK(std::filesystem::is_regular_file(cache));
+  // a cache over the size limit (sparse): refused by its size, recomputed
+  std::filesystem::resize_file(cache, 300'000'000);
+  CHECK(rates(solo_baselines(s, dir, cycles, 1)) == rates(computed));
+  CHECK(std::filesystem::file_size(cache) < 1'000'000);
+  std::filesystem::remove_all(dir);
 }

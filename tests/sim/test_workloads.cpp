@@ -6,10 +6,13 @@
 
 #include "nicsched/sim/scenario.hpp"
 #include "nicsched/sim/workload.hpp"
+#include "nicsched/sim/error.hpp"
 #include "nicsched/sim/pcap_io.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 #include <filesystem>
+#include <fstream>
 
 using namespace nicsched::sim;
 
@@ -246,4 +249,52 @@ TEST_CASE("pcap: frames written by PcapWriter replay at their timestamps", "[wor
   CHECK(raw.at == std::vector<std::uint64_t>{1000, 2250, 3500});
   CHECK(w.progress().phase == Phase::kLeft);
   std::filesystem::remove(file);
+}
+
+namespace {
+
+// The message read_pcap fails with (SimError), or "" when it reads the file.
+std::string pcap_error(const std::filesystem::path& file) {
+  try {
+    (void)read_pcap(file);
+  } catch (const SimError& e) {
+    return e.what();
+  }
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("pcap: a device, a FIFO and a directory are refused, naming the file, without reading them", "[workload]") {
+  using Catch::Contains;
+  CHECK_THAT(pcap_error("/dev/urandom"), Contains("/dev/urandom") && Contains("character device, not a regular file"));
+  const auto dir = std::filesystem::temp_directory_path() / ("nicsim-pcap-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto fifo = dir / "capture.pcap";
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_THAT(pcap_error(fifo), Contains(fifo.string()) && Contains("a FIFO, not a regular file"));  // no writer: would block
+  CHECK_THAT(pcap_error(dir), Contains(dir.string()) && Contains("a directory"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("pcap: a capture over kMaxCaptureBytes is refused by its size before it is read", "[workload]") {
+  const auto file = std::filesystem::temp_directory_path() / ("nicsim-big-" + std::to_string(::getpid()) + ".pcap");
+  { std::ofstream(file) << "x"; }
+  std::filesystem::resize_file(file, kMaxCaptureBytes + 1);  // sparse: no disk used
+  const std::string err = pcap_error(file);
+  std::filesystem::remove(file);
+  CHECK_THAT(err, Catch::Contains(file.string()) && Catch::Contains("over the limit of 256 MiB"));
+}
+
+TEST_CASE("pcap: a capture that is not Ethernet is refused with its link type", "[workload]") {
+  const auto file = std::filesystem::temp_directory_path() / ("nicsim-raw-" + std::to_string(::getpid()) + ".pcap");
+  {
+    // pcap file header, little endian: magic, version 2.4, zone, sigfigs, snaplen 65535, link type 105 (802.11)
+    const unsigned char header[24] = {0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                      0xff, 0xff, 0, 0, 105, 0, 0, 0};
+    std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(header), sizeof header);
+  }
+  const std::string err = pcap_error(file);
+  std::filesystem::remove(file);
+  CHECK_THAT(err, Catch::Contains(file.string()) && Catch::Contains("not Ethernet (link type 105)"));
 }

@@ -87,16 +87,20 @@ void check_readable_file(const std::filesystem::path& file, std::uint64_t max_by
   check_stat(file, st, max_bytes, role);
 }
 
-std::string read_text_file(const std::filesystem::path& file, std::string_view role, std::uint64_t max_bytes) {
+int open_readable_file(const std::filesystem::path& file, std::uint64_t max_bytes, std::string_view role) {
   // stat first: opening a FIFO or a device may block or have side effects.
   check_readable_file(file, max_bytes, role);
-  const Fd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
+  Fd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK));
   if (fd.get() < 0) throw FileError(file.string(), "cannot open " + std::string(role) + ": " + errno_text(errno));
   struct stat st {};
   if (::fstat(fd.get(), &st) != 0) throw FileError(file.string(), "cannot stat " + std::string(role) + ": " + errno_text(errno));
   check_stat(file, st, max_bytes, role);  // the path may have been replaced since the stat
+  return fd.release();
+}
+
+std::string read_text_file(const std::filesystem::path& file, std::string_view role, std::uint64_t max_bytes) {
+  const Fd fd(open_readable_file(file, max_bytes, role));
   std::string text;
-  text.reserve(static_cast<std::size_t>(st.st_size));
   char buf[65536];
   for (;;) {
     const ssize_t n = ::read(fd.get(), buf, sizeof buf);

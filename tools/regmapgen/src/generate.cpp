@@ -1,10 +1,10 @@
 // Assembling and writing the generated files.
 #include <fstream>
-#include <sstream>
 #include <system_error>
 
 #include <unistd.h>
 
+#include "nicsched/fileio/file.hpp"
 #include "nicsched/regmapgen/generate.hpp"
 
 namespace nicsched::regmapgen {
@@ -22,19 +22,22 @@ std::vector<GeneratedFile> generate(const RegisterMap& map) {
   };
 }
 
+std::optional<std::string> read_generated_file(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return std::nullopt;
+  try {
+    return fileio::read_text_file(path, "the generated file");
+  } catch (const fileio::FileError& e) {
+    throw OutputError(e.what());
+  }
+}
+
 std::vector<std::filesystem::path> write_files(const std::vector<GeneratedFile>& files,
                                                const std::filesystem::path& root) {
   std::vector<std::filesystem::path> written;
   for (const GeneratedFile& f : files) {
     const std::filesystem::path path = root / f.relative_path;
-    {
-      std::ifstream in(path, std::ios::binary);
-      if (in) {
-        std::ostringstream old;
-        old << in.rdbuf();
-        if (old.str() == f.content) continue;
-      }
-    }
+    if (read_generated_file(path) == f.content) continue;
     std::error_code ec;
     std::filesystem::create_directories(path.parent_path(), ec);
     if (ec) throw OutputError("cannot create directory " + path.parent_path().string() + ": " + ec.message());

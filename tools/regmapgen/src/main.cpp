@@ -1,9 +1,7 @@
 // regmapgen: generates the SystemVerilog package, CSR block, C++ header and register
 // documentation from the register-map YAML. Exit codes: 0 ok, 1 bad map, 2 bad usage,
 // 3 output error.
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
@@ -35,10 +33,7 @@ int main(int argc, char** argv) {
     if (check) {
       int differ = 0;
       for (const auto& f : files) {
-        std::ifstream in(std::filesystem::path(out_root) / f.relative_path, std::ios::binary);
-        std::ostringstream old;
-        old << in.rdbuf();
-        if (!in || old.str() != f.content) {
+        if (nicsched::regmapgen::read_generated_file(std::filesystem::path(out_root) / f.relative_path) != f.content) {
           std::cerr << "regmapgen: " << f.relative_path.string() << " differs from what " << input << " generates\n";
           differ = 1;
         }

@@ -15,7 +15,13 @@ struct CapturedFrame {
   std::vector<std::uint8_t> bytes;  // the frame as captured (Ethernet, no FCS)
 };
 
-// Every frame of an Ethernet capture; SimError naming the file on failure.
+// The largest capture a replay reads: 256 MiB. A replay holds the whole capture in memory, so
+// the limit bounds that; a larger capture can be cut (`editcap -c N`, `tcpdump -r IN -c N -w OUT`).
+inline constexpr std::uint64_t kMaxCaptureBytes = std::uint64_t{256} << 20;
+
+// Every frame of an Ethernet capture. SimError naming the file when it cannot be read, is not a
+// regular file (a FIFO, a device, a directory: refused before it is opened for reading), is
+// larger than kMaxCaptureBytes (refused before a byte is read) or is not Ethernet.
 [[nodiscard]] std::vector<CapturedFrame> read_pcap(const std::filesystem::path& file);
 
 // Writes frames with timestamps derived from the simulated clock.

@@ -32,6 +32,12 @@ class FileError : public std::runtime_error {
 // the check never blocks. `role` names the file in errors ("the policy file").
 void check_readable_file(const std::filesystem::path& file, std::uint64_t max_bytes, std::string_view role);
 
+// Opens a regular file of at most `max_bytes` bytes for reading and returns its descriptor
+// (O_CLOEXEC; the caller closes it): refuses anything else as check_readable_file does, before
+// opening it, and checks the open descriptor again (the path may have been replaced since).
+// For readers that hand the file to a library (libpcap); read_text_file is built on it.
+int open_readable_file(const std::filesystem::path& file, std::uint64_t max_bytes, std::string_view role);
+
 // The whole content of a regular file of at most `max_bytes` bytes; refuses anything else
 // (as check_readable_file) before reading a byte, and stops reading at the limit should the
 // file grow while it is read.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,11 @@ struct GeneratedFile {
 
 // All four, with their paths relative to the repository root.
 [[nodiscard]] std::vector<GeneratedFile> generate(const RegisterMap& map);
+
+// What a generated file under `root` holds now, or nullopt when there is none. Read with the
+// bounded reader (nicsched::fileio): a path that is not a regular file (a directory, a FIFO)
+// or is over fileio::kMaxTextFileBytes is an OutputError naming it, not read.
+[[nodiscard]] std::optional<std::string> read_generated_file(const std::filesystem::path& path);
 
 // Writes every file under `root`, creating directories; a file whose content is already
 // the same is left untouched (so its timestamp does not trigger rebuilds). Returns the
