@@ -1,6 +1,6 @@
-// Long-random fuzzer of the parser RTL against the reference parser and, with --dut ingress,
-// of the parser and classifier together (nicsched_ingress) against the reference model's
-// parser and classifier.
+// Long-random fuzzer of the parser RTL against the reference parser and, with --dut ingress /
+// ingress_tx, of the parser and classifier together (nicsched_ingress, as nicsched_top has it
+// on RX / on TX) against the reference model's parser and classifier.
 //
 // Arbitrary bytes (random frames of 0..--max-len bytes, mutated valid packets, headers with
 // planted ethertypes/IHL/length fields), random tkeep on the last beat (any length, and
@@ -10,16 +10,21 @@
 // counter pulses equal the reference tally. With --dut ingress each batch also draws a random
 // classifier table (16 entries: values, masks, valid bits, actions), DEFAULT_ACTION and
 // CTRL.BAD_TO_DEFAULT, and every frame's verdict (drop reason, tenant, class, crypto op)
-// must equal the reference classifier's (refmodel::classify over refmodel::parse_frame).
+// must equal the reference classifier's (refmodel::classify over refmodel::parse_frame); on
+// TX (--dut ingress_tx: runts under 14 bytes, kept frames under 60 bytes leave zero-padded to
+// 60) also the padded bytes.
 // A failing batch is rerun with an FST waveform and the command to rerun it alone is printed.
 //
-// Usage: fuzz_parser [--dut parser|ingress] [--width 512|64] [--seed S] [--batches N]
+// Usage: fuzz_parser [--dut parser|ingress|ingress_tx] [--width 512|64] [--seed S] [--batches N]
 //                    [--frames N] [--max-len N] [--batch B]     (only batch B)
 // Exit: 0 all batches passed, 1 a batch failed, 2 bad arguments.
 #include <charconv>
+#include <map>
 #include <iostream>
 #include <optional>
 
+#include "Vingress_tx_w512.h"
+#include "Vingress_tx_w64.h"
 #include "Vingress_w512.h"
 #include "Vingress_w64.h"
 #include "Vparser_w512.h"
@@ -32,7 +37,7 @@ using namespace nicsched::test;
 namespace {
 
 struct Options {
-  std::string dut = "parser";  // parser | ingress (parser + classifier)
+  std::string dut = "parser";  // parser | ingress (parser + classifier, RX) | ingress_tx (the same, TX)
   std::string width = "512";
   std::uint64_t seed = 1;
   std::uint64_t batches = 20;
@@ -134,8 +139,10 @@ BatchResult run_batch(const Options& o, std::uint64_t batch, const std::string& 
 }
 
 // Parser and classifier together under a random table: every verdict equals the reference's.
-template <class Model>
+// `tx`: the model is the TX configuration (14-byte runts, padding to 60).
+template <class Model, bool tx>
 BatchResult run_ingress_batch(const Options& o, std::uint64_t batch, const std::string& trace) {
+  const std::uint32_t min_frame = tx ? refmodel::kMinHostFrameBytes : refmodel::kMinFrameBytes;
   std::mt19937_64 rng(o.seed * 0x9E3779B97F4A7C15ULL + batch);
   const auto idle = random_pattern(rng);
   const auto bp = random_pattern(rng);
@@ -144,7 +151,7 @@ BatchResult run_ingress_batch(const Options& o, std::uint64_t batch, const std::
   std::vector<ParsedFrame> kept;
   for (std::uint64_t i = 0; i < o.frames; ++i) {
     frames.push_back(fuzz_frame(rng, o.max_len));
-    const ParsedFrame f = refmodel::parse_frame(frames.back(), cfg.bad_to_default);
+    const ParsedFrame f = refmodel::parse_frame(frames.back(), cfg.bad_to_default, min_frame);
     if (f.drop == ParseDrop::kNone && !f.to_default) kept.push_back(f);
   }
   // Half the entries take their values from a frame of the batch (masks stay random), so that
@@ -160,11 +167,11 @@ BatchResult run_ingress_batch(const Options& o, std::uint64_t batch, const std::
   // the same table with another DEFAULT_ACTION: a frame whose result moves with it took the default
   ClassifierConfig other_default = cfg;
   other_default.default_action.tenant = (cfg.default_action.tenant + 1) % 64;
-  IngressBench<Model> b(trace, idle, bp, rng(), cfg);
+  IngressBench<Model> b(trace, idle, bp, rng(), cfg, min_frame, tx ? refmodel::kMinFrameBytes : 0);
   BatchResult r;
   for (const auto& f : frames) {
     r.bytes += f.size();
-    const ParsedFrame ref = refmodel::parse_frame(f, cfg.bad_to_default);
+    const ParsedFrame ref = refmodel::parse_frame(f, cfg.bad_to_default, min_frame);
     r.counts.add(ref);
     if (ref.drop == ParseDrop::kNone) {
       const bool by_default = refmodel::classify(ref, cfg) != refmodel::classify(ref, other_default);
@@ -178,7 +185,7 @@ BatchResult run_ingress_batch(const Options& o, std::uint64_t batch, const std::
   return r;
 }
 
-int fuzz(const Options& o, BatchResult (*run_batch)(const Options&, std::uint64_t, const std::string&)) {
+int fuzz(const Options& o, BatchResult (*run_one)(const Options&, std::uint64_t, const std::string&)) {
   std::uint64_t frames = 0, bytes = 0, failed = 0, passed = 0, by_entry = 0, by_default = 0;
   Counts total;
   const std::uint64_t first = o.only_batch.value_or(0);
@@ -186,7 +193,7 @@ int fuzz(const Options& o, BatchResult (*run_batch)(const Options&, std::uint64_
   for (std::uint64_t b = first; b < last; ++b) {
     BatchResult r;
     const std::string name = fmt::format("fuzz_parser.{}.w{}.seed{}.batch{}", o.dut, o.width, o.seed, b);
-    const std::string err = run_traced(name, [&](const std::string& trace) { r = run_batch(o, b, trace); });
+    const std::string err = run_traced(name, [&](const std::string& trace) { r = run_one(o, b, trace); });
     if (!err.empty()) {
       ++failed;
       std::cerr << name << " FAILED: " << err << "\n  rerun: fuzz_parser --dut " << o.dut << " --width " << o.width
@@ -207,7 +214,7 @@ int fuzz(const Options& o, BatchResult (*run_batch)(const Options&, std::uint64_
   }
   std::cout << fmt::format("fuzz_parser {} width {} seed {}: {} passed, {} failed; {} frames, {} bytes ({})", o.dut,
                            o.width, o.seed, passed, failed, frames, bytes, total.str());
-  if (o.dut == "ingress") {
+  if (o.dut != "parser") {
     std::cout << fmt::format("; {} random tables; kept frames classified by a table entry {}, by DEFAULT_ACTION {}",
                              passed, by_entry, by_default);
   }
@@ -253,13 +260,17 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if (o.dut != "parser" && o.dut != "ingress") {
-    std::cerr << "fuzz_parser: --dut must be parser or ingress, not '" << o.dut << "'\n";
+  using RunBatch = BatchResult (*)(const Options&, std::uint64_t, const std::string&);
+  const std::map<std::string, std::map<std::string, RunBatch>> runs = {
+      {"parser", {{"512", run_batch<Vparser_w512>}, {"64", run_batch<Vparser_w64>}}},
+      {"ingress", {{"512", run_ingress_batch<Vingress_w512, false>}, {"64", run_ingress_batch<Vingress_w64, false>}}},
+      {"ingress_tx", {{"512", run_ingress_batch<Vingress_tx_w512, true>}, {"64", run_ingress_batch<Vingress_tx_w64, true>}}},
+  };
+  if (!runs.count(o.dut)) {
+    std::cerr << "fuzz_parser: --dut must be parser, ingress or ingress_tx, not '" << o.dut << "'\n";
     return 2;
   }
-  const bool ingress = o.dut == "ingress";
-  if (o.width == "512") return fuzz(o, ingress ? run_ingress_batch<Vingress_w512> : run_batch<Vparser_w512>);
-  if (o.width == "64") return fuzz(o, ingress ? run_ingress_batch<Vingress_w64> : run_batch<Vparser_w64>);
+  if (const auto it = runs.at(o.dut).find(o.width); it != runs.at(o.dut).end()) return fuzz(o, it->second);
   std::cerr << "fuzz_parser: --width must be 512 or 64, not '" << o.width << "'\n";
   return 2;
 }

@@ -73,9 +73,11 @@ inline IngressMeta classify_meta(const ParsedFrame& f, const ClassifierConfig& c
   return m;
 }
 
-/// The reference ingress: parser, then classifier.
-inline IngressMeta ingress_reference(std::span<const std::uint8_t> frame, const ClassifierConfig& cfg) {
-  return classify_meta(refmodel::parse_frame(frame, cfg.bad_to_default), cfg);
+/// The reference ingress: parser, then classifier (runt threshold of the direction: 60 bytes
+/// from the MAC, refmodel::kMinHostFrameBytes from the host).
+inline IngressMeta ingress_reference(std::span<const std::uint8_t> frame, const ClassifierConfig& cfg,
+                                     std::uint32_t min_frame_bytes = refmodel::kMinFrameBytes) {
+  return classify_meta(refmodel::parse_frame(frame, cfg.bad_to_default, min_frame_bytes), cfg);
 }
 
 /// A check in a bench failed; the message says what and where.
@@ -375,14 +377,18 @@ inline constexpr unsigned kIngressEntries = 16;
 /// nicsched_ingress (parser + classifier) under a classifier table: every frame sent must
 /// leave once, unchanged, with the reference model's ingress_meta_t (ingress_reference),
 /// and the counter pulses must equal the reference parser's tally; tuser is zero on every
-/// beat but the last.
+/// beat but the last. The model's MinFrameBytes / PadFrameBytes are given: RX (the
+/// default) 60 / 0; TX 14 / 60, where a kept frame under 60 bytes must leave zero-padded to 60.
 template <class Model>
 class IngressBench {
  public:
   using Harness = StreamHarness<Model, IngressMeta>;
   IngressBench(const std::string& trace, bfm::StallPattern idle, bfm::StallPattern bp, std::uint64_t seed,
-               const ClassifierConfig& cfg)
-      : h_(trace, idle, bp, seed, [](const Model& m) { return read_ingress_meta(m); }) {
+               const ClassifierConfig& cfg, std::uint32_t min_frame_bytes = refmodel::kMinFrameBytes,
+               std::uint32_t pad_frame_bytes = 0)
+      : h_(trace, idle, bp, seed, [](const Model& m) { return read_ingress_meta(m); }),
+        min_frame_(min_frame_bytes),
+        pad_frame_(pad_frame_bytes) {
     configure(cfg);
     h_.tb().on_sample([this](std::uint64_t cycle) {
       const Model& m = h_.dut();
@@ -400,8 +406,8 @@ class IngressBench {
   }
   void send(const std::vector<std::uint8_t>& f, bool empty_last = false) {
     frames_.push_back(f);
-    want_.push_back(ingress_reference(f, cfg_));
-    counts_.add(refmodel::parse_frame(f, cfg_.bad_to_default));
+    want_.push_back(ingress_reference(f, cfg_, min_frame_));
+    counts_.add(refmodel::parse_frame(f, cfg_.bad_to_default, min_frame_));
     h_.send(f, empty_last);
   }
   /// Drains and checks every frame; the RTL's ingress_meta_t per frame.
@@ -409,7 +415,18 @@ class IngressBench {
     h_.drain(max_idle_cycles);
     std::vector<IngressMeta> got;
     for (std::size_t i = 0; i < frames_.size(); ++i) {
-      const IngressMeta m = h_.out(i).meta;
+      const auto& out = h_.frames().at(i);
+      if (want_[i].drop == ParseDrop::kNone && frames_[i].size() < pad_frame_) {
+        std::vector<std::uint8_t> wire = frames_[i];
+        wire.resize(pad_frame_, 0);
+        expect(bfm::kept_bytes(out.beats) == wire,
+               fmt::format("frame {} ({} bytes: {}) left as {} bytes ({}), not zero-padded to {}", i, frames_[i].size(),
+                           hex_prefix(frames_[i]), bfm::kept_bytes(out.beats).size(),
+                           hex_prefix(bfm::kept_bytes(out.beats), 64), pad_frame_));
+      } else {
+        (void)h_.out(i);  // unchanged
+      }
+      const IngressMeta m = out.meta;
       expect(m == want_[i], fmt::format("frame {} ({} bytes: {}): RTL {} reference {}", i, frames_[i].size(),
                                         hex_prefix(frames_[i]), to_string(m), to_string(want_[i])));
       got.push_back(m);
@@ -421,6 +438,8 @@ class IngressBench {
 
  private:
   Harness h_;
+  std::uint32_t min_frame_;
+  std::uint32_t pad_frame_;
   ClassifierConfig cfg_;
   std::vector<std::vector<std::uint8_t>> frames_;
   std::vector<IngressMeta> want_;

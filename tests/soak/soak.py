@@ -11,9 +11,10 @@ Runs, each within its share of --duration seconds and every loop bounded in coun
            more) of `nicagent train` after its first checkpoint.
   loaders  mutated scenario and policy YAML against the loaders (soak_loaders).
   parser   random and mutated frames through the parser RTL against the reference parser,
-           and through parser + classifier (nicsched_ingress) under random classifier
-           tables against the reference parser and classifier (tests/fuzz_parser, --dut
-           parser / ingress); seeds and batches scaled to the time share.
+           and through parser + classifier (nicsched_ingress, in its RX and its TX
+           configuration) under random classifier tables against the reference parser and
+           classifier (tests/fuzz_parser, --dut parser / ingress / ingress_tx); seeds and
+           batches scaled to the time share.
 
 Invariants checked (any violation fails the run, exit 1):
   - no crash and no hang: the server process stays up and a fresh client's HELLO + STATUS
@@ -830,11 +831,11 @@ def phase_parser(args, seconds, figs):
     violations = []
     seed = args.seed * 1000
     runs = 0
-    frames = {"parser": 0, "ingress": 0}
+    frames = {"parser": 0, "ingress": 0, "ingress_tx": 0}
     tables = by_entry = by_default = 0
     while time.monotonic() < deadline and runs < 1000 and not violations:
         width = "512" if runs % 2 == 0 else "64"
-        for dut in ("parser", "ingress"):
+        for dut in frames:
             cmd = [exe, "--dut", dut, "--width", width, "--seed", str(seed + runs), "--batches", "2", "--frames", "300"]
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
             if r.returncode != 0:
@@ -851,6 +852,7 @@ def phase_parser(args, seconds, figs):
     figs.n["parser_runs"] = runs
     figs.n["parser_frames"] = frames["parser"]
     figs.n["classifier_frames"] = frames["ingress"]
+    figs.n["classifier_tx_frames"] = frames["ingress_tx"]
     figs.n["classifier_tables"] = tables
     figs.n["classifier_by_entry"] = by_entry
     figs.n["classifier_by_default"] = by_default
