@@ -151,6 +151,16 @@ TEST_CASE("write_files writes every file once and leaves unchanged files untouch
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("write_files refuses a generated path that is not a regular file, naming it, without reading it") {
+  const auto dir = fresh_dir("notreg");
+  const auto files = rg::generate(rg::parse_map(kTinyMap, "tiny.yaml"));
+  const auto first = dir / files.front().relative_path;
+  std::filesystem::create_directories(first);  // a directory where a generated file goes
+  CHECK_THROWS_WITH(rg::write_files(files, dir), Contains(first.string()) && Contains("it is a directory"));
+  CHECK(rg::read_generated_file(dir / "absent.sv") == std::nullopt);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("adding a register to the YAML changes all four outputs") {
   const std::string extra =
       "      - {name: NEWREG, offset: 0x18, desc: Added., fields: [{name: KNOB, lsb: 3, width: 5, access: rw, reset: 7, "
