@@ -40,12 +40,7 @@ class ClassifierBench {
     apply_classifier_config(h_.dut(), cfg, entries);
     // Non-last beats carry random fields: the classifier must only use the tlast beat's.
     h_.source().on_beat([this](const bfm::AxisBeat& b) { drive_fields(h_.dut(), b.last ? b.user : rng_()); });
-    h_.tb().on_sample([this](std::uint64_t cycle) {
-      const Model& m = h_.dut();
-      if (m.m_axis_tvalid && m.m_axis_tready && !m.m_axis_tlast && m.m_axis_tuser != 0) {
-        throw TestFailure(fmt::format("tuser {:#x} on a non-last beat at cycle {}", m.m_axis_tuser, cycle));
-      }
-    });
+    forbid_tuser_before_last(h_);
     h_.reset();
   }
   void send(const ParsedFrame& f) {

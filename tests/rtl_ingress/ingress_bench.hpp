@@ -343,6 +343,18 @@ class StreamHarness {
   Counts counts_;
 };
 
+/// Fails the bench (TestFailure) when the DUT drives a non-zero m_axis_tuser with a beat that
+/// is not the frame's last: ingress_meta_t rides on the tlast beat only.
+template <class Model, class Meta>
+void forbid_tuser_before_last(StreamHarness<Model, Meta>& h) {
+  h.tb().on_sample([&h](std::uint64_t cycle) {
+    const Model& m = h.dut();
+    if (m.m_axis_tvalid && m.m_axis_tready && !m.m_axis_tlast && m.m_axis_tuser != 0) {
+      throw TestFailure(fmt::format("tuser {:#x} on a non-last beat at cycle {}", m.m_axis_tuser, cycle));
+    }
+  });
+}
+
 /// Parser fields as the RTL reports them on the tlast beat.
 template <class Model>
 ParsedFrame read_parser_fields(const Model& m) {
@@ -390,12 +402,7 @@ class IngressBench {
         min_frame_(min_frame_bytes),
         pad_frame_(pad_frame_bytes) {
     configure(cfg);
-    h_.tb().on_sample([this](std::uint64_t cycle) {
-      const Model& m = h_.dut();
-      if (m.m_axis_tvalid && m.m_axis_tready && !m.m_axis_tlast && m.m_axis_tuser != 0) {
-        throw TestFailure(fmt::format("tuser {:#x} on a non-last beat at cycle {}", m.m_axis_tuser, cycle));
-      }
-    });
+    forbid_tuser_before_last(h_);
     h_.reset();
   }
   /// Applies a table (between bursts, with the pipeline empty).

@@ -42,34 +42,31 @@ constexpr unsigned kEntries = 16;
 /// DEFAULT_ACTION, left at its reset value, as are CTRL and the rest of the configuration.
 nic::Config host_frame_config() {
   nic::Config c = nic::Config::reset_values(kTenants, kEntries);
-  auto entry = [&c](unsigned i, nic::ClassifierEntry e, unsigned tenant, unsigned cls) {
-    e.valid = true;
-    e.action = {tenant, cls, nic::CryptoOp::kNone};
-    c.classifier.at(i) = e;
+  struct Row {
+    std::uint32_t proto, port, vlan;  // to match; 0: any
+    std::uint32_t tenant, cls;
   };
-  nic::ClassifierEntry ptp_event;
-  ptp_event.proto = 17;
-  ptp_event.proto_mask = 0xFF;
-  ptp_event.port = 319;
-  ptp_event.port_mask = 0xFFFF;
-  entry(0, ptp_event, 2, 0);
-  nic::ClassifierEntry ptp_general = ptp_event;
-  ptp_general.port = 320;
-  entry(1, ptp_general, 2, 1);
-  nic::ClassifierEntry vlan7;
-  vlan7.vlan = 7;
-  vlan7.vlan_mask = 0xFFF;
-  entry(2, vlan7, 5, 0);
-  nic::ClassifierEntry udp;
-  udp.proto = 17;
-  udp.proto_mask = 0xFF;
-  entry(3, udp, 1, 1);
-  nic::ClassifierEntry tcp = udp;
-  tcp.proto = 6;
-  entry(4, tcp, 3, 1);
-  nic::ClassifierEntry icmp = udp;
-  icmp.proto = 1;
-  entry(5, icmp, 4, 0);
+  const Row rows[] = {
+      {17, 319, 0, 2, 0},  // PTP event messages over UDP
+      {17, 320, 0, 2, 1},  // PTP general messages over UDP
+      {0, 0, 7, 5, 0},     // VLAN 7
+      {17, 0, 0, 1, 1},    // other UDP
+      {6, 0, 0, 3, 1},     // TCP
+      {1, 0, 0, 4, 0},     // ICMP
+  };
+  for (std::size_t i = 0; i < std::size(rows); ++i) {
+    const Row& r = rows[i];
+    nic::ClassifierEntry e;
+    e.proto = r.proto;
+    e.proto_mask = r.proto != 0 ? 0xFF : 0;
+    e.port = r.port;
+    e.port_mask = r.port != 0 ? 0xFFFF : 0;
+    e.vlan = r.vlan;
+    e.vlan_mask = r.vlan != 0 ? 0xFFF : 0;
+    e.valid = true;
+    e.action = {r.tenant, r.cls, nic::CryptoOp::kNone};
+    c.classifier.at(i) = e;
+  }
   return c;
 }
 
