@@ -34,6 +34,7 @@
 #include "nicsched/fileio/yaml.hpp"
 #include "nicsched/ppo/trainer.hpp"
 #include "nicsched/ppo/world.hpp"
+#include "nicsched/sim/pcap_io.hpp"
 
 namespace nicsched::agent_cli {
 namespace {
@@ -143,6 +144,8 @@ fs::path copy_scenario(const fs::path& file, std::size_t k, const fs::path& out)
                                  "can refer to it");
       }
       fs::create_directories((dest_dir / in_dir).parent_path());
+      // the capture as the simulator would accept it: a regular file of at most kMaxCaptureBytes
+      fileio::check_readable_file(t.pcap_file, sim::kMaxCaptureBytes, "the capture of tenant " + t.name);
       fs::copy_file(t.pcap_file, dest_dir / in_dir, fs::copy_options::overwrite_existing);
     } else {
       spdlog::warn("scenario {}: tenant {} replays {} (absolute path): the run folder refers to it, not a copy",
