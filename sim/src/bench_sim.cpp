@@ -25,6 +25,7 @@
 #include "nicsched/host/discovery.hpp"
 #include "nicsched/host/policy.hpp"
 #include "nicsched/host/telemetry.hpp"
+#include "nicsched/sim/scenario_policy.hpp"
 #include "nicsched/sim/simulation.hpp"
 #include "nicsched/version.hpp"
 
@@ -53,7 +54,7 @@ struct Speed {
 Speed time_scenario(sim::Scenario s, std::uint64_t cycles, sim::NicBackend backend) {
   s.backend = backend;
   sim::SimOptions o;
-  o.baseline = sim::Baseline::kFair;
+  o.baseline = "fair";
   o.cycles = cycles;
   sim::Simulation simulation(s, o);
   simulation.step(std::min<std::uint64_t>(cycles / 10, 20000));  // warm-up: buffers grown, queues filling
@@ -67,7 +68,7 @@ Speed time_scenario(sim::Scenario s, std::uint64_t cycles, sim::NicBackend backe
 Speed time_control(sim::Scenario s, std::uint64_t steps, std::uint64_t interval, sim::NicBackend backend) {
   s.backend = backend;
   sim::SimOptions o;
-  o.baseline = sim::Baseline::kFair;
+  o.baseline = "fair";
   sim::Simulation simulation(s, o);
   const auto caps = host::discover(simulation);
   host::Policy p = host::read_policy(simulation, caps);
@@ -165,7 +166,7 @@ void write_hex(const std::filesystem::path& dir, const sim::Scenario& s) {
   sim::NicModel nic(nc);
   RecordingBus rec(nic);
   const auto caps = host::discover(nic);
-  auto p = sim::with_scenario_classifier(sim::baseline_policy(sim::Baseline::kFair, s, caps.tenants), s);
+  auto p = sim::with_scenario_classifier(sim::baseline_policy("fair", s, caps), s);
   host::apply_policy(rec, caps, p);
   std::filesystem::create_directories(dir);
   std::ofstream regs(dir / "regs.hex");

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "nicsched/control/controller.hpp"
 #include "nicsched/drivers/sim_server.hpp"
 #include "nicsched/sim/error.hpp"
 #include "nicsched/sim/simulation.hpp"
@@ -73,7 +74,7 @@ sim::SimOptions make_options(const Common& c, const std::string& baseline) {
   if (!c.policy.empty()) {
     o.policy_file = c.policy;
   } else {
-    o.baseline = sim::parse_baseline(baseline);
+    o.baseline = baseline;
   }
   return o;
 }
@@ -92,7 +93,7 @@ int cmd_run(const Common& c, bool json, const std::string& trace, const std::str
   ProgressBar bar(tty);
   std::vector<std::string> baselines;
   if (c.policy.empty() && c.baseline == "all") {
-    baselines = {"fifo", "fair", "sp"};
+    baselines = control::static_baseline_names();
   } else {
     baselines = {c.baseline};
   }
@@ -232,8 +233,10 @@ int main(int argc, char** argv) {
 
   CLI::App* run = app.add_subcommand("run", "Run a scenario and print its metrics");
   add_common(run);
+  std::vector<std::string> run_baselines = control::static_baseline_names();
+  run_baselines.emplace_back("all");
   run->add_option("--baseline", c.baseline, "Built-in static policy: fifo, fair, sp, or all (one run each)")
-      ->check(CLI::IsMember({"fifo", "fair", "sp", "all"}));
+      ->check(CLI::IsMember(run_baselines));
   bool json = false;
   std::string trace;
   std::string pcap_out;
@@ -246,7 +249,7 @@ int main(int argc, char** argv) {
   CLI::App* serve = app.add_subcommand("serve", "Serve the scenario's NIC over the nicsim protocol");
   add_common(serve);
   serve->add_option("--baseline", c.baseline, "Initial static policy: fifo, fair or sp")
-      ->check(CLI::IsMember({"fifo", "fair", "sp"}));
+      ->check(CLI::IsMember(control::static_baseline_names()));
   std::string listen;
   std::string unix_path;
   bool lockstep = false;

@@ -17,6 +17,7 @@
 #include "nicsched/host/policy.hpp"
 #include "nicsched/regmap.hpp"
 #include "nicsched/sim/error.hpp"
+#include "nicsched/sim/scenario_policy.hpp"
 
 namespace nicsched::sim {
 
@@ -31,90 +32,6 @@ std::uint64_t now_ns() {
 constexpr std::size_t kHostQueueLimit = 4096;  // open-loop frames a tenant may have waiting
 
 }  // namespace
-
-const char* to_string(Baseline b) {
-  switch (b) {
-    case Baseline::kFifo: return "fifo";
-    case Baseline::kFair: return "fair";
-    case Baseline::kSp: return "sp";
-  }
-  return "?";
-}
-
-Baseline parse_baseline(const std::string& name) {
-  if (name == "fifo") return Baseline::kFifo;
-  if (name == "fair") return Baseline::kFair;
-  if (name == "sp") return Baseline::kSp;
-  throw SimError("unknown baseline '" + name + "' (expected fifo, fair or sp)");
-}
-
-host::Policy baseline_policy(Baseline b, const Scenario& s, std::uint32_t nic_tenants) {
-  host::Policy p;
-  p.enable = true;
-  p.arb_mode = b == Baseline::kFifo ? host::ArbMode::kFifo
-               : b == Baseline::kFair ? host::ArbMode::kDwrr
-                                      : host::ArbMode::kSpDwrr;
-  p.tenants.resize(nic_tenants);
-  for (auto& t : p.tenants) {
-    t.crypto_quota = s.crypto_slots;
-    t.weight = 1518;
-  }
-  if (b == Baseline::kSp) {
-    for (const auto& t : s.tenants) p.tenants[t.index].priority = t.priority;
-  }
-  return p;
-}
-
-host::Policy with_scenario_classifier(host::Policy p, const Scenario& s) {
-  // Classifier: per tenant, control first (VLAN + DSCP EF), then bulk (VLAN + port).
-  std::vector<host::ClassifierEntry> entries;
-  std::optional<host::ClassifierAction> deflt;
-  for (const auto& t : s.tenants) {
-    host::ClassifierEntry e;
-    e.vlan = t.vlan;
-    e.vlan_mask = 0xFFF;
-    e.action.tenant = t.index;
-    switch (t.kind) {
-      case WorkloadKind::kDdp:
-        if (t.control.enabled) {
-          e.dscp = kDscpControl;
-          e.dscp_mask = 0x3F;
-          e.action.cls = 0;
-          entries.push_back(e);
-          e.dscp = e.dscp_mask = 0;
-        }
-        e.action.cls = 1;
-        entries.push_back(e);
-        break;
-      case WorkloadKind::kFl:
-        e.action.cls = 1;
-        e.port_mask = 0xFFFF;
-        e.port = t.port;
-        e.action.crypto_op = host::CryptoOp::kEncrypt;
-        entries.push_back(e);
-        e.port = static_cast<std::uint32_t>(t.port + 1);
-        e.action.crypto_op = host::CryptoOp::kDecrypt;
-        entries.push_back(e);
-        break;
-      case WorkloadKind::kBackground:
-        e.action.cls = 1;
-        entries.push_back(e);
-        break;
-      case WorkloadKind::kPcap:
-        if (t.classify) {
-          e.action.cls = 1;
-          entries.push_back(e);
-        } else {
-          deflt = host::ClassifierAction{t.index, 1, host::CryptoOp::kNone};
-        }
-        break;
-    }
-  }
-  p.classifier = entries;
-  if (!deflt) deflt = host::ClassifierAction{s.tenants.back().index, 1, host::CryptoOp::kNone};
-  p.default_action = deflt;
-  return p;
-}
 
 Simulation::Simulation(Scenario scenario, SimOptions options)
     : scenario_(std::move(scenario)), options_(std::move(options)) {
@@ -139,7 +56,7 @@ Simulation::Simulation(Scenario scenario, SimOptions options)
   if (options_.policy_name.empty()) {
     options_.policy_name = !options_.policy_file.empty() ? options_.policy_file.filename().string()
                            : options_.policy           ? std::string("policy")
-                                                       : std::string(to_string(options_.baseline));
+                                                       : options_.baseline;
   }
 
   slot_by_nic_tenant_.assign(scenario_.nic_tenants, -1);
@@ -184,7 +101,7 @@ void Simulation::configure_nic() {
                                                scenario_.crypto_latency));
   host::Policy p = !options_.policy_file.empty() ? host::load_policy(options_.policy_file.string(), caps_)
                   : options_.policy               ? *options_.policy
-                                                  : baseline_policy(options_.baseline, scenario_, caps_.tenants);
+                                                  : baseline_policy(options_.baseline, scenario_, caps_);
   if (p.classifier && (options_.policy || !options_.policy_file.empty())) {
     spdlog::warn("policy's classifier table replaced by the scenario's (tenant identity comes from the scenario)");
   }
@@ -612,7 +529,7 @@ std::vector<std::optional<SoloResult>> solo_baselines(const Scenario& s, const s
   std::vector<std::optional<SoloResult>> out;
   for (const auto& t : s.tenants) {
     SimOptions o;
-    o.baseline = Baseline::kFifo;
+    o.baseline = "fifo";
     o.cycles = end;
     Simulation sim(solo_scenario(s, t.index), o);
     const bool iterative = t.kind == WorkloadKind::kDdp || t.kind == WorkloadKind::kFl;

@@ -191,7 +191,7 @@ TEST_CASE("model backend: the default scenario delivers the same traffic and cou
   // below are what that allows, the figures measured are in the doc.
   Scenario s = scenario("default.yaml");
   SimOptions o;
-  o.baseline = Baseline::kFair;
+  o.baseline = "fair";
   o.cycles = 200000;
   struct Run {
     std::uint64_t frames_checked, integrity, misattributed;

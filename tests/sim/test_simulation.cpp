@@ -31,7 +31,7 @@ TEST_CASE("a short default-scenario run produces sane metrics", "[simulation]") 
   const Scenario s = scenario("default.yaml");
   const std::uint64_t cycles = 400000;
   SimOptions o;
-  o.baseline = Baseline::kFair;
+  o.baseline = "fair";
   o.cycles = cycles;
   o.solo = solo_baselines(s, {}, cycles, 3);
   Simulation sim(s, o);
@@ -110,7 +110,7 @@ TEST_CASE("tenants arrive and leave when the scenario says", "[simulation]") {
 TEST_CASE("the sp baseline writes the scenario's priorities", "[simulation]") {
   const Scenario s = scenario("default.yaml");
   SimOptions o;
-  o.baseline = Baseline::kSp;
+  o.baseline = "sp";
   o.cycles = 1000;
   Simulation sim(s, o);
   for (const auto& t : s.tenants) {

@@ -20,7 +20,7 @@ class SimEnvTarget final : public EnvTarget {
  public:
   SimEnvTarget(const ScenarioEntry& entry, std::uint64_t seed) {
     sim::SimOptions opts;
-    opts.baseline = sim::Baseline::kFifo;
+    opts.baseline = "fifo";
     opts.cycles = entry.cycles;
     opts.solo = entry.solo;
     sim_ = std::make_unique<sim::Simulation>(seeded(entry.scenario, seed), opts);
@@ -83,7 +83,7 @@ TargetFactory sim_target_factory(std::shared_ptr<const std::vector<ScenarioEntry
 RunResult run_controller(const ScenarioEntry& entry, std::uint64_t seed, Controller& controller,
                          std::uint64_t interval_cycles) {
   sim::SimOptions opts;
-  opts.baseline = sim::Baseline::kFifo;
+  opts.baseline = "fifo";
   opts.cycles = entry.cycles;
   opts.solo = entry.solo;
   opts.policy_name = controller.name();

@@ -7,17 +7,12 @@
 #include <cstdint>
 #include <numeric>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
-namespace nicsched::control {
+#include "nicsched/control/error.hpp"  // EnvError
 
-// Misuse of an environment: wrong buffer sizes, an action out of range or masked out.
-class EnvError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+namespace nicsched::control {
 
 // Multi-discrete action space: head h chooses one of head_sizes[h] values.
 struct ActionSpace {

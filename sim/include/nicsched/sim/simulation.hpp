@@ -45,24 +45,6 @@
 
 namespace nicsched::sim {
 
-// Built-in static policies.
-enum class Baseline : std::uint8_t {
-  kFifo,  // one FIFO across all queues: a plain NIC
-  kFair,  // DWRR, equal weights
-  kSp,    // strict priority by the scenario's tenant priority, DWRR inside a level
-};
-[[nodiscard]] const char* to_string(Baseline b);
-[[nodiscard]] Baseline parse_baseline(const std::string& name);  // throws SimError
-
-// The policy a baseline stands for on a scenario (classifier not included).
-[[nodiscard]] host::Policy baseline_policy(Baseline b, const Scenario& s, std::uint32_t nic_tenants);
-
-// `p` with the scenario's classifier table (per tenant: control entry VLAN + DSCP EF,
-// bulk entry VLAN [+ UDP port for FL upload/download with encrypt/decrypt]) and default
-// action. A controller that writes policies (the agent) keeps the table by leaving
-// Policy::classifier unset, or by passing its policy through this.
-[[nodiscard]] host::Policy with_scenario_classifier(host::Policy p, const Scenario& s);
-
 // Per tenant, what it achieved alone on the NIC.
 struct SoloResult {
   std::optional<double> iter_mean_cycles;
@@ -72,10 +54,10 @@ struct SoloResult {
 struct SimOptions {
   // Static policy: a policy file (nicctl's format, loaded by nicsched::host against the
   // model's capabilities) or a Policy built in code; its classifier, if any, is replaced
-  // by the scenario's. Neither: the baseline's policy.
+  // by the scenario's (scenario_policy.hpp). Neither: the static baseline's policy.
   std::filesystem::path policy_file;
   std::optional<host::Policy> policy;
-  Baseline baseline = Baseline::kFifo;
+  std::string baseline = "fifo";           // control::static_baseline_names(): fifo, fair, sp
   std::string policy_name;                 // shown in metrics; default: baseline name
   std::optional<std::uint64_t> cycles;     // run length instead of the scenario's duration
   std::filesystem::path trace;             // FST waveform

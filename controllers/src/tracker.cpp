@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "nicsched/control/env.hpp"
+#include "nicsched/control/error.hpp"
 
 namespace nicsched::control {
 namespace {

@@ -1,9 +1,10 @@
+// The baseline controllers (controller.hpp lists them) and the factory that names them.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
 #include "nicsched/control/controller.hpp"
-#include "nicsched/control/env.hpp"
+#include "nicsched/control/error.hpp"
 
 namespace nicsched::control {
 namespace {
@@ -159,6 +160,11 @@ const std::vector<std::string>& baseline_names() {
   static const std::vector<std::string> names = {"fifo",     "fair",         "sp",
                                                  "stagger",  "las",          "progress",
                                                  "crypto-equal", "crypto-prop"};
+  return names;
+}
+
+const std::vector<std::string>& static_baseline_names() {
+  static const std::vector<std::string> names(baseline_names().begin(), baseline_names().begin() + 3);  // fifo, fair, sp
   return names;
 }
 

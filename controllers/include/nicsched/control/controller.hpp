@@ -1,10 +1,13 @@
 // Controllers: something that looks at the tracked telemetry every control interval and
-// returns the scheduler policy to commit. The baselines (no learning) live here; the PPO
-// policy is a Controller too (nicsched::ppo). All are compared by the same harness.
+// returns the scheduler policy to commit. Every controller of the project is defined once,
+// here (the baselines, no learning) or in nicsched::ppo (the learned policy), and is used
+// by nicsim (the static baselines, written once before the first cycle), nicagent (eval,
+// serve, the behaviour-cloning teacher) and the tests. All are compared by the same harness.
 //
-//   fifo          one FIFO across all queues (a plain NIC)
-//   fair          DWRR with equal weights, one priority level
-//   sp            static strict priority (tenant order, or the levels given), DWRR inside
+//   fifo          one FIFO across all queues (a plain NIC)                     static
+//   fair          DWRR with equal weights, one priority level                  static
+//   sp            static strict priority (tenant order, or the levels given),  static
+//                 DWRR inside a level
 //   stagger       cyclic staggering: tenants in a burst get priority by burst start,
 //                 earliest first; idle tenants lowest
 //   las           least attained service (multi-level feedback, Tiresias-like): a burst
@@ -12,6 +15,9 @@
 //   progress      least remaining burst first (estimated from the previous burst's size)
 //   crypto-equal  fair, and crypto slots split equally among tenants that use crypto
 //   crypto-prop   fair, and crypto slots split in proportion to each tenant's demand
+//
+// Every baseline gives each tenant the same DWRR quantum, kBaseQuantum, unless it controls
+// weights (none does today).
 #pragma once
 
 #include <memory>
@@ -20,11 +26,12 @@
 
 #include "nicsched/control/tracker.hpp"
 #include "nicsched/host/types.hpp"
+#include "nicsched/regmap.hpp"
 
 namespace nicsched::control {
 
-// DWRR quantum of a tenant of weight level 0 (the register map's reset value).
-inline constexpr std::uint32_t kBaseQuantum = 1500;
+// DWRR quantum of a tenant of weight level 0: the register map's reset value (1500 bytes).
+inline constexpr std::uint32_t kBaseQuantum = regmap::T_WEIGHT::QUANTUM.get(regmap::T_WEIGHT::kReset);
 
 class Controller {
  public:
@@ -43,6 +50,10 @@ class Controller {
 
 // The baseline names above, in that order.
 [[nodiscard]] const std::vector<std::string>& baseline_names();
+// The static ones (fifo, fair, sp): their decision depends on the capabilities and the sp
+// levels only, never on telemetry, so one decision before the first cycle stands for the
+// whole run (nicsim run --baseline).
+[[nodiscard]] const std::vector<std::string>& static_baseline_names();
 // A baseline by name; throws EnvError naming the unknown name and the known ones.
 // sp_levels: static priorities for `sp` (by tenant; empty: tenant index order).
 [[nodiscard]] std::unique_ptr<Controller> make_baseline(const std::string& name,

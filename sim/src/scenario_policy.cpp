@@ -1,0 +1,88 @@
+// Scenario -> policy (scenario_policy.hpp): the static baselines through the one set of
+// controllers, and the scenario's classifier table.
+#include "nicsched/sim/scenario_policy.hpp"
+
+#include <algorithm>
+#include <optional>
+
+#include "nicsched/control/controller.hpp"
+#include "nicsched/control/tracker.hpp"
+#include "nicsched/sim/error.hpp"
+#include "nicsched/sim/frame.hpp"
+
+namespace nicsched::sim {
+
+std::vector<std::uint32_t> scenario_priorities(const Scenario& s, std::uint32_t nic_tenants) {
+  std::vector<std::uint32_t> levels(nic_tenants, nic_tenants);
+  for (const auto& t : s.tenants) {
+    if (t.index < levels.size()) levels[t.index] = t.priority;
+  }
+  return levels;
+}
+
+host::Policy baseline_policy(const std::string& baseline, const Scenario& s, const host::Capabilities& caps) {
+  const auto& names = control::static_baseline_names();
+  if (std::find(names.begin(), names.end(), baseline) == names.end()) {
+    std::string known;
+    for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+    throw SimError("unknown static baseline '" + baseline + "' (expected " + known + ")");
+  }
+  host::Policy base;
+  base.enable = true;
+  // A static baseline reads only the capabilities: a tracker that has seen no snapshot.
+  const control::TelemetryTracker no_telemetry(caps, s.link_bytes_per_cycle());
+  return control::make_baseline(baseline, scenario_priorities(s, caps.tenants))->decide(no_telemetry, base);
+}
+
+host::Policy with_scenario_classifier(host::Policy p, const Scenario& s) {
+  // Classifier: per tenant, control first (VLAN + DSCP EF), then bulk (VLAN + port).
+  std::vector<host::ClassifierEntry> entries;
+  std::optional<host::ClassifierAction> deflt;
+  for (const auto& t : s.tenants) {
+    host::ClassifierEntry e;
+    e.vlan = t.vlan;
+    e.vlan_mask = 0xFFF;
+    e.action.tenant = t.index;
+    switch (t.kind) {
+      case WorkloadKind::kDdp:
+        if (t.control.enabled) {
+          e.dscp = kDscpControl;
+          e.dscp_mask = 0x3F;
+          e.action.cls = 0;
+          entries.push_back(e);
+          e.dscp = e.dscp_mask = 0;
+        }
+        e.action.cls = 1;
+        entries.push_back(e);
+        break;
+      case WorkloadKind::kFl:
+        e.action.cls = 1;
+        e.port_mask = 0xFFFF;
+        e.port = t.port;
+        e.action.crypto_op = host::CryptoOp::kEncrypt;
+        entries.push_back(e);
+        e.port = static_cast<std::uint32_t>(t.port + 1);
+        e.action.crypto_op = host::CryptoOp::kDecrypt;
+        entries.push_back(e);
+        break;
+      case WorkloadKind::kBackground:
+        e.action.cls = 1;
+        entries.push_back(e);
+        break;
+      case WorkloadKind::kPcap:
+        if (t.classify) {
+          e.action.cls = 1;
+          entries.push_back(e);
+        } else {
+          deflt = host::ClassifierAction{t.index, 1, host::CryptoOp::kNone};
+        }
+        break;
+    }
+  }
+  p.classifier = entries;
+  if (!deflt) deflt = host::ClassifierAction{s.tenants.back().index, 1, host::CryptoOp::kNone};
+  p.default_action = deflt;
+  return p;
+}
+
+}  // namespace nicsched::sim
