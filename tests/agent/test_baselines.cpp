@@ -1,6 +1,8 @@
 // Baseline controllers: each sets what it controls from the tracked telemetry.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "nicsched/control/controller.hpp"
 #include "nicsched/control/env.hpp"
 #include "telemetry_fixture.hpp"
@@ -133,4 +135,27 @@ TEST_CASE("baselines: an unknown name lists the known ones", "[baselines]") {
     CHECK_THAT(e.what(), Catch::Contains("round-robin") && Catch::Contains("stagger"));
   }
   for (const auto& name : nicsched::control::baseline_names()) CHECK(make_baseline(name)->name() == name);
+}
+
+TEST_CASE("baselines: the static ones decide the same with or without telemetry", "[baselines]") {
+  // nicsim writes a static baseline's decision once, before any telemetry exists.
+  const auto caps = test_caps();
+  TelemetryScript s(caps);
+  const TelemetryTracker none(caps, 50.0);
+  TelemetryTracker busy(caps, 50.0);
+  busy.reset(s.now());
+  busy.update(s.bulk(0, 40000).bulk(2, 90000).crypto(1, 3000, 500).next(1000));
+  const auto& all = nicsched::control::baseline_names();
+  for (const auto& name : nicsched::control::static_baseline_names()) {
+    INFO(name);
+    CHECK(std::find(all.begin(), all.end(), name) != all.end());
+    CHECK(make_baseline(name, {2, 0, 1})->decide(none, base_policy(4)) ==
+          make_baseline(name, {2, 0, 1})->decide(busy, base_policy(4)));
+  }
+  CHECK(nicsched::control::static_baseline_names() == std::vector<std::string>{"fifo", "fair", "sp"});
+}
+
+TEST_CASE("baselines: the base quantum is the register map's reset value", "[baselines]") {
+  CHECK(nicsched::control::kBaseQuantum == 1500);
+  CHECK(nicsched::control::kBaseQuantum == nicsched::host::TenantPolicy{}.weight);
 }

@@ -13,6 +13,8 @@
 #include "nicsched/host/discovery.hpp"
 #include "nicsched/host/policy.hpp"
 #include "nicsched/regmap.hpp"
+#include "nicsched/sim/error.hpp"
+#include "nicsched/sim/scenario_policy.hpp"
 #include "nicsched/sim/simulation.hpp"
 
 using namespace nicsched;
@@ -118,6 +120,38 @@ TEST_CASE("the sp baseline writes the scenario's priorities", "[simulation]") {
     CHECK(rm::T_CTRL::PRIORITY.get(w) == t.priority);
   }
   CHECK(rm::CTRL::ARB_MODE.decode(sim.read32(rm::CTRL::kOffset)) == rm::ArbMode::kSpDwrr);
+}
+
+TEST_CASE("the fair baseline is the controllers' fair: DWRR, every quantum the register's reset", "[simulation]") {
+  Scenario s = scenario("default.yaml");
+  s.backend = NicBackend::kModel;
+  SimOptions o;
+  o.baseline = "fair";
+  o.cycles = 1000;
+  Simulation sim(s, o);
+  CHECK(rm::CTRL::ARB_MODE.decode(sim.read32(rm::CTRL::kOffset)) == rm::ArbMode::kDwrr);
+  for (std::uint32_t t = 0; t < sim.capabilities().tenants; ++t) {
+    CHECK(rm::T_WEIGHT::QUANTUM.get(sim.read32(rm::T_WEIGHT::offset(t))) ==
+          rm::T_WEIGHT::QUANTUM.get(rm::T_WEIGHT::kReset));
+  }
+  CHECK(sim.metrics().policy == "fair");
+}
+
+TEST_CASE("only the static baselines can stand for a whole run", "[simulation]") {
+  const Scenario s = scenario("default.yaml");
+  host::Capabilities caps;
+  caps.tenants = s.nic_tenants;
+  caps.prio_levels = 4;
+  caps.crypto_slots = s.crypto_slots;
+  caps.classes = 2;
+  CHECK(baseline_policy("sp", s, caps).arb_mode == host::ArbMode::kSpDwrr);
+  // las decides from telemetry: one decision before the first cycle would not be las.
+  CHECK_THROWS_WITH(baseline_policy("las", s, caps), Catch::Contains("las") && Catch::Contains("fifo, fair, sp"));
+  Scenario on_model = s;
+  on_model.backend = NicBackend::kModel;
+  SimOptions o;
+  o.baseline = "las";
+  CHECK_THROWS_AS(Simulation(on_model, o), SimError);
 }
 
 TEST_CASE("a policy never changes the crypto engine the scenario's NIC has", "[simulation]") {
