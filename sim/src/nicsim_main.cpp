@@ -17,6 +17,7 @@
 #include "nicsched/control/controller.hpp"
 #include "nicsched/drivers/sim_server.hpp"
 #include "nicsched/sim/error.hpp"
+#include "nicsched/sim/report.hpp"
 #include "nicsched/sim/simulation.hpp"
 #include "nicsim_gen.hpp"
 #include "nicsched/version.hpp"
@@ -113,7 +114,7 @@ int cmd_run(const Common& c, bool json, const std::string& trace, const std::str
     runs.push_back(simulation.metrics());
     if (!csv.empty()) {
       const std::string file = baselines.size() == 1 ? csv : csv + "." + b + ".csv";
-      simulation.write_csv(file);
+      sim::write_time_series(file, simulation.samples(), s);
     }
     bad += simulation.integrity_errors() + simulation.misattributed();
   }

@@ -1,4 +1,6 @@
-// Simulation: scenario + NicModel + workloads + the simulated host + metrics.
+// Simulation, the running stage: the NIC configured for the scenario, the workloads, the
+// simulated host between them and the NIC, and the event loop (simulation.hpp lists the
+// other stages).
 #include "nicsched/sim/simulation.hpp"
 
 #include <fmt/format.h>
@@ -6,13 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
-#include <cstdlib>
-#include <fstream>
-#include <nlohmann/json.hpp>
 
-#include "nic_io.hpp"
-#include "nicsched/fileio/file.hpp"
 #include "nicsched/host/discovery.hpp"
 #include "nicsched/host/policy.hpp"
 #include "nicsched/regmap.hpp"
@@ -130,8 +126,6 @@ void Simulation::run_to_end(const std::function<void(double)>& on_progress) {
 }
 
 void Simulation::run_until(const std::function<bool()>& done) { advance_to(end_cycle_, done); }
-
-std::string Simulation::metrics_json() { return to_json(metrics()); }
 
 // ------------------------------------------------------------------ event loop
 
@@ -351,221 +345,6 @@ void Simulation::frame_out(const OutFrame& f) {
   Workload& w = *tenants_[slot]->workload;
   w.on_delivered(in.flow, in.payload, f.cycle, *this);
   if (w.next_wakeup() < planned_end_) nic_->request_break();
-}
-
-// ------------------------------------------------------------------ metrics
-
-double Simulation::progress_rate(std::size_t i) {
-  const Tenant& t = *tenants_.at(i);
-  const Progress& p = t.progress();
-  if (t.spec.kind == WorkloadKind::kBackground || t.spec.kind == WorkloadKind::kPcap) {
-    return p.offered_bytes == 0 ? 0.0 : static_cast<double>(p.delivered_bytes) / static_cast<double>(p.offered_bytes);
-  }
-  const std::uint64_t now = nic_->cycle();
-  const std::uint64_t stop = std::min(now, t.spec.stop_cycle);
-  if (stop <= t.spec.start_cycle) return 0.0;
-  return p.units() / static_cast<double>(stop - t.spec.start_cycle);
-}
-
-RunMetrics Simulation::metrics() {
-  RunMetrics m;
-  m.scenario = scenario_.name;
-  m.policy = options_.policy_name;
-  m.cycles = nic_->cycle();
-  m.clock_mhz = scenario_.clock_mhz;
-  m.simulated_ms = static_cast<double>(m.cycles) / scenario_.clock_mhz / 1e3;
-  m.wall_seconds = static_cast<double>(wall_ns_) * 1e-9;
-  m.cycles_per_second = m.wall_seconds > 0 ? static_cast<double>(m.cycles) / m.wall_seconds : 0.0;
-  const double capacity = scenario_.link_bytes_per_cycle() * static_cast<double>(std::max<std::uint64_t>(1, m.cycles));
-  m.link_utilisation_tx = static_cast<double>(nic_->mac_stats().wire_bytes_out_tx) / capacity;
-  m.link_utilisation_rx = static_cast<double>(nic_->mac_stats().wire_bytes_in_rx) / capacity;
-  m.frames_checked = frames_checked_;
-  m.foreign_frames = foreign_frames_;
-
-  // Register reads take cycles: the counters are read after the cycle count is taken.
-  const nic_io::MetricCounters tel = nic_io::metric_counters(*nic_, caps_);
-  std::uint64_t busy_total = 0;
-  for (auto b : tel.crypto_busy) busy_total += b;
-  m.crypto_utilisation = static_cast<double>(busy_total) /
-                         (static_cast<double>(caps_.crypto_slots) * static_cast<double>(std::max<std::uint64_t>(1, tel.cycle)));
-
-  const double us_per_cycle = 1.0 / scenario_.clock_mhz;
-  std::vector<double> normalised;
-  for (std::size_t i = 0; i < tenants_.size(); ++i) {
-    const Tenant& t = *tenants_[i];
-    const Host& h = host_[i];
-    const Progress& p = t.progress();
-    TenantMetrics tm;
-    tm.name = t.spec.name;
-    tm.kind = to_string(t.spec.kind);
-    tm.tenant = t.spec.index;
-    tm.completed = p.completed;
-    std::vector<double> iters;
-    for (auto c : t.workload->iteration_cycles()) iters.push_back(static_cast<double>(c) * us_per_cycle);
-    tm.iter_mean_us = mean(iters);
-    tm.iter_p99_us = percentile(iters, 99);
-    tm.progress_units = p.units();
-    std::vector<double> lat;
-    for (double c : h.control_latency) lat.push_back(c * us_per_cycle);
-    tm.control_p50_us = percentile(lat, 50);
-    tm.control_p99_us = percentile(lat, 99);
-    tm.control_sent = h.control_sent;
-    tm.control_delivered = h.control_delivered;
-    // Control frames still undelivered past their deadline count as misses.
-    std::uint64_t overdue = 0;
-    for (const auto& [id, f] : inflight_) {
-      if (f.tenant == t.spec.index && f.flow == Flow::kControl && m.cycles - f.created > t.spec.control.deadline_cycles) {
-        ++overdue;
-      }
-    }
-    tm.deadline_misses = h.deadline_misses + overdue;
-    const std::size_t qc = 2 * t.spec.index;
-    if (qc + 1 < tel.drop_pkts.size()) tm.nic_drops = tel.drop_pkts[qc] + tel.drop_pkts[qc + 1];
-    if (t.spec.index < tel.crypto_busy.size()) {
-      tm.crypto_wait_cycles = tel.crypto_wait[t.spec.index];
-      tm.crypto_busy_cycles = tel.crypto_busy[t.spec.index];
-    }
-    tm.retransmits = h.retransmits;
-    tm.host_drops = h.host_drops;
-    tm.offered_bytes = p.offered_bytes;
-    tm.delivered_bytes = p.delivered_bytes;
-    const std::uint64_t stop = std::min(m.cycles, t.spec.stop_cycle);
-    if (stop > t.spec.start_cycle) {
-      tm.throughput_gbps = static_cast<double>(p.delivered_bytes) * 8.0 /
-                           (static_cast<double>(stop - t.spec.start_cycle) * us_per_cycle * 1e3);
-    }
-    if (i < options_.solo.size() && options_.solo[i]) {
-      const SoloResult& solo = *options_.solo[i];
-      if (solo.iter_mean_cycles) {
-        tm.solo_iter_mean_us = *solo.iter_mean_cycles * us_per_cycle;
-        if (tm.iter_mean_us) tm.slowdown = *tm.iter_mean_us / *tm.solo_iter_mean_us;
-      }
-      if (solo.progress_rate > 0 && stop > t.spec.start_cycle) {
-        tm.normalised_progress = progress_rate(i) / solo.progress_rate;
-        normalised.push_back(*tm.normalised_progress);
-      }
-    }
-    m.tenants.push_back(std::move(tm));
-  }
-  m.jain = jain_index(normalised);
-  return m;
-}
-
-void Simulation::write_csv(const std::filesystem::path& file) const {
-  std::ofstream out(file);
-  if (!out) throw SimError(file.string() + ": cannot write the time series");
-  out << "cycle,time_us,tenant,name,phase,completed,progress_units,delivered_bytes,link_wire_bytes_tx\n";
-  for (const auto& s : samples_) {
-    const auto& t = *tenants_[static_cast<std::size_t>(slot_by_nic_tenant_[s.tenant])];
-    out << s.cycle << ',' << fmt::format("{:.3f}", static_cast<double>(s.cycle) / scenario_.clock_mhz) << ','
-        << s.tenant << ',' << t.spec.name << ',' << to_string(s.phase) << ',' << s.completed << ','
-        << fmt::format("{:.4f}", s.units) << ',' << s.delivered_bytes << ',' << s.wire_bytes_tx << '\n';
-  }
-}
-
-// ------------------------------------------------------------------ solo baselines
-
-std::filesystem::path default_cache_dir() {
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != '\0') {
-    return std::filesystem::path(x) / "nicsched";
-  }
-  if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0') {
-    return std::filesystem::path(h) / ".cache" / "nicsched";
-  }
-  return {};
-}
-
-namespace {
-
-// The solo baselines of `tenants` tenants cached in `cache_file`, or nullopt (the caller
-// recomputes them) when there is no cache yet, when it holds another tenant count, or when it
-// cannot be used: not a regular file, over fileio::kMaxTextFileBytes, unreadable or broken
-// JSON, each warned about naming the file.
-std::optional<std::vector<std::optional<SoloResult>>> read_baseline_cache(const std::filesystem::path& cache_file,
-                                                                          std::size_t tenants) {
-  std::error_code ec;
-  if (!std::filesystem::exists(cache_file, ec)) return std::nullopt;
-  try {
-    const auto j = nlohmann::json::parse(fileio::read_text_file(cache_file, "the solo-baseline cache"));
-    std::vector<std::optional<SoloResult>> out;
-    for (const auto& e : j.at("tenants")) {
-      if (e.is_null()) {
-        out.emplace_back();
-        continue;
-      }
-      SoloResult r;
-      if (!e.at("iter_mean_cycles").is_null()) r.iter_mean_cycles = e.at("iter_mean_cycles").get<double>();
-      r.progress_rate = e.at("progress_rate").get<double>();
-      out.emplace_back(r);
-    }
-    if (out.size() == tenants) {
-      spdlog::debug("solo baselines from {}", cache_file.string());
-      return out;
-    }
-  } catch (const nlohmann::json::exception& e) {
-    spdlog::warn("{}: ignoring a broken baseline cache ({})", cache_file.string(), e.what());
-  } catch (const fileio::FileError& e) {
-    spdlog::warn("ignoring the baseline cache: {}", e.what());
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
-std::vector<std::optional<SoloResult>> solo_baselines(const Scenario& s, const std::filesystem::path& cache_dir,
-                                                      std::optional<std::uint64_t> cycles, std::uint64_t iterations) {
-  const std::uint64_t end = cycles.value_or(s.duration_cycles);
-  const std::string key = fmt::format("{}-{}-{}-{}{}-v1", s.name, s.text_digest, end, iterations,
-                                      s.backend == NicBackend::kModel ? "-model" : "");
-  std::filesystem::path cache_file;
-  if (!cache_dir.empty()) {
-    std::string safe = key;
-    for (char& c : safe) {
-      if (c == '/' || c == ' ') c = '_';
-    }
-    cache_file = cache_dir / ("solo-" + safe + ".json");
-    if (auto cached = read_baseline_cache(cache_file, s.tenants.size())) return std::move(*cached);
-  }
-  std::vector<std::optional<SoloResult>> out;
-  for (const auto& t : s.tenants) {
-    SimOptions o;
-    o.baseline = "fifo";
-    o.cycles = end;
-    Simulation sim(solo_scenario(s, t.index), o);
-    const bool iterative = t.kind == WorkloadKind::kDdp || t.kind == WorkloadKind::kFl;
-    sim.run_until([&] { return iterative && sim.tenant(0).progress().completed >= iterations; });
-    SoloResult r;
-    const auto& its = sim.tenant(0).workload->iteration_cycles();
-    if (!its.empty()) {
-      double sum = 0;
-      for (auto c : its) sum += static_cast<double>(c);
-      r.iter_mean_cycles = sum / static_cast<double>(its.size());
-    }
-    r.progress_rate = sim.progress_rate(0);
-    out.emplace_back(r);
-  }
-  if (!cache_file.empty()) {
-    nlohmann::json j;
-    j["key"] = key;
-    nlohmann::json ts = nlohmann::json::array();
-    for (const auto& r : out) {
-      nlohmann::json e;
-      e["iter_mean_cycles"] = r && r->iter_mean_cycles ? nlohmann::json(*r->iter_mean_cycles) : nlohmann::json(nullptr);
-      e["progress_rate"] = r ? r->progress_rate : 0.0;
-      ts.push_back(e);
-    }
-    j["tenants"] = ts;
-    std::error_code ec;
-    std::filesystem::create_directories(cache_dir, ec);
-    const auto tmp = cache_file.string() + ".tmp";
-    {
-      std::ofstream o(tmp);
-      o << j.dump(1);
-    }
-    std::filesystem::rename(tmp, cache_file, ec);
-    if (ec) spdlog::warn("{}: cannot cache solo baselines ({})", cache_file.string(), ec.message());
-  }
-  return out;
 }
 
 }  // namespace nicsched::sim

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "nicsched/sim/metrics.hpp"
+#include "nicsched/sim/report.hpp"
 
 using namespace nicsched::sim;
 

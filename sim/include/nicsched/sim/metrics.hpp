@@ -1,11 +1,13 @@
 // Metrics of a run: per tenant and overall, with the statistics they are built from.
+// Collected by Simulation::metrics() (simulation_metrics.cpp), printed by report.hpp.
 #pragma once
 
 #include <cstdint>
 #include <optional>
-#include <ostream>
 #include <string>
 #include <vector>
+
+#include "nicsched/sim/workload.hpp"  // Phase
 
 namespace nicsched::sim {
 
@@ -60,9 +62,15 @@ struct RunMetrics {
   std::vector<TenantMetrics> tenants;
 };
 
-[[nodiscard]] std::string to_json(const RunMetrics& m);  // one object, documented in docs/simulation.md
-void write_table(std::ostream& os, const RunMetrics& m);
-// Several runs of the same scenario side by side (one row per tenant and run).
-void write_comparison(std::ostream& os, const std::vector<RunMetrics>& runs);
+// One point of a tenant's progress time series (nicsim run --csv, report.hpp).
+struct ProgressSample {
+  std::uint64_t cycle = 0;
+  std::uint32_t tenant = 0;               // NIC tenant index
+  Phase phase = Phase::kNotArrived;
+  std::uint64_t completed = 0;
+  double units = 0;                       // Progress::units()
+  std::uint64_t delivered_bytes = 0;
+  std::uint64_t wire_bytes_tx = 0;        // the link's, all tenants
+};
 
 }  // namespace nicsched::sim

@@ -21,6 +21,19 @@
 // Identity travels through the real RTL path: each tenant's frames carry its VLAN ID
 // (control frames also DSCP EF; FL download a second UDP port), and the constructor
 // writes the matching classifier entries and the policy over the register bus.
+//
+// A run is a pipeline, one file per stage (docs/architecture.md):
+//   scenario.cpp            scenario file -> Scenario
+//   scenario_policy.cpp     Scenario -> policy + classifier, written before the first cycle
+//                           (static baselines: the controllers of nicsched::controllers)
+//   workload.cpp            per tenant, what to send when (DDP, FL, background, pcap)
+//   simulation.cpp          the simulated host and the event loop: workloads' frames into
+//                           the NIC, departures attributed and checked (this class)
+//   nic_model.cpp           the NIC backend: the Verilated RTL or the reference model
+//                           (model_backend.cpp)
+//   simulation_metrics.cpp  what the run achieved -> RunMetrics, normalised by the solo
+//                           runs of solo.cpp
+//   report.cpp              RunMetrics -> table, JSON; samples() -> CSV
 #pragma once
 
 #include <cstdint>
@@ -41,15 +54,10 @@
 #include "nicsched/sim/nic_model.hpp"
 #include "nicsched/sim/pcap_io.hpp"
 #include "nicsched/sim/scenario.hpp"
+#include "nicsched/sim/solo.hpp"
 #include "nicsched/sim/workload.hpp"
 
 namespace nicsched::sim {
-
-// Per tenant, what it achieved alone on the NIC.
-struct SoloResult {
-  std::optional<double> iter_mean_cycles;
-  double progress_rate = 0;
-};
 
 struct SimOptions {
   // Static policy: a policy file (nicctl's format, loaded by nicsched::host against the
@@ -102,9 +110,10 @@ class Simulation final : public drivers::SimTarget,
   [[nodiscard]] const Tenant& tenant(std::size_t i) const { return *tenants_.at(i); }
   [[nodiscard]] double progress_rate(std::size_t i);
 
+  // The metrics stage (simulation_metrics.cpp): what the run achieved so far.
   [[nodiscard]] RunMetrics metrics();
-  // Time series, one row per sample and tenant.
-  void write_csv(const std::filesystem::path& file) const;
+  // Progress time series, one sample per tenant every sample interval (report.hpp writes it).
+  [[nodiscard]] const std::vector<ProgressSample>& samples() const { return samples_; }
 
   [[nodiscard]] const Scenario& scenario() const { return scenario_; }
   [[nodiscard]] NicModel& nic() { return *nic_; }
@@ -143,16 +152,6 @@ class Simulation final : public drivers::SimTarget,
     std::uint64_t created;
     std::uint64_t injected;
   };
-  struct Sample {
-    std::uint64_t cycle;
-    std::uint32_t tenant;
-    Phase phase;
-    std::uint64_t completed;
-    double units;
-    std::uint64_t delivered_bytes;
-    std::uint64_t wire_bytes_tx;
-  };
-
   // FrameSource / FrameSink / TrafficSink
   bool next_frame(Direction dir, std::uint64_t cycle, std::vector<std::uint8_t>& frame) override;
   void frame_out(const OutFrame& frame) override;
@@ -187,24 +186,13 @@ class Simulation final : public drivers::SimTarget,
   std::uint64_t next_sweep_ = 0;
   std::uint64_t next_sample_ = 0;
   std::uint64_t sample_interval_ = 0;
-  std::vector<Sample> samples_;
+  std::vector<ProgressSample> samples_;
   std::unique_ptr<PcapWriter> pcap_;
   std::uint64_t integrity_errors_ = 0;
   std::uint64_t misattributed_ = 0;
   std::uint64_t frames_checked_ = 0;
   std::uint64_t foreign_frames_ = 0;
-  std::uint64_t start_wall_ns_ = 0;
   std::uint64_t wall_ns_ = 0;            // spent inside step()/run_*
 };
-
-// Runs every tenant alone (FIFO baseline) until it completes `iterations` iterations or
-// the scenario ends; results are cached in cache_dir (empty: no cache) under the
-// scenario's name and digest.
-[[nodiscard]] std::vector<std::optional<SoloResult>> solo_baselines(const Scenario& s,
-                                                                    const std::filesystem::path& cache_dir,
-                                                                    std::optional<std::uint64_t> cycles,
-                                                                    std::uint64_t iterations = 6);
-// $XDG_CACHE_HOME/nicsched, else $HOME/.cache/nicsched, else "" (no cache).
-[[nodiscard]] std::filesystem::path default_cache_dir();
 
 }  // namespace nicsched::sim
