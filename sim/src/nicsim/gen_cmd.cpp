@@ -1,16 +1,21 @@
-// `nicsim gen --family F [--seed N] [--count K] [--out DIR] [--json]`.
-#include "nicsim_gen.hpp"
-
+// `nicsim gen --family F [--seed N] [--count K] [--out DIR] [--json]`: concrete scenario
+// files drawn from a scenario family (docs/simulation.md, "Scenario families").
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
 #include <iostream>
 
+#include "commands.hpp"
 #include "nicsched/fileio/file.hpp"
 #include "nicsched/sim/family.hpp"
 
-namespace nicsched::sim {
+namespace nicsched::nicsim_cli {
+
+using sim::Family;
+using sim::LoadFigures;
+using sim::Scenario;
+using sim::WorkloadKind;
 
 namespace {
 
@@ -66,8 +71,8 @@ CLI::App* add_gen_command(CLI::App& app, GenOptions& o) {
   return gen;
 }
 
-int run_gen(const GenOptions& o) {
-  const Family family = load_family(o.family);
+int gen(const GenOptions& o) {
+  const Family family = sim::load_family(o.family);
   const std::uint64_t first = o.seed.value_or(family.seed_first);
   if (first < family.seed_first || first + o.count - 1 > family.seed_last) {
     throw CLI::ValidationError("--seed", fmt::format("seed {} is outside the seeds of family {} ([{}, {}]{})",
@@ -89,7 +94,7 @@ int run_gen(const GenOptions& o) {
     fileio::write_file_atomically(file, text);
     std::cout << (o.json ? figures_json(s, file).dump() : summary_line(s, file)) << "\n";
   }
-  return 0;
+  return kOk;
 }
 
-}  // namespace nicsched::sim
+}  // namespace nicsched::nicsim_cli

@@ -1,0 +1,46 @@
+// What `nicsim run` and `nicsim serve` share: the scenario and policy options, the
+// Simulation's options from them, the solo baselines through their cache.
+#include <filesystem>
+
+#include "commands.hpp"
+#include "nicsched/sim/solo.hpp"
+
+namespace nicsched::nicsim_cli {
+
+void add_scenario_options(CLI::App* sub, ScenarioOptions& o) {
+  sub->add_option("scenario", o.scenario, "Scenario YAML file (sim/scenarios/)")->required();
+  sub->add_option("--policy", o.policy, "Static policy file (YAML, the nicctl format)");
+  sub->add_option("--cycles", o.cycles, "Simulated cycles instead of the scenario's duration");
+  sub->add_option("--cache-dir", o.cache_dir, "Where solo-baseline results are cached");
+  sub->add_flag("--no-cache", o.no_cache, "Recompute the solo baselines");
+  sub->add_option("--backend", o.backend,
+                  "What simulates the NIC: rtl (Verilated nicsched_top) or model (the reference model, "
+                  "faster; docs/simulation.md); default: the scenario's nic.backend, else rtl")
+      ->check(CLI::IsMember({"rtl", "model"}));
+}
+
+sim::Scenario load_scenario(const ScenarioOptions& o) {
+  sim::Scenario s = sim::load_scenario(o.scenario);
+  if (!o.backend.empty()) s.backend = sim::parse_backend(o.backend);
+  return s;
+}
+
+sim::SimOptions sim_options(const ScenarioOptions& o, const std::string& baseline) {
+  sim::SimOptions so;
+  so.cycles = o.cycles;
+  if (!o.policy.empty()) {
+    so.policy_file = o.policy;
+  } else {
+    so.baseline = baseline;
+  }
+  return so;
+}
+
+std::vector<std::optional<sim::SoloResult>> solo_baselines(const ScenarioOptions& o, const sim::Scenario& s) {
+  const std::filesystem::path dir = o.no_cache            ? std::filesystem::path{}
+                                    : o.cache_dir.empty() ? sim::default_cache_dir()
+                                                          : std::filesystem::path(o.cache_dir);
+  return sim::solo_baselines(s, dir, o.cycles);
+}
+
+}  // namespace nicsched::nicsim_cli
