@@ -7,7 +7,7 @@ build=${1:-build}
 [[ $build = /* ]] || build="$root/$build"
 nicsim="$build/sim/nicsim"
 if [[ ! -x $nicsim ]]; then
-  echo "run: $nicsim not built (make build)" >&2
+  echo "run: $nicsim not built (make run builds it)" >&2
   exit 1
 fi
 echo "==> nicsim run sim/scenarios/default.yaml --baseline all"
