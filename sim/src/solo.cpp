@@ -5,7 +5,6 @@
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "nicsched/fileio/file.hpp"
@@ -58,6 +57,48 @@ std::optional<std::vector<std::optional<SoloResult>>> read_baseline_cache(const 
   return std::nullopt;
 }
 
+// Writes the results through the project's one atomic writer (a cache another process
+// reads at the same time sees the old file or the new one); a failure is warned about.
+void write_baseline_cache(const std::filesystem::path& cache_file, const std::string& key,
+                          const std::vector<std::optional<SoloResult>>& results) {
+  nlohmann::json j;
+  j["key"] = key;
+  nlohmann::json ts = nlohmann::json::array();
+  for (const auto& r : results) {
+    nlohmann::json e;
+    e["iter_mean_cycles"] = r && r->iter_mean_cycles ? nlohmann::json(*r->iter_mean_cycles) : nlohmann::json(nullptr);
+    e["progress_rate"] = r ? r->progress_rate : 0.0;
+    ts.push_back(e);
+  }
+  j["tenants"] = ts;
+  std::error_code ec;
+  std::filesystem::create_directories(cache_file.parent_path(), ec);
+  try {
+    fileio::write_file_atomically(cache_file, j.dump(1));
+  } catch (const fileio::FileError& e) {
+    spdlog::warn("cannot cache solo baselines: {}", e.what());
+  }
+}
+
+// Tenant `index` alone under fifo until `iterations` iterations (ddp, fl) or `end`.
+SoloResult run_alone(const Scenario& s, std::uint32_t index, bool iterative, std::uint64_t end,
+                     std::uint64_t iterations) {
+  SimOptions o;
+  o.baseline = "fifo";
+  o.cycles = end;
+  Simulation sim(solo_scenario(s, index), o);
+  sim.run_until([&] { return iterative && sim.tenant(0).progress().completed >= iterations; });
+  SoloResult r;
+  const auto& its = sim.tenant(0).workload->iteration_cycles();
+  if (!its.empty()) {
+    double sum = 0;
+    for (auto c : its) sum += static_cast<double>(c);
+    r.iter_mean_cycles = sum / static_cast<double>(its.size());
+  }
+  r.progress_rate = sim.progress_rate(0);
+  return r;
+}
+
 }  // namespace
 
 std::vector<std::optional<SoloResult>> solo_baselines(const Scenario& s, const std::filesystem::path& cache_dir,
@@ -76,43 +117,10 @@ std::vector<std::optional<SoloResult>> solo_baselines(const Scenario& s, const s
   }
   std::vector<std::optional<SoloResult>> out;
   for (const auto& t : s.tenants) {
-    SimOptions o;
-    o.baseline = "fifo";
-    o.cycles = end;
-    Simulation sim(solo_scenario(s, t.index), o);
     const bool iterative = t.kind == WorkloadKind::kDdp || t.kind == WorkloadKind::kFl;
-    sim.run_until([&] { return iterative && sim.tenant(0).progress().completed >= iterations; });
-    SoloResult r;
-    const auto& its = sim.tenant(0).workload->iteration_cycles();
-    if (!its.empty()) {
-      double sum = 0;
-      for (auto c : its) sum += static_cast<double>(c);
-      r.iter_mean_cycles = sum / static_cast<double>(its.size());
-    }
-    r.progress_rate = sim.progress_rate(0);
-    out.emplace_back(r);
+    out.emplace_back(run_alone(s, t.index, iterative, end, iterations));
   }
-  if (!cache_file.empty()) {
-    nlohmann::json j;
-    j["key"] = key;
-    nlohmann::json ts = nlohmann::json::array();
-    for (const auto& r : out) {
-      nlohmann::json e;
-      e["iter_mean_cycles"] = r && r->iter_mean_cycles ? nlohmann::json(*r->iter_mean_cycles) : nlohmann::json(nullptr);
-      e["progress_rate"] = r ? r->progress_rate : 0.0;
-      ts.push_back(e);
-    }
-    j["tenants"] = ts;
-    std::error_code ec;
-    std::filesystem::create_directories(cache_dir, ec);
-    const auto tmp = cache_file.string() + ".tmp";
-    {
-      std::ofstream o(tmp);
-      o << j.dump(1);
-    }
-    std::filesystem::rename(tmp, cache_file, ec);
-    if (ec) spdlog::warn("{}: cannot cache solo baselines ({})", cache_file.string(), ec.message());
-  }
+  if (!cache_file.empty()) write_baseline_cache(cache_file, key, out);
   return out;
 }
 
