@@ -24,7 +24,7 @@
 #include <iostream>
 #include <thread>
 
-#include "stand_in_nic.hpp"  // tests/host: the stand-in CSR block
+#include "stand_in_nic.hpp"  // nicsched::testsupport: the stand-in CSR block
 #include "nicsched/drivers/open_bus.hpp"
 #include "nicsched/drivers/sim_server.hpp"
 #include "nicsched/host/discovery.hpp"

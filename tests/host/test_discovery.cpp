@@ -8,14 +8,8 @@ using namespace nicsched;
 using test::StandInNic;
 
 TEST_CASE("discover: capabilities are read from CAPS0 and CAPS1", "[discovery]") {
-  StandInNic::Params p;
-  p.tenants = 64;
-  p.cls_entries = 32;
-  p.prio_levels = 3;
-  p.crypto_slots = 6;
-  p.buffer_kib = 512;
-  p.data_bytes = 8;
-  StandInNic nic(p);
+  StandInNic nic(
+      {.tenants = 64, .cls_entries = 32, .prio_levels = 3, .crypto_slots = 6, .data_bytes = 8, .buffer_kib = 512});
   const host::Capabilities c = host::discover(nic);
   CHECK(c.id == 0x4E534348);
   CHECK(c.version_major == host::supported_major_version());
@@ -46,17 +40,12 @@ TEST_CASE("discover: an unknown major version is refused", "[discovery]") {
 }
 
 TEST_CASE("discover: impossible capabilities are refused", "[discovery]") {
-  StandInNic::Params p;
-  p.tenants = 0;
-  StandInNic nic(p);
+  StandInNic nic({.tenants = 0});
   CHECK_THROWS_WITH(host::discover(nic), Catch::Contains("tenants 0"));
 }
 
 TEST_CASE("instance_count: arrays follow the capabilities, fixed arrays their map count", "[discovery]") {
-  StandInNic::Params p;
-  p.tenants = 5;
-  p.cls_entries = 3;
-  StandInNic nic(p);
+  StandInNic nic({.tenants = 5, .cls_entries = 3});
   const auto caps = host::discover(nic);
   CHECK(host::instance_count(*regmap::find_register("T_WEIGHT"), caps) == 5);
   CHECK(host::instance_count(*regmap::find_register("Q_TX_BYTES"), caps) == 10);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <fmt/format.h>
 
+#include "nic_params.hpp"
 #include "nicsched/host/policy.hpp"
 
 using namespace nicsched;
@@ -14,19 +15,8 @@ using Catch::Contains;
 
 namespace {
 
-host::Capabilities caps8() {
-  host::Capabilities c;
-  c.id = 0x4E534348;
-  c.version_major = 1;
-  c.tenants = 8;
-  c.classes = 2;
-  c.prio_levels = 4;
-  c.crypto_slots = 4;
-  c.cls_entries = 16;
-  c.data_bytes = 64;
-  c.buffer_kib = 256;
-  return c;
-}
+// The default NIC: 8 tenants, 4 priority levels, 4 crypto slots, 16 classifier entries.
+host::Capabilities caps8() { return test::capabilities(); }
 
 host::Policy parse(const std::string& text, const host::Capabilities& caps = caps8()) {
   return host::parse_policy(text, "p.yaml", caps);

@@ -1,5 +1,5 @@
 // The nicctl binary against a SimServer in this process serving the stand-in CSR block
-// (tests/host/stand_in_nic.hpp): exit codes, one-line errors, and that a refused policy
+// (tests/support/stand_in_nic.hpp): exit codes, one-line errors, and that a refused policy
 // writes nothing at all (counted at the stand-in). Needs no nicsim.
 #include <catch2/catch.hpp>
 #include <thread>

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "nic_params.hpp"
 #include "nicsched/host/errors.hpp"
 #include "nicsched/host/policy.hpp"
 #include "nicsched/sim/error.hpp"
@@ -140,20 +141,6 @@ std::string read_file(const fs::path& p) {
   return s;
 }
 
-host::Capabilities eight_tenants() {
-  host::Capabilities c;
-  c.id = 0x4E534348;
-  c.version_major = 1;
-  c.tenants = 8;
-  c.classes = 2;
-  c.prio_levels = 4;
-  c.crypto_slots = 4;
-  c.cls_entries = 16;
-  c.data_bytes = 64;
-  c.buffer_kib = 256;
-  return c;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -203,7 +190,7 @@ int main(int argc, char** argv) {
   }
   fs::create_directories(keep);
   const fs::path work = keep / fmt::format("mutant-{}.yaml", ::getpid());
-  const host::Capabilities caps = eight_tenants();
+  const host::Capabilities caps = test::capabilities();  // the default NIC: 8 tenants
   std::mt19937_64 rng(seed);
   std::uint64_t mutants = 0, loaded = 0, refused = 0, defects = 0, scenario_mutants = 0, family_mutants = 0,
                 policy_mutants = 0;

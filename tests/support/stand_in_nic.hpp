@@ -12,6 +12,7 @@
 
 #include <string>
 
+#include "nic_params.hpp"
 #include "nicsched/drivers/sim_target.hpp"
 #include "nicsched/host/types.hpp"
 #include "nicsched/nic/register_file.hpp"
@@ -19,15 +20,9 @@
 
 namespace nicsched::test {
 
-struct StandInNicParams {
-  std::uint32_t tenants = 8, cls_entries = 16, prio_levels = 4, crypto_slots = 4, data_bytes = 64,
-                buffer_kib = 256, version_major = regmap::VERSION::MAJOR.get(regmap::VERSION::kReset);
-  std::uint32_t id = regmap::ID::VALUE.get(regmap::ID::kReset);
-};
-
 class StandInNic final : public drivers::SimTarget {
  public:
-  using Params = StandInNicParams;
+  using Params = NicParams;
 
   explicit StandInNic(Params p = {}) : p_(p), regs_(nic::instance_counts(p.tenants, p.cls_entries)) {
     namespace rm = regmap;
