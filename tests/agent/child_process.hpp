@@ -1,5 +1,5 @@
 // Test support for the nicagent end-to-end tests: a child process with its output in
-// files, and polling a file's text.
+// files, run to its end in a fresh folder, and polling a file's text.
 #pragma once
 
 #include <fcntl.h>
@@ -88,6 +88,28 @@ inline bool wait_for(const fs::path& file, const std::function<bool(const std::s
     std::this_thread::sleep_for(100ms);
   }
   return pred(slurp(file));
+}
+
+// A fresh, empty folder <tmp>/<prefix>-<name>-<pid>.
+inline fs::path fresh_dir(const std::string& prefix, const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / (prefix + "-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+// How a child ended: its exit code (as Child::wait) and what it wrote to stderr.
+struct Finished {
+  int rc;
+  std::string log;
+};
+
+// Runs `args` to its end (killed after `limit`), stdout and stderr in dir/<tag>.out and .err.
+inline Finished run_to_end(const std::vector<std::string>& args, const fs::path& dir, const std::string& tag,
+                           std::chrono::seconds limit) {
+  Child c(args, dir / (tag + ".out"), dir / (tag + ".err"));
+  const int rc = c.wait(limit);
+  return {rc, slurp(dir / (tag + ".err"))};
 }
 
 inline std::size_t count(const std::string& text, const std::string& what) {

@@ -2,20 +2,15 @@
 // snapshot, the way the NIC's would be.
 #pragma once
 
+#include "nic_params.hpp"
 #include "nicsched/control/tracker.hpp"
 #include "nicsched/host/types.hpp"
 
 namespace nicsched::testing {
 
+// A NIC of the default build but for the tenants, priority levels and crypto slots given.
 inline host::Capabilities test_caps(std::uint32_t tenants = 4, std::uint32_t prio = 4, std::uint32_t slots = 4) {
-  host::Capabilities c;
-  c.tenants = tenants;
-  c.classes = 2;
-  c.prio_levels = prio;
-  c.crypto_slots = slots;
-  c.cls_entries = 16;
-  c.data_bytes = 64;
-  return c;
+  return test::capabilities({.tenants = tenants, .prio_levels = prio, .crypto_slots = slots});
 }
 
 // Holds the running counters; next(cycles) returns the snapshot after `cycles` more.
@@ -65,6 +60,18 @@ class TelemetryScript {
 
  private:
   host::Telemetry t_;
+};
+
+// A NIC with `caps` whose telemetry a script drives, and a tracker of it (50 bytes per
+// cycle: 100 Gbit/s at 250 MHz) reset to the first snapshot. Tests take it apart with
+// `auto& [caps, s, tr] = nic;`.
+struct TrackedNic {
+  explicit TrackedNic(const host::Capabilities& c = test_caps()) : caps(c), s(caps), tr(caps, 50.0) {
+    tr.reset(s.now());
+  }
+  host::Capabilities caps;
+  TelemetryScript s;
+  control::TelemetryTracker tr;
 };
 
 }  // namespace nicsched::testing

@@ -6,12 +6,8 @@
 #include "nicsched/control/nic_env.hpp"
 #include "telemetry_fixture.hpp"
 
-using nicsched::control::ActionCodec;
-using nicsched::control::EnvError;
-using nicsched::control::NicEnvConfig;
-using nicsched::control::TelemetryTracker;
-using nicsched::testing::TelemetryScript;
-using nicsched::testing::test_caps;
+using namespace nicsched::control;
+using namespace nicsched::testing;
 
 namespace {
 NicEnvConfig with_rate(std::uint32_t levels) {
@@ -49,11 +45,9 @@ TEST_CASE("nic_env rate head: decode, encode, levels as fractions of the line ra
 }
 
 TEST_CASE("nic_env rate head: masks pin absent tenants, one level means no head", "[nic_env][rate]") {
-  const auto caps = test_caps(2, 2, 3);
+  TrackedNic nic(test_caps(2, 2, 3));
+  auto& [caps, s, tr] = nic;
   const ActionCodec codec(with_rate(3), caps, 50.0);
-  TelemetryScript s(caps);
-  TelemetryTracker tr(caps, 50.0);
-  tr.reset(s.now());
   tr.update(s.bulk(0, 1000).next(1000));  // tenant 1 absent
   std::vector<std::uint8_t> m(2 * 15);
   codec.mask(tr, m);

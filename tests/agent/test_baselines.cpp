@@ -7,13 +7,10 @@
 #include "nicsched/control/env.hpp"
 #include "telemetry_fixture.hpp"
 
-using nicsched::control::make_baseline;
-using nicsched::control::rank_to_levels;
-using nicsched::control::TelemetryTracker;
+using namespace nicsched::control;
+using namespace nicsched::testing;
 using nicsched::host::ArbMode;
 using nicsched::host::Policy;
-using nicsched::testing::TelemetryScript;
-using nicsched::testing::test_caps;
 
 namespace {
 
@@ -28,10 +25,8 @@ Policy base_policy(std::uint32_t tenants) {
 }  // namespace
 
 TEST_CASE("baselines: fifo and fair keep the base settings and treat tenants alike", "[baselines]") {
-  const auto caps = test_caps();
-  TelemetryScript s(caps);
-  TelemetryTracker tr(caps, 50.0);
-  tr.reset(s.now());
+  TrackedNic nic;
+  auto& [caps, s, tr] = nic;
   tr.update(s.bulk(0, 1000).next(1000));
   const auto fifo = make_baseline("fifo")->decide(tr, base_policy(4));
   CHECK(fifo.arb_mode == ArbMode::kFifo);
@@ -47,10 +42,8 @@ TEST_CASE("baselines: fifo and fair keep the base settings and treat tenants ali
 }
 
 TEST_CASE("baselines: static priority follows the given levels, capped to the NIC's", "[baselines]") {
-  const auto caps = test_caps(4, 2);
-  TelemetryScript s(caps);
-  TelemetryTracker tr(caps, 50.0);
-  tr.reset(s.now());
+  TrackedNic nic(test_caps(4, 2));
+  auto& [caps, s, tr] = nic;
   tr.update(s.next(1000));
   auto p = make_baseline("sp")->decide(tr, base_policy(4));
   CHECK(p.arb_mode == ArbMode::kSpDwrr);
@@ -62,10 +55,8 @@ TEST_CASE("baselines: static priority follows the given levels, capped to the NI
 }
 
 TEST_CASE("baselines: stagger ranks bursts by start, earliest first", "[baselines]") {
-  const auto caps = test_caps();
-  TelemetryScript s(caps);
-  TelemetryTracker tr(caps, 50.0);
-  tr.reset(s.now());
+  TrackedNic nic;
+  auto& [caps, s, tr] = nic;
   tr.update(s.bulk(2, 1000).next(1000));                // tenant 2 starts first
   tr.update(s.bulk(2, 1000).bulk(0, 1000).next(1000));  // then tenant 0
   const auto p = make_baseline("stagger")->decide(tr, base_policy(4));
@@ -76,10 +67,8 @@ TEST_CASE("baselines: stagger ranks bursts by start, earliest first", "[baseline
 }
 
 TEST_CASE("baselines: las demotes bursts that have sent more", "[baselines]") {
-  const auto caps = test_caps();
-  TelemetryScript s(caps);
-  TelemetryTracker tr(caps, 50.0);  // one interval at line rate = 50000 bytes
-  tr.reset(s.now());
+  TrackedNic nic;
+  auto& [caps, s, tr] = nic;  // one interval at line rate = 50000 bytes
   tr.update(s.bulk(0, 40000).bulk(1, 40000).next(1000));
   tr.update(s.bulk(0, 50000).bulk(1, 1000).next(1000));  // t0: 90000 (> 1 level), t1: 41000
   tr.update(s.bulk(0, 150000).bulk(1, 1000).bulk(3, 100).next(1000));  // t0: 240000 > 4 levels
@@ -91,10 +80,8 @@ TEST_CASE("baselines: las demotes bursts that have sent more", "[baselines]") {
 }
 
 TEST_CASE("baselines: progress-aware serves the least remaining burst first", "[baselines]") {
-  const auto caps = test_caps();
-  TelemetryScript s(caps);
-  TelemetryTracker tr(caps, 50.0);
-  tr.reset(s.now());
+  TrackedNic nic;
+  auto& [caps, s, tr] = nic;
   tr.update(s.bulk(0, 100000).bulk(1, 10000).next(1000));  // first bursts: sizes learnt
   tr.update(s.next(1000));
   tr.update(s.bulk(0, 90000).bulk(1, 2000).next(1000));  // t0 10000 left, t1 8000 left
@@ -108,10 +95,8 @@ TEST_CASE("baselines: progress-aware serves the least remaining burst first", "[
 }
 
 TEST_CASE("baselines: crypto splits, equal and by demand", "[baselines]") {
-  const auto caps = test_caps(4, 4, 4);
-  TelemetryScript s(caps);
-  TelemetryTracker tr(caps, 50.0);
-  tr.reset(s.now());
+  TrackedNic nic(test_caps(4, 4, 4));
+  auto& [caps, s, tr] = nic;
   tr.update(s.crypto(0, 3000, 0).crypto(1, 1000, 0).bulk(2, 1000).next(1000));
   auto p = make_baseline("crypto-equal")->decide(tr, base_policy(4));
   CHECK(p.tenants[0].crypto_quota == 2);

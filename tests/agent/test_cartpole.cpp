@@ -12,11 +12,8 @@
 #include "nicsched/ppo/policy.hpp"
 #include "nicsched/ppo/trainer.hpp"
 
-using nicsched::ppo::PpoConfig;
-using nicsched::ppo::TrainedPolicy;
-using nicsched::ppo::Trainer;
-using nicsched::testing::CartPole;
-using nicsched::testing::greedy_return;
+using namespace nicsched::ppo;
+using namespace nicsched::testing;
 
 namespace {
 

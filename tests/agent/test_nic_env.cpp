@@ -8,15 +8,8 @@
 #include "nicsched/control/nic_env.hpp"
 #include "telemetry_fixture.hpp"
 
-using nicsched::control::ActionCodec;
-using nicsched::control::compute_reward;
-using nicsched::control::EnvError;
-using nicsched::control::NicEnvConfig;
-using nicsched::control::ObservationEncoder;
-using nicsched::control::TelemetryTracker;
-using nicsched::control::TenantProgress;
-using nicsched::testing::TelemetryScript;
-using nicsched::testing::test_caps;
+using namespace nicsched::control;
+using namespace nicsched::testing;
 
 TEST_CASE("nic_env: actions decode to per-tenant priority, quantum and quota", "[nic_env]") {
   const auto caps = test_caps(2, 4, 4);
@@ -40,11 +33,9 @@ TEST_CASE("nic_env: actions decode to per-tenant priority, quantum and quota", "
 }
 
 TEST_CASE("nic_env: masks follow the capabilities and pin absent tenants", "[nic_env]") {
-  const auto caps = test_caps(2, 2, 3);  // 2 priority levels, 3 crypto slots
+  TrackedNic nic(test_caps(2, 2, 3));  // 2 priority levels, 3 crypto slots
+  auto& [caps, s, tr] = nic;
   const ActionCodec codec(NicEnvConfig{}, caps);
-  TelemetryScript s(caps);
-  TelemetryTracker tr(caps, 50.0);
-  tr.reset(s.now());
   tr.update(s.bulk(0, 1000).next(1000));  // tenant 1 never seen: absent
   std::vector<std::uint8_t> m(24);
   codec.mask(tr, m);
@@ -83,10 +74,8 @@ TEST_CASE("nic_env: observations stack frames newest first", "[nic_env]") {
 }
 
 TEST_CASE("nic_env: the reward adds progress, fairness, drops and deadlines", "[nic_env]") {
-  const auto caps = test_caps(3);
-  TelemetryScript s(caps);
-  TelemetryTracker tr(caps, 50.0);
-  tr.reset(s.now());
+  TrackedNic nic(test_caps(3));
+  auto& [caps, s, tr] = nic;
   // tenant 0: 6 packets out, 2 dropped; tenant 1 control latency 300 > deadline 200
   tr.update(s.bulk(0, 6000, 6).drops(0, 2).control_latency(1, 2, 600).next(1000));
   NicEnvConfig cfg;  // coefficients 1, 0.5, 1, 0.5

@@ -24,10 +24,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-using nicsched::test::Child;
-using nicsched::test::count;
-using nicsched::test::slurp;
-using nicsched::test::wait_for;
+using namespace nicsched::test;
 
 const std::string kScenario = NICSCHED_SOURCE_DIR "/sim/scenarios/default.yaml";
 const std::string kPolicy = NICSCHED_SOURCE_DIR "/agent/policies/default";
@@ -101,32 +98,36 @@ std::size_t distinct_decisions(const std::string& log) {
   return seen.size();
 }
 
-fs::path scratch_dir(const char* name) {
-  const fs::path dir = fs::temp_directory_path() / fmt::format("nicagent-serve-{}-{}", name, ::getpid());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
+fs::path scratch_dir(const char* name) { return fresh_dir("nicagent-serve", name); }
+
+// A fresh folder with `nicsim serve` listening on the socket in it.
+struct ServedNic {
+  explicit ServedNic(const char* name)
+      : dir(scratch_dir(name)), sock(dir / "nicsim.sock"), uri("unix://" + sock.string()), server(dir, sock, 0) {}
+  fs::path dir, sock;
+  std::string uri;
+  Server server;
+};
+
+// Runs `nicagent serve --policy <the committed policy> --target <uri> <args>` to its end.
+Finished serve(const fs::path& dir, const std::string& uri, std::vector<std::string> args,
+               std::chrono::seconds limit = 120s) {
+  args.insert(args.begin(), {NICAGENT_EXE, "serve", "--policy", kPolicy, "--target", uri});
+  return run_to_end(args, dir, "agent", limit);
 }
 
 }  // namespace
 
 TEST_CASE("serve: the policy's decisions reach the NIC's registers", "[serve]") {
-  const fs::path dir = scratch_dir("decisions");
-  const fs::path sock = dir / "nicsim.sock";
-  Server server(dir, sock, 0);
-  const std::string uri = "unix://" + sock.string();
-  Child agent({NICAGENT_EXE, "serve", "--policy", kPolicy, "--target", uri, "--step-cycles", "2000",
-               "--max-decisions", "12"},
-              dir / "agent.out", dir / "agent.err");
-  const int rc = agent.wait(120s);
-  const std::string log = slurp(dir / "agent.err");
+  const ServedNic nic("decisions");
+  const auto [rc, log] = serve(nic.dir, nic.uri, {"--step-cycles", "2000", "--max-decisions", "12"});
   INFO("nicagent log:\n" << log);
   REQUIRE(rc == 0);
   CHECK(count(log, "] decision ") == 12);
   CHECK(log.find("stopped after 12 decisions") != std::string::npos);
   CHECK(distinct_decisions(log) >= 2);
-  check_registers_hold(uri, log);
-  fs::remove_all(dir);
+  check_registers_hold(nic.uri, log);
+  fs::remove_all(nic.dir);
 }
 
 TEST_CASE("serve: reconnects after the server restarts, SIGINT stops it cleanly", "[serve]") {
@@ -168,10 +169,7 @@ TEST_CASE("serve: reconnects after the server restarts, SIGINT stops it cleanly"
 TEST_CASE("serve: an unreachable target is given up after --retries attempts, exit 3", "[serve]") {
   const fs::path dir = scratch_dir("unreachable");
   const std::string uri = "unix://" + (dir / "nobody-listens.sock").string();
-  Child agent({NICAGENT_EXE, "serve", "--policy", kPolicy, "--target", uri, "--retries", "2"}, dir / "agent.out",
-              dir / "agent.err");
-  const int rc = agent.wait(60s);
-  const std::string log = slurp(dir / "agent.err");
+  const auto [rc, log] = serve(dir, uri, {"--retries", "2"}, 60s);
   INFO("nicagent log:\n" << log);
   CHECK(rc == 3);
   CHECK(count(log, "retrying in") == 2);
@@ -181,16 +179,9 @@ TEST_CASE("serve: an unreachable target is given up after --retries attempts, ex
 }
 
 TEST_CASE("serve: a pace far from the policy's trained interval is warned about", "[serve]") {
-  const fs::path dir = scratch_dir("interval");
-  const fs::path sock = dir / "nicsim.sock";
-  Server server(dir, sock, 0);
-  const std::string uri = "unix://" + sock.string();
+  const ServedNic nic("interval");
   // The policy was trained at 2000 cycles per decision; step 20000.
-  Child agent({NICAGENT_EXE, "serve", "--policy", kPolicy, "--target", uri, "--step-cycles", "20000",
-               "--max-decisions", "10"},
-              dir / "agent.out", dir / "agent.err");
-  const int rc = agent.wait(120s);
-  const std::string log = slurp(dir / "agent.err");
+  const auto [rc, log] = serve(nic.dir, nic.uri, {"--step-cycles", "20000", "--max-decisions", "10"});
   INFO("nicagent log:\n" << log);
   REQUIRE(rc == 0);
   REQUIRE(count(log, "achieved control interval ") == 1);
@@ -206,23 +197,17 @@ TEST_CASE("serve: a pace far from the policy's trained interval is warned about"
   CHECK(log.find("the 2000 cycles the policy was trained at") != std::string::npos);
   // Stepping 20000 leaves the traffic's cycles (achieved - 20000) to subtract from 2000.
   CHECK(log.find("the loop's register traffic") != std::string::npos);
-  fs::remove_all(dir);
+  fs::remove_all(nic.dir);
 }
 
 TEST_CASE("serve: within --interval-tolerance there is no interval warning", "[serve]") {
-  const fs::path dir = scratch_dir("tolerance");
-  const fs::path sock = dir / "nicsim.sock";
-  Server server(dir, sock, 0);
-  const std::string uri = "unix://" + sock.string();
+  const ServedNic nic("tolerance");
   // 2000-cycle steps plus the register traffic land well within 3x of the trained 2000.
-  Child agent({NICAGENT_EXE, "serve", "--policy", kPolicy, "--target", uri, "--step-cycles", "2000",
-               "--max-decisions", "10", "--interval-tolerance", "2"},
-              dir / "agent.out", dir / "agent.err");
-  const int rc = agent.wait(120s);
-  const std::string log = slurp(dir / "agent.err");
+  const auto [rc, log] =
+      serve(nic.dir, nic.uri, {"--step-cycles", "2000", "--max-decisions", "10", "--interval-tolerance", "2"});
   INFO("nicagent log:\n" << log);
   REQUIRE(rc == 0);
   CHECK(count(log, "] decision ") == 10);
   CHECK(log.find("achieved control interval") == std::string::npos);
-  fs::remove_all(dir);
+  fs::remove_all(nic.dir);
 }

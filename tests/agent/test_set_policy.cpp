@@ -5,11 +5,7 @@
 //  - an absent tenant's features do not change the other tenants' outputs;
 //  - the policy trained with 4 tenants runs on 2 and 8, and adding absent tenants
 //    changes nothing for the present ones.
-// torch first: its logging header defines a glog-style CHECK (abort, not counted) that
-// Catch's CHECK must replace.
-#include <torch/script.h>
-#undef CHECK
-#include <catch2/catch.hpp>
+#include "torch_catch.hpp"  // first: Catch's CHECK, not torch's
 
 #include <algorithm>
 #include <cmath>

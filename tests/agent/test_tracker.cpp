@@ -4,15 +4,12 @@
 #include "nicsched/control/env.hpp"
 #include "telemetry_fixture.hpp"
 
-using nicsched::control::TelemetryTracker;
-using nicsched::testing::TelemetryScript;
-using nicsched::testing::test_caps;
+using namespace nicsched::control;
+using namespace nicsched::testing;
 
 TEST_CASE("tracker: bytes, shares and link fractions of one interval", "[tracker]") {
-  const auto caps = test_caps();
-  TelemetryScript s(caps);
-  TelemetryTracker tr(caps, 50.0);  // 50 bytes/cycle (100 Gbit/s at 250 MHz)
-  tr.reset(s.now());
+  TrackedNic nic;
+  auto& [caps, s, tr] = nic;  // 50 bytes/cycle (100 Gbit/s at 250 MHz)
   tr.update(s.bulk(0, 30000).bulk(1, 10000).drops(1, 3).crypto(2, 2000, 500).next(1000));
   CHECK(tr.interval_cycles() == 1000);
   CHECK(tr.tenants()[0].bytes == 30000);
@@ -29,10 +26,8 @@ TEST_CASE("tracker: bytes, shares and link fractions of one interval", "[tracker
 }
 
 TEST_CASE("tracker: bursts, their size and the period between them", "[tracker]") {
-  const auto caps = test_caps();
-  TelemetryScript s(caps);
-  TelemetryTracker tr(caps, 50.0);
-  tr.reset(s.now());
+  TrackedNic nic;
+  auto& [caps, s, tr] = nic;
   // burst 1: intervals starting at 0 and 1000; idle 2000..4000; burst 2 from 4000
   tr.update(s.bulk(0, 5000).next(1000));
   CHECK(tr.tenants()[0].in_burst);
@@ -55,10 +50,8 @@ TEST_CASE("tracker: bursts, their size and the period between them", "[tracker]"
 }
 
 TEST_CASE("tracker: a queue still holding bytes keeps the burst going", "[tracker]") {
-  const auto caps = test_caps();
-  TelemetryScript s(caps);
-  TelemetryTracker tr(caps, 50.0);
-  tr.reset(s.now());
+  TrackedNic nic;
+  auto& [caps, s, tr] = nic;
   tr.update(s.bulk(0, 5000).next(1000));
   tr.update(s.depth(0, 3000).next(1000));  // nothing sent, but queued
   CHECK(tr.tenants()[0].in_burst);
@@ -66,10 +59,8 @@ TEST_CASE("tracker: a queue still holding bytes keeps the burst going", "[tracke
 }
 
 TEST_CASE("tracker: control latency is the interval's mean", "[tracker]") {
-  const auto caps = test_caps();
-  TelemetryScript s(caps);
-  TelemetryTracker tr(caps, 50.0);
-  tr.reset(s.now());
+  TrackedNic nic;
+  auto& [caps, s, tr] = nic;
   tr.update(s.control_latency(1, 4, 400).next(1000));
   CHECK(tr.tenants()[1].control_latency_cycles == Approx(100.0));
   CHECK(tr.tenants()[1].present);

@@ -21,9 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
-using nicsched::test::Child;
-using nicsched::test::slurp;
-using nicsched::test::wait_for;
+using namespace nicsched::test;
 
 // 16 env steps per update; one epoch of one minibatch; a checkpoint every 2 updates.
 const std::string kPpo =
@@ -33,10 +31,7 @@ const std::string kEnv = "interval_cycles: 2000\nepisode_steps: 8\n";
 
 struct Scratch {
   fs::path dir;
-  explicit Scratch(const char* name) {
-    dir = fs::temp_directory_path() / fmt::format("nicagent-train-{}-{}", name, ::getpid());
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+  explicit Scratch(const char* name) : dir(fresh_dir("nicagent-train", name)) {
     std::ofstream(dir / "ppo.yaml") << kPpo;
     std::ofstream(dir / "env.yaml") << kEnv;
     // A scenario outside the source tree, removed before resuming.
@@ -45,17 +40,10 @@ struct Scratch {
   ~Scratch() { fs::remove_all(dir); }
 };
 
-struct Run {
-  int rc;
-  std::string log;
-};
-
-Run nicagent(const fs::path& dir, std::vector<std::string> args, const char* tag) {
+Finished nicagent(const fs::path& dir, std::vector<std::string> args, const char* tag) {
   args.insert(args.begin(), {NICAGENT_EXE, "train"});
   args.push_back("--quiet");
-  Child c(args, dir / fmt::format("{}.out", tag), dir / fmt::format("{}.err", tag));
-  const int rc = c.wait(600s);
-  return {rc, slurp(dir / fmt::format("{}.err", tag))};
+  return run_to_end(args, dir, tag, 600s);
 }
 
 std::vector<std::string> fresh(const Scratch& s, const fs::path& out) {
@@ -176,7 +164,7 @@ TEST_CASE("train: under mpirun -np 2 rank 0 alone writes the run folder", "[trai
                                NICAGENT_EXE, "train", "--quiet"});
     Child c(args, s.dir / fmt::format("{}.out", tag), s.dir / fmt::format("{}.err", tag));
     const int rc = c.wait(600s);
-    return Run{rc, slurp(s.dir / fmt::format("{}.out", tag)) + slurp(s.dir / fmt::format("{}.err", tag))};
+    return Finished{rc, slurp(s.dir / fmt::format("{}.out", tag)) + slurp(s.dir / fmt::format("{}.err", tag))};
   };
   auto args = fresh(s, out);
   args.insert(args.end(), {"--steps", "128"});  // 2 ranks x 16 steps per update: 4 updates

@@ -4,11 +4,7 @@
 
 #include "nicsched/control/vec_env.hpp"
 
-using nicsched::control::ActionSpace;
-using nicsched::control::Env;
-using nicsched::control::EnvError;
-using nicsched::control::StepResult;
-using nicsched::control::VecEnv;
+using namespace nicsched::control;
 
 namespace {
 

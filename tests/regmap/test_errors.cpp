@@ -4,11 +4,8 @@
 #include "nicsched/regmapgen/map.hpp"
 #include "tiny_map.hpp"
 
-using nicsched::regmapgen::parse_map;
-using nicsched::regmapgen::RegmapError;
-using nicsched::test::kTinyMap;
-using nicsched::test::line_of;
-using nicsched::test::replaced;
+using namespace nicsched::regmapgen;
+using namespace nicsched::test;
 
 namespace {
 
