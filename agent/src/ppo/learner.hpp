@@ -94,11 +94,9 @@ inline torch::nn::Linear make_linear(std::int64_t in, std::int64_t out, double g
   return layer;
 }
 
-// Separate tanh MLPs for actor and critic, as in CleanRL's PPO; orthogonal init with
-// gain sqrt(2) in hidden layers, 0.01 on the actor head (near-uniform first policy)
-// and 1.0 on the critic head.
-inline torch::nn::Sequential make_mlp(std::int64_t in, const std::vector<std::uint32_t>& hidden,
-                               std::int64_t out, double head_gain) {
+// The hidden layers of a network: Linear + tanh per entry of `hidden`, orthogonal init
+// with gain sqrt(2), as in CleanRL's PPO.
+inline torch::nn::Sequential make_tanh_stack(std::int64_t in, const std::vector<std::uint32_t>& hidden) {
   torch::nn::Sequential seq;
   std::int64_t width = in;
   for (auto h : hidden) {
@@ -106,7 +104,15 @@ inline torch::nn::Sequential make_mlp(std::int64_t in, const std::vector<std::ui
     seq->push_back(torch::nn::Tanh());
     width = h;
   }
-  seq->push_back(make_linear(width, out, head_gain));
+  return seq;
+}
+
+// A tanh MLP: the hidden stack, then a linear head of gain `head_gain` (0.01 on the actor
+// head: a near-uniform first policy; 1.0 on the critic head).
+inline torch::nn::Sequential make_mlp(std::int64_t in, const std::vector<std::uint32_t>& hidden,
+                               std::int64_t out, double head_gain) {
+  torch::nn::Sequential seq = make_tanh_stack(in, hidden);
+  seq->push_back(make_linear(hidden.empty() ? in : static_cast<std::int64_t>(hidden.back()), out, head_gain));
   return seq;
 }
 
@@ -161,22 +167,9 @@ struct ActorCriticImpl : torch::nn::Module {
     shape.logits = static_cast<std::int64_t>(layout.logits_per_tenant);
     const auto d = static_cast<std::int64_t>(hidden.back());
     const auto in = shape.frames * (shape.features + shape.globals);
-    auto encoder = [&] {
-      torch::nn::Sequential seq;
-      std::int64_t width = in;
-      for (auto h : hidden) {
-        seq->push_back(make_linear(width, h, std::sqrt(2.0)));
-        seq->push_back(torch::nn::Tanh());
-        width = h;
-      }
-      return seq;
-    };
+    auto encoder = [&] { return make_tanh_stack(in, hidden); };
     auto head = [&](std::int64_t width, std::int64_t out, double gain) {
-      torch::nn::Sequential seq;
-      seq->push_back(make_linear(width, d, std::sqrt(2.0)));
-      seq->push_back(torch::nn::Tanh());
-      seq->push_back(make_linear(d, out, gain));
-      return seq;
+      return make_mlp(width, {hidden.back()}, out, gain);
     };
     actor_encoder = register_module("actor_encoder", encoder());
     actor = register_module("actor", head(3 * d, shape.logits, 0.01));
