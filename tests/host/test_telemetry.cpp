@@ -149,15 +149,28 @@ TEST_CASE("read_snapshot: through the nicsim protocol it is one SNAPSHOT exchang
   th.join();
 }
 
-TEST_CASE("compute_rates: Gbit/s, shares, latency and crypto wait from two snapshots", "[telemetry]") {
+namespace {
+
+// Two all-zero snapshots of a NIC with `tenants` tenants, for compute_rates; tests take it
+// apart with `auto& [caps, a, b] = s;`.
+struct TwoSnapshots {
+  explicit TwoSnapshots(std::uint32_t tenants) {
+    caps.tenants = tenants;
+    caps.classes = 2;
+    for (host::Telemetry* t : {&a, &b}) {
+      t->queues.resize(caps.queues());
+      t->crypto.resize(tenants);
+    }
+  }
   host::Capabilities caps;
-  caps.tenants = 2;
-  caps.classes = 2;
   host::Telemetry a, b;
-  a.queues.resize(4);
-  b.queues.resize(4);
-  a.crypto.resize(2);
-  b.crypto.resize(2);
+};
+
+}  // namespace
+
+TEST_CASE("compute_rates: Gbit/s, shares, latency and crypto wait from two snapshots", "[telemetry]") {
+  TwoSnapshots s(2);
+  auto& [caps, a, b] = s;
   a.cycle = 1000;
   b.cycle = 1000 + 250000;  // 1 ms at 250 MHz
   // tenant 0: 1,000,000 bytes in 1 ms = 8 Gbit/s (split over both classes)
@@ -189,14 +202,8 @@ TEST_CASE("compute_rates: Gbit/s, shares, latency and crypto wait from two snaps
 }
 
 TEST_CASE("compute_rates: cleared counters count from zero and no elapsed cycles give zero rates", "[telemetry]") {
-  host::Capabilities caps;
-  caps.tenants = 1;
-  caps.classes = 2;
-  host::Telemetry a, b;
-  a.queues.resize(2);
-  b.queues.resize(2);
-  a.crypto.resize(1);
-  b.crypto.resize(1);
+  TwoSnapshots s(1);
+  auto& [caps, a, b] = s;
   a.cycle = 0;
   b.cycle = 250000;
   a.queues[1].tx_bytes = 5000000;  // cleared in between
