@@ -231,18 +231,17 @@ class Parser {
     auto record = [&](const char* field, const std::string& key, const YAML::Node& v) {
       o[field] = {key, line(v)};
     };
-    if (const auto v = n["enable"]) {
-      tp.enable = boolean(v, at + "enable");
-      record("enable", at + "enable", v);
-    }
-    if (const auto v = n["priority"]) {
-      tp.priority = u32(v, at + "priority");
-      record("priority", at + "priority", v);
-    }
-    if (const auto v = n["weight"]) {
-      tp.weight = u32(v, at + "weight");
-      record("weight", at + "weight", v);
-    }
+    // m[name], when present, read by `read` into `dst` and recorded as `field`'s origin.
+    auto take = [&](const YAML::Node& m, const std::string& prefix, const char* name, const char* field, auto& dst,
+                    auto read) {
+      if (const auto v = m[name]) {
+        dst = (this->*read)(v, at + prefix + name);
+        record(field, at + prefix + name, v);
+      }
+    };
+    take(n, "", "enable", "enable", tp.enable, &Parser::boolean);
+    take(n, "", "priority", "priority", tp.priority, &Parser::u32);
+    take(n, "", "weight", "weight", tp.weight, &Parser::u32);
     const auto rate = n["rate"];
     const auto raw = n["rate_bytes_per_kcycle"];
     if (rate && raw) fail(raw, at + "rate_bytes_per_kcycle", "give either rate or rate_bytes_per_kcycle, not both");
@@ -268,25 +267,13 @@ class Parser {
       tp.rate_limited = true;
       record("rate", at + "rate_bytes_per_kcycle", raw);
     }
-    if (const auto v = n["burst"]) {
-      tp.burst_bytes = bytes(v, at + "burst");
-      record("burst", at + "burst", v);
-    }
-    if (const auto v = n["crypto_quota"]) {
-      tp.crypto_quota = u32(v, at + "crypto_quota");
-      record("crypto_quota", at + "crypto_quota", v);
-    }
+    take(n, "", "burst", "burst", tp.burst_bytes, &Parser::bytes);
+    take(n, "", "crypto_quota", "crypto_quota", tp.crypto_quota, &Parser::u32);
     if (const auto q = n["queue_limit"]) {
       expect_map(q, at + "queue_limit");
       check_keys(q, at + "queue_limit.", {"control", "bulk"});
-      if (const auto v = q["control"]) {
-        tp.qlimit_control_bytes = bytes(v, at + "queue_limit.control");
-        record("qlimit_control", at + "queue_limit.control", v);
-      }
-      if (const auto v = q["bulk"]) {
-        tp.qlimit_bulk_bytes = bytes(v, at + "queue_limit.bulk");
-        record("qlimit_bulk", at + "queue_limit.bulk", v);
-      }
+      take(q, "queue_limit.", "control", "qlimit_control", tp.qlimit_control_bytes, &Parser::bytes);
+      take(q, "queue_limit.", "bulk", "qlimit_bulk", tp.qlimit_bulk_bytes, &Parser::bytes);
     }
   }
 
