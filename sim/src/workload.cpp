@@ -54,6 +54,26 @@ std::unique_ptr<Workload> make_workload(const TenantSpec& spec, std::uint64_t sc
   throw SimError("make_workload: unknown workload kind");
 }
 
+// ---------------------------------------------------------------- open-ended streams
+
+void StreamWorkload::on_delivered(Flow, std::uint64_t payload_bytes, std::uint64_t, TrafficSink&) {
+  progress_.delivered_bytes += payload_bytes;
+  progress_.phase_fraction = progress_.offered_bytes == 0
+                                 ? 0.0
+                                 : static_cast<double>(progress_.delivered_bytes) /
+                                       static_cast<double>(progress_.offered_bytes);
+}
+
+bool StreamWorkload::streaming(std::uint64_t now, TrafficSink& out) {
+  if (progress_.phase == Phase::kLeft) return false;
+  if (leaving(now)) {
+    leave(out);
+    return false;
+  }
+  progress_.phase = Phase::kStreaming;
+  return true;
+}
+
 // ---------------------------------------------------------------- DDP
 
 DdpWorkload::DdpWorkload(const TenantSpec& spec, std::uint64_t seed) : Workload(spec, seed) {
@@ -63,9 +83,7 @@ DdpWorkload::DdpWorkload(const TenantSpec& spec, std::uint64_t seed) : Workload(
 std::uint64_t DdpWorkload::next_wakeup() const {
   if (progress_.phase == Phase::kLeft) return kNever;
   std::uint64_t t = progress_.phase == Phase::kNotArrived ? spec_.start_cycle : phase_end_;
-  t = std::min(t, next_control_);
-  if (spec_.stop_cycle != kNever) t = std::min(t, spec_.stop_cycle);
-  return t;
+  return until_stop(std::min(t, next_control_));
 }
 
 void DdpWorkload::start_iteration(std::uint64_t now) {
@@ -123,9 +141,7 @@ FlWorkload::FlWorkload(const TenantSpec& spec, std::uint64_t seed) : Workload(sp
 
 std::uint64_t FlWorkload::next_wakeup() const {
   if (progress_.phase == Phase::kLeft) return kNever;
-  std::uint64_t t = progress_.phase == Phase::kNotArrived ? spec_.start_cycle : phase_end_;
-  if (spec_.stop_cycle != kNever) t = std::min(t, spec_.stop_cycle);
-  return t;
+  return until_stop(progress_.phase == Phase::kNotArrived ? spec_.start_cycle : phase_end_);
 }
 
 void FlWorkload::start_round(std::uint64_t now, TrafficSink& out) {
@@ -190,7 +206,7 @@ void FlWorkload::on_delivered(Flow flow, std::uint64_t payload_bytes, std::uint6
 // ---------------------------------------------------------------- background
 
 BackgroundWorkload::BackgroundWorkload(const TenantSpec& spec, std::uint64_t seed, double clock_mhz)
-    : Workload(spec, seed) {
+    : StreamWorkload(spec, seed) {
   const double bits_per_cycle = spec.rate_gbps * 1e3 / clock_mhz;
   mean_gap_cycles_ = spec.packet_bytes * 8.0 / bits_per_cycle;
   next_ = static_cast<double>(spec.start_cycle);
@@ -215,18 +231,11 @@ double BackgroundWorkload::next_arrival(double t) {
 
 std::uint64_t BackgroundWorkload::next_wakeup() const {
   if (progress_.phase == Phase::kLeft) return kNever;
-  std::uint64_t t = static_cast<std::uint64_t>(std::ceil(next_));
-  if (spec_.stop_cycle != kNever) t = std::min(t, spec_.stop_cycle);
-  return t;
+  return until_stop(static_cast<std::uint64_t>(std::ceil(next_)));
 }
 
 void BackgroundWorkload::wake(std::uint64_t now, TrafficSink& out) {
-  if (progress_.phase == Phase::kLeft) return;
-  if (leaving(now)) {
-    leave(out);
-    return;
-  }
-  progress_.phase = Phase::kStreaming;
+  if (!streaming(now, out)) return;
   const std::uint32_t payload = spec_.packet_bytes - 46;
   const Flow flow = spec_.direction == Direction::kTx ? Flow::kBulkTx : Flow::kBulkRx;
   while (next_ <= static_cast<double>(now)) {
@@ -236,18 +245,10 @@ void BackgroundWorkload::wake(std::uint64_t now, TrafficSink& out) {
   }
 }
 
-void BackgroundWorkload::on_delivered(Flow, std::uint64_t payload_bytes, std::uint64_t, TrafficSink&) {
-  progress_.delivered_bytes += payload_bytes;
-  progress_.phase_fraction = progress_.offered_bytes == 0
-                                 ? 0.0
-                                 : static_cast<double>(progress_.delivered_bytes) /
-                                       static_cast<double>(progress_.offered_bytes);
-}
-
 // ---------------------------------------------------------------- pcap
 
 PcapWorkload::PcapWorkload(const TenantSpec& spec, std::uint64_t seed, double clock_mhz)
-    : Workload(spec, seed) {
+    : StreamWorkload(spec, seed) {
   const auto packets = read_pcap(spec.pcap_file);
   if (packets.empty()) throw SimError(spec.pcap_file.string() + ": capture holds no frames");
   const double t0 = packets.front().time_s;
@@ -262,18 +263,11 @@ PcapWorkload::PcapWorkload(const TenantSpec& spec, std::uint64_t seed, double cl
 
 std::uint64_t PcapWorkload::next_wakeup() const {
   if (progress_.phase == Phase::kLeft) return kNever;
-  std::uint64_t t = base_ + frames_[next_index_].offset_cycles;
-  if (spec_.stop_cycle != kNever) t = std::min(t, spec_.stop_cycle);
-  return t;
+  return until_stop(base_ + frames_[next_index_].offset_cycles);
 }
 
 void PcapWorkload::wake(std::uint64_t now, TrafficSink& out) {
-  if (progress_.phase == Phase::kLeft) return;
-  if (leaving(now)) {
-    leave(out);
-    return;
-  }
-  progress_.phase = Phase::kStreaming;
+  if (!streaming(now, out)) return;
   while (base_ + frames_[next_index_].offset_cycles <= now) {
     const auto& f = frames_[next_index_];
     out.send_raw(spec_.index, spec_.direction, f.bytes, base_ + f.offset_cycles);
@@ -290,12 +284,5 @@ void PcapWorkload::wake(std::uint64_t now, TrafficSink& out) {
   }
 }
 
-void PcapWorkload::on_delivered(Flow, std::uint64_t payload_bytes, std::uint64_t, TrafficSink&) {
-  progress_.delivered_bytes += payload_bytes;
-  progress_.phase_fraction = progress_.offered_bytes == 0
-                                 ? 0.0
-                                 : static_cast<double>(progress_.delivered_bytes) /
-                                       static_cast<double>(progress_.offered_bytes);
-}
 
 }  // namespace nicsched::sim

@@ -6,6 +6,7 @@
 // many payload bytes have left the NIC (on_delivered). Time is the NIC's clock cycle.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -92,6 +93,8 @@ class Workload {
   std::uint64_t jittered(std::uint64_t cycles);
   void leave(TrafficSink& out);
   bool leaving(std::uint64_t now) const { return now >= spec_.stop_cycle; }
+  // `t`, or the stop cycle if that comes first (kNever: no stop).
+  [[nodiscard]] std::uint64_t until_stop(std::uint64_t t) const { return std::min(t, spec_.stop_cycle); }
 
   TenantSpec spec_;
   Progress progress_;
@@ -140,13 +143,24 @@ class FlWorkload final : public Workload {
   std::uint64_t phase_delivered_ = 0;
 };
 
+// Open-ended traffic (background, pcap): no iterations; its progress fraction is the
+// payload delivered over the payload offered.
+class StreamWorkload : public Workload {
+ public:
+  using Workload::Workload;
+  void on_delivered(Flow flow, std::uint64_t payload_bytes, std::uint64_t now, TrafficSink& out) final;
+
+ protected:
+  // At a wake-up: leaves (false) once gone or at the stop cycle, else streams (true).
+  bool streaming(std::uint64_t now, TrafficSink& out);
+};
+
 // Background: frames of packet_bytes at rate_gbps, constant, Poisson or on/off.
-class BackgroundWorkload final : public Workload {
+class BackgroundWorkload final : public StreamWorkload {
  public:
   BackgroundWorkload(const TenantSpec& spec, std::uint64_t seed, double clock_mhz);
   [[nodiscard]] std::uint64_t next_wakeup() const override;
   void wake(std::uint64_t now, TrafficSink& out) override;
-  void on_delivered(Flow flow, std::uint64_t payload_bytes, std::uint64_t now, TrafficSink& out) override;
 
  private:
   double next_arrival(double t);
@@ -155,12 +169,11 @@ class BackgroundWorkload final : public Workload {
 };
 
 // pcap replay: the capture's frames at their (sped-up) timestamps from start_ms.
-class PcapWorkload final : public Workload {
+class PcapWorkload final : public StreamWorkload {
  public:
   PcapWorkload(const TenantSpec& spec, std::uint64_t seed, double clock_mhz);
   [[nodiscard]] std::uint64_t next_wakeup() const override;
   void wake(std::uint64_t now, TrafficSink& out) override;
-  void on_delivered(Flow flow, std::uint64_t payload_bytes, std::uint64_t now, TrafficSink& out) override;
   [[nodiscard]] std::size_t frames() const { return frames_.size(); }
 
  private:
