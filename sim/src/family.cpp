@@ -12,6 +12,7 @@
 #include "nicsched/fileio/file.hpp"
 #include "nicsched/fileio/yaml.hpp"
 #include "nicsched/sim/error.hpp"
+#include "yaml_file.hpp"
 
 namespace nicsched::sim {
 
@@ -427,22 +428,11 @@ Scenario Family::draw(std::uint64_t seed) const {
 }
 
 Family parse_family(const std::string& yaml_text, const std::string& file_name) {
-  try {
-    const fileio::YamlDoc doc(yaml_text, file_name);
-    return read_family(doc, file_name);
-  } catch (const fileio::YamlError& e) {
-    throw ScenarioError(e.file(), e.line(), e.field(), e.problem());
-  }
+  return parse_yaml(yaml_text, file_name, [&](const fileio::YamlDoc& doc) { return read_family(doc, file_name); });
 }
 
 Family load_family(const std::filesystem::path& file) {
-  std::string text;
-  try {
-    text = fileio::read_text_file(file, "the scenario family file");
-  } catch (const fileio::FileError& e) {
-    throw ScenarioError(file.string(), 0, "(file)", e.problem());
-  }
-  return parse_family(text, file.string());
+  return parse_family(read_yaml_file(file, "the scenario family file"), file.string());
 }
 
 LoadFigures load_figures(const Scenario& s) {

@@ -12,6 +12,7 @@
 #include "nicsched/fileio/file.hpp"
 #include "nicsched/fileio/yaml.hpp"
 #include "nicsched/sim/error.hpp"
+#include "yaml_file.hpp"
 
 namespace nicsched::sim {
 
@@ -104,12 +105,17 @@ void read_window(MapReader& r, TenantSpec& t, std::uint32_t def, bool allow_open
   }
 }
 
-void read_ddp(MapReader& r, TenantSpec& t, const Scenario& s) {
+// `model`: a preset's name (its sizes and times become the defaults) or custom (nullptr).
+const ModelPreset* read_model(MapReader& r, TenantSpec& t) {
   std::vector<std::string> names;
   for (const auto& p : model_presets()) names.emplace_back(p.name);
   names.emplace_back("custom");
   t.model = r.choice("model", names, std::string("custom"));
-  const ModelPreset* p = find_model_preset(t.model);
+  return find_model_preset(t.model);
+}
+
+void read_ddp(MapReader& r, TenantSpec& t, const Scenario& s) {
+  const ModelPreset* p = read_model(r, t);
   t.model_mb_real = r.num("model_mb", p ? std::optional<double>(p->model_mb) : std::nullopt, 0.001, 1e6,
                           "a real model (gradient) size in MB");
   t.compute_ms_real = r.num("compute_ms", p ? std::optional<double>(p->compute_ms) : std::nullopt, 0.0,
@@ -136,11 +142,7 @@ void read_control(MapReader& r, TenantSpec& t, const Scenario& s) {
 }
 
 void read_fl(MapReader& r, TenantSpec& t, const Scenario& s) {
-  std::vector<std::string> names;
-  for (const auto& p : model_presets()) names.emplace_back(p.name);
-  names.emplace_back("custom");
-  t.model = r.choice("model", names, std::string("custom"));
-  const ModelPreset* p = find_model_preset(t.model);
+  const ModelPreset* p = read_model(r, t);
   t.update_mb_real = r.num("update_mb", p ? std::optional<double>(p->model_mb) : std::nullopt, 0.001, 1e6,
                            "a real model/update size in MB");
   t.train_ms_real = r.num("train_ms", std::nullopt, 0.0, kMaxMs, "a real local training time in ms");
@@ -313,21 +315,12 @@ Scenario read_scenario(const fileio::YamlDoc& doc, const std::string& yaml_text,
 }  // namespace
 
 Scenario parse_scenario(const std::string& yaml_text, const std::string& file_name) {
-  try {
-    const fileio::YamlDoc doc(yaml_text, file_name);
-    return read_scenario(doc, yaml_text, file_name);
-  } catch (const fileio::YamlError& e) {
-    throw ScenarioError(e.file(), e.line(), e.field(), e.problem());
-  }
+  return parse_yaml(yaml_text, file_name,
+                    [&](const fileio::YamlDoc& doc) { return read_scenario(doc, yaml_text, file_name); });
 }
 
 Scenario load_scenario(const std::filesystem::path& file) {
-  std::string text;
-  try {
-    text = fileio::read_text_file(file, "the scenario file");
-  } catch (const fileio::FileError& e) {
-    throw ScenarioError(file.string(), 0, "(file)", e.problem());
-  }
+  const std::string text = read_yaml_file(file, "the scenario file");
   Scenario s = parse_scenario(text, file.string());
   s.file = file;
   return s;
