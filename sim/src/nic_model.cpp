@@ -30,6 +30,21 @@ std::map<std::uint32_t, Variant>& registry() {
   return r;
 }
 
+// The answer to the AXI4-Lite `op` ("read", "write") of `addr` on `nic`: a BusError when
+// it was not answered within `timeout` cycles, a BusResponseError on SLVERR or DECERR.
+void check_answer(const NicModel& nic, const AxilResult& r, const char* op, std::uint32_t addr,
+                  std::uint32_t timeout) {
+  if (r.timed_out) {
+    throw drivers::BusError(
+        fmt::format("{}: {} of 0x{:04X} not answered in {} cycles", nic.describe(), op, addr, timeout));
+  }
+  if (r.resp == 2 || r.resp == 3) {
+    throw drivers::BusResponseError(
+        fmt::format("{}: {} of 0x{:04X} answered {}", nic.describe(), op, addr, r.resp == 2 ? "SLVERR" : "DECERR"),
+        addr, static_cast<drivers::BusResponseError::Resp>(r.resp));
+  }
+}
+
 }  // namespace
 
 void register_nic_variant(std::uint32_t tenants, NicCoreFactory factory) {
@@ -96,30 +111,14 @@ std::uint64_t NicModel::cycle() { return core_->cycle; }
 std::uint32_t NicModel::read32(std::uint32_t addr) {
   if (addr % 4 != 0) throw drivers::BusError(fmt::format("{}: read32 of unaligned address 0x{:04X}", describe(), addr));
   const AxilResult r = core_->axil_read(addr, cfg_.axil_timeout_cycles);
-  if (r.timed_out) {
-    throw drivers::BusError(fmt::format("{}: read of 0x{:04X} not answered in {} cycles", describe(), addr,
-                                        cfg_.axil_timeout_cycles));
-  }
-  if (r.resp == 2 || r.resp == 3) {
-    throw drivers::BusResponseError(
-        fmt::format("{}: read of 0x{:04X} answered {}", describe(), addr, r.resp == 2 ? "SLVERR" : "DECERR"), addr,
-        static_cast<drivers::BusResponseError::Resp>(r.resp));
-  }
+  check_answer(*this, r, "read", addr, cfg_.axil_timeout_cycles);
   return r.data;
 }
 
 void NicModel::write32(std::uint32_t addr, std::uint32_t value) {
   if (addr % 4 != 0) throw drivers::BusError(fmt::format("{}: write32 to unaligned address 0x{:04X}", describe(), addr));
-  const AxilResult r = core_->axil_write(addr, value, cfg_.axil_timeout_cycles);
-  if (r.timed_out) {
-    throw drivers::BusError(fmt::format("{}: write of 0x{:04X} not answered in {} cycles", describe(), addr,
-                                        cfg_.axil_timeout_cycles));
-  }
-  if (r.resp == 2 || r.resp == 3) {
-    throw drivers::BusResponseError(
-        fmt::format("{}: write of 0x{:04X} answered {}", describe(), addr, r.resp == 2 ? "SLVERR" : "DECERR"), addr,
-        static_cast<drivers::BusResponseError::Resp>(r.resp));
-  }
+  check_answer(*this, core_->axil_write(addr, value, cfg_.axil_timeout_cycles), "write", addr,
+               cfg_.axil_timeout_cycles);
 }
 
 std::string NicModel::describe() const {
