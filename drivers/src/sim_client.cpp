@@ -196,18 +196,7 @@ class SimClient::Impl {
     FrameWriter hello(MsgType::kHello, next_tag_);
     hello.u16(proto::kVersionMajor).u16(proto::kVersionMinor).str16(opts_.client_name);
     Reply reply = exchange(std::move(hello).finish(), opts_.timeout);
-    if (reply.type == MsgType::kError) {
-      proto::ErrorReply err;
-      try {
-        err = proto::decode_error(reply.body);
-      } catch (const proto::ProtocolError& e) {
-        throw TransportFailure(fmt::format("unreadable ERROR reply to HELLO: {}", e.what()));
-      }
-      throw Refused(err.message);
-    }
-    if (reply.type != MsgType::kHelloOk) {
-      throw TransportFailure(fmt::format("server answered HELLO with {}", proto::to_string(reply.type)));
-    }
+    expect_handshake_reply(reply, MsgType::kHelloOk, "HELLO");
     bool auth_required = false;
     proto::Nonce nonce{};
     try {
@@ -242,18 +231,23 @@ class SimClient::Impl {
     }
     FrameWriter w(MsgType::kAuth, next_tag_);
     for (std::uint8_t b : proto::auth_mac(opts_.secret, nonce, opts_.client_name)) w.u8(b);
-    Reply reply = exchange(std::move(w).finish(), opts_.timeout);
+    expect_handshake_reply(exchange(std::move(w).finish(), opts_.timeout), MsgType::kAuthOk, "AUTH");
+  }
+
+  // The server's answer to the handshake's `request` (HELLO, AUTH) must be `ok`: an ERROR
+  // refuses the connection (Refused: no retry); anything else is a TransportFailure.
+  static void expect_handshake_reply(const Reply& reply, MsgType ok, const char* request) {
     if (reply.type == MsgType::kError) {
       proto::ErrorReply err;
       try {
         err = proto::decode_error(reply.body);
       } catch (const proto::ProtocolError& e) {
-        throw TransportFailure(fmt::format("unreadable ERROR reply to AUTH: {}", e.what()));
+        throw TransportFailure(fmt::format("unreadable ERROR reply to {}: {}", request, e.what()));
       }
       throw Refused(err.message);
     }
-    if (reply.type != MsgType::kAuthOk) {
-      throw TransportFailure(fmt::format("server answered AUTH with {}", proto::to_string(reply.type)));
+    if (reply.type != ok) {
+      throw TransportFailure(fmt::format("server answered {} with {}", request, proto::to_string(reply.type)));
     }
   }
 
