@@ -53,20 +53,29 @@ void set_weight(drivers::RegisterBus& bus, std::uint32_t tenant, std::uint32_t w
   (void)host::apply_policy(bus, caps, p);
 }
 
+// A stand-in NIC behind a SimServer on TCP; clients connect to `uri` under a name.
+struct SharedNic {
+  explicit SharedNic(drivers::ServerOptions o = {})
+      : srv(std::move(o), &nic), uri(fmt::format("sim://127.0.0.1:{}", srv.port())) {}
+  [[nodiscard]] std::unique_ptr<drivers::RegisterBus> client(const std::string& name) const {
+    return drivers::open_bus(uri, named(name));
+  }
+  StandInNic nic;
+  ServerFixture srv;
+  std::string uri;
+};
+
 }  // namespace
 
-TEST_CASE("ownership: shadow writes of a client that disconnects before COMMIT never reach the NIC", "[ownership]") {
-  StandInNic nic;
-  ServerFixture srv({}, &nic);
-  const std::string uri = fmt::format("sim://127.0.0.1:{}", srv.port());
+TEST_CASE_METHOD(SharedNic, "ownership: shadow writes of a client that disconnects before COMMIT never reach the NIC", "[ownership]") {
   const auto reset_ctrl = nic.active(rm::T_CTRL::offset(0));
   {
-    auto writer = drivers::open_bus(uri, named("half-writer"));
+    auto writer = client("half-writer");
     writer->write_batch(tenant0_writes());
     CHECK(writer->read32(rm::T_WEIGHT::offset(0)) == 7777);  // it sees its own writes
   }  // gone without COMMIT
   REQUIRE(wait_until([&] { return srv.stats().discarded_holds == 1; }));
-  auto nicctl = drivers::open_bus(uri, named("nicctl"));
+  auto nicctl = client("nicctl");
   set_weight(*nicctl, 5, 3000);
   CHECK(nic.active(rm::T_WEIGHT::offset(5)) == 3000);
   CHECK(nic.active(rm::T_CTRL::offset(0)) == reset_ctrl);
@@ -74,9 +83,7 @@ TEST_CASE("ownership: shadow writes of a client that disconnects before COMMIT n
   CHECK(srv.stats().discarded_writes == 2);
 }
 
-TEST_CASE("ownership: a client cut off in the middle of a frame or before COMMIT leaves the shadows as they were", "[ownership]") {
-  StandInNic nic;
-  ServerFixture srv({}, &nic);
+TEST_CASE_METHOD(SharedNic, "ownership: a client cut off in the middle of a frame or before COMMIT leaves the shadows as they were", "[ownership]") {
   {
     RawConn c(srv.port());
     c.hello();
@@ -96,18 +103,15 @@ TEST_CASE("ownership: a client cut off in the middle of a frame or before COMMIT
     c.send(w.finish());  // whole batch, then gone before its COMMIT
   }
   REQUIRE(wait_until([&] { return srv.stats().connections_now == 0; }));
-  auto bus = drivers::open_bus(fmt::format("sim://127.0.0.1:{}", srv.port()), named("checker"));
+  auto bus = client("checker");
   CHECK(bus->read32(rm::T_WEIGHT::offset(0)) == 1500);
   CHECK(bus->read32(rm::T_CTRL::offset(0)) == rm::T_CTRL::kReset);
   CHECK(nic.config_gen() == 0);
 }
 
-TEST_CASE("ownership: a second writer is refused with the holder's name, and gets in after its COMMIT", "[ownership]") {
-  StandInNic nic;
-  ServerFixture srv({}, &nic);
-  const std::string uri = fmt::format("sim://127.0.0.1:{}", srv.port());
-  auto agent = drivers::open_bus(uri, named("nicagent serve"));
-  auto nicctl = drivers::open_bus(uri, named("nicctl"));
+TEST_CASE_METHOD(SharedNic, "ownership: a second writer is refused with the holder's name, and gets in after its COMMIT", "[ownership]") {
+  auto agent = client("nicagent serve");
+  auto nicctl = client("nicctl");
   agent->write_batch(tenant0_writes());
   const auto writes_before = nic.writes();
   try {
@@ -139,12 +143,9 @@ TEST_CASE("ownership: a second writer is refused with the holder's name, and get
   CHECK(nic.active(rm::T_WEIGHT::offset(0)) == 7777);  // the committed policy stays
 }
 
-TEST_CASE("ownership: a COMMIT by another client cannot apply the holder's half-written policy", "[ownership]") {
-  StandInNic nic;
-  ServerFixture srv({}, &nic);
-  const std::string uri = fmt::format("sim://127.0.0.1:{}", srv.port());
-  auto holder = drivers::open_bus(uri, named("holder"));
-  auto other = drivers::open_bus(uri, named("other"));
+TEST_CASE_METHOD(SharedNic, "ownership: a COMMIT by another client cannot apply the holder's half-written policy", "[ownership]") {
+  auto holder = client("holder");
+  auto other = client("other");
   holder->write32(rm::T_WEIGHT::offset(0), 7777);
   CHECK_THROWS_WITH(other->write32(rm::COMMIT::kOffset, 1), Catch::Contains("NIC held by client 'holder'"));
   CHECK(nic.config_gen() == 0);
@@ -154,13 +155,12 @@ TEST_CASE("ownership: a COMMIT by another client cannot apply the holder's half-
 }
 
 TEST_CASE("ownership: a hold older than hold_timeout yields, and its owner is told its writes were discarded", "[ownership]") {
-  StandInNic nic;
   drivers::ServerOptions o;
   o.hold_timeout = 200ms;
-  ServerFixture srv(o, &nic);
-  const std::string uri = fmt::format("sim://127.0.0.1:{}", srv.port());
-  auto slow = drivers::open_bus(uri, named("slow writer"));
-  auto nicctl = drivers::open_bus(uri, named("nicctl"));
+  SharedNic shared(o);
+  auto& nic = shared.nic;
+  auto slow = shared.client("slow writer");
+  auto nicctl = shared.client("nicctl");
   slow->write_batch(tenant0_writes());
   std::this_thread::sleep_for(300ms);
   set_weight(*nicctl, 5, 3000);

@@ -43,6 +43,26 @@ void exercise_registers(drivers::RegisterBus& bus, StandInRegisterFile& target) 
   CHECK(gathered == std::vector<std::uint32_t>{1001, 1002, 0xCAFEF00D});
 }
 
+// A TCP socket listening on a free loopback port, for servers the tests play by hand.
+struct Listener {
+  int fd = -1;
+  std::uint16_t port = 0;
+};
+
+Listener listen_on_loopback(int backlog) {
+  Listener l;
+  l.fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in sa{};
+  sa.sin_family = AF_INET;
+  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::bind(l.fd, reinterpret_cast<sockaddr*>(&sa), sizeof(sa)) == 0);
+  REQUIRE(::listen(l.fd, backlog) == 0);
+  socklen_t len = sizeof(sa);
+  REQUIRE(::getsockname(l.fd, reinterpret_cast<sockaddr*>(&sa), &len) == 0);
+  l.port = ntohs(sa.sin_port);
+  return l;
+}
+
 }  // namespace
 
 TEST_CASE("socket: register reads, writes, bursts and batches over TCP", "[socket]") {
@@ -194,20 +214,12 @@ TEST_CASE("socket: a dead server gives a clear error naming the URI, not a hang"
 TEST_CASE("socket: a server that accepts but never answers times out", "[socket]") {
   // A listening socket nobody accepts on: the kernel completes the handshake, no reply
   // ever comes.
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof(sa)) == 0);
-  REQUIRE(::listen(fd, 4) == 0);
-  socklen_t len = sizeof(sa);
-  REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len) == 0);
+  const Listener l = listen_on_loopback(4);
   drivers::BusOptions o = quick_options();
   o.timeout = std::chrono::milliseconds(200);
   o.connect_attempts = 1;
-  CHECK_THROWS_WITH(drivers::SimClient::connect_tcp("127.0.0.1", ntohs(sa.sin_port), o),
-                    Catch::Contains("timed out after 200 ms"));
-  ::close(fd);
+  CHECK_THROWS_WITH(drivers::SimClient::connect_tcp("127.0.0.1", l.port, o), Catch::Contains("timed out after 200 ms"));
+  ::close(l.fd);
 }
 
 TEST_CASE("socket: the client reconnects to a restarted server and retries a read", "[socket]") {
@@ -229,14 +241,8 @@ TEST_CASE("socket: the client reconnects to a restarted server and retries a rea
 
 TEST_CASE("socket: a write whose connection breaks after it was sent says it may not have happened", "[socket]") {
   // A one-shot server: answers HELLO, reads the next request, then closes without a reply.
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof(sa)) == 0);
-  REQUIRE(::listen(fd, 1) == 0);
-  socklen_t len = sizeof(sa);
-  REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len) == 0);
+  const Listener l = listen_on_loopback(1);
+  const int fd = l.fd;
   std::thread server([fd] {
     const int c = ::accept(fd, nullptr, nullptr);
     auto read_frame = [c] {
@@ -254,7 +260,7 @@ TEST_CASE("socket: a write whose connection breaks after it was sent says it may
   });
   drivers::BusOptions o = quick_options();
   o.connect_attempts = 1;
-  auto client = drivers::SimClient::connect_tcp("127.0.0.1", ntohs(sa.sin_port), o);
+  auto client = drivers::SimClient::connect_tcp("127.0.0.1", l.port, o);
   CHECK_THROWS_WITH(client->write32(0x100, 5), Catch::Contains("write32 0x0100") && Catch::Contains("may or may not"));
   server.join();
   ::close(fd);
