@@ -23,13 +23,7 @@
 
 namespace {
 
-using nicsched::refmodel::ArbMode;
-using nicsched::refmodel::ClassifierAction;
-using nicsched::refmodel::Config;
-using nicsched::refmodel::CryptoOp;
-using nicsched::refmodel::Direction;
-using nicsched::refmodel::Fate;
-using nicsched::refmodel::FrameRecord;
+using namespace nicsched::refmodel;
 namespace verif = nicsched::verif;
 
 constexpr std::uint32_t kPortBase = 5000;  // UDP destination port 5000 + t: tenant t, bulk
@@ -98,9 +92,27 @@ struct Departure {
   std::uint64_t first;  // cycle of the first beat's handshake
 };
 
-// The RTL's and the model's TX departures, each in order, matched to offers by content.
-void departures(const verif::Scenario& sc, const verif::RunResult& res, std::vector<Departure>& rtl,
-                std::vector<Departure>& model) {
+verif::RunResult run_checked(const verif::Scenario& sc, const std::string& name) {
+  verif::Bench bench(sc, "", "");
+  verif::RunResult res = bench.run();
+  const verif::CheckReport rep = verif::check_run(sc, res);
+  INFO(name << ": rerun with a waveform through nicsched_regress's bench; failures:");
+  for (const auto& f : rep.failures) UNSCOPED_INFO(f);
+  REQUIRE(rep.failures.empty());
+  return res;
+}
+
+struct Departures {
+  std::vector<Departure> rtl, model;
+};
+
+// Runs `sc` through the lock-step bench (checked; `name` names it in failures): the RTL's
+// and the model's TX departures, each in order, matched to offers by content; with
+// `expected` > 0, both must hold that many.
+Departures run_departures(const verif::Scenario& sc, const std::string& name, std::size_t expected = 0) {
+  const verif::RunResult res = run_checked(sc, name);
+  Departures d;
+  auto& [rtl, model] = d;
   auto key = [](const std::vector<std::uint8_t>& b) { return std::string(b.begin(), b.end()); };
   std::unordered_map<std::string, std::size_t> by_content;
   for (std::size_t i = 0; i < sc.offers.size(); ++i) by_content[key(sc.offers[i].bytes)] = i;
@@ -117,16 +129,11 @@ void departures(const verif::Scenario& sc, const verif::RunResult& res, std::vec
   auto by_time = [](const Departure& a, const Departure& b) { return a.first < b.first; };
   std::sort(rtl.begin(), rtl.end(), by_time);
   std::sort(model.begin(), model.end(), by_time);
-}
-
-verif::RunResult run_checked(const verif::Scenario& sc, const std::string& name) {
-  verif::Bench bench(sc, "", "");
-  verif::RunResult res = bench.run();
-  const verif::CheckReport rep = verif::check_run(sc, res);
-  INFO(name << ": rerun with a waveform through nicsched_regress's bench; failures:");
-  for (const auto& f : rep.failures) UNSCOPED_INFO(f);
-  REQUIRE(rep.failures.empty());
-  return res;
+  if (expected > 0) {
+    REQUIRE(model.size() == expected);
+    REQUIRE(rtl.size() == model.size());
+  }
+  return d;
 }
 
 // Byte shares of TX departures per tenant whose first beat lies in [from, to).
@@ -178,9 +185,7 @@ TEST_CASE("DWRR: byte shares of four backlogged tenants are within 2% of their q
   sc.tx_backpressure = 0.3;
   sc.traffic_cycles = end;
   sc.summary = "directed: DWRR shares";
-  const auto res = run_checked(sc, "dwrr_shares");
-  std::vector<Departure> rtl, model;
-  departures(sc, res, rtl, model);
+  const auto [rtl, model] = run_departures(sc, "dwrr_shares");
   auto tenant = [&](std::size_t offer) { return tenant_of_offer[offer]; };
   const auto got = shares(4, rtl, 20000, end, sc, tenant);
   const auto want_model = shares(4, model, 20000, end, sc, tenant);
@@ -196,11 +201,7 @@ TEST_CASE("one backlogged queue sends a 64-byte frame every clock, as the model 
   // 600 frames of tenant 0 (DWRR, quantum 1500 >= 64): the model sends one per clock; the
   // RTL must send the same frames in the same order with the same spacing.
   const auto sc = backlog_scenario(1, ArbMode::kDwrr, {0}, {600}, 0.0, 1200);
-  const auto res = run_checked(sc, "back_to_back");
-  std::vector<Departure> rtl, model;
-  departures(sc, res, rtl, model);
-  REQUIRE(model.size() == 600);
-  REQUIRE(rtl.size() == model.size());
+  const auto [rtl, model] = run_departures(sc, "back_to_back", 600);
   CHECK(model.back().first - model.front().first == 599);  // the model: one per clock
   for (std::size_t i = 0; i < rtl.size(); ++i) {
     INFO("departure " << i);
@@ -214,11 +215,7 @@ TEST_CASE("strict priority: a backlogged higher level takes every decision, as i
   // egress starts: the model sends tenant 0's 300 back to back, then tenant 1's. The RTL
   // must match frame for frame and clock for clock (no lower-level frame in between).
   const auto sc = backlog_scenario(2, ArbMode::kSp, {0, 1}, {300, 300}, 0.0, 1200);
-  const auto res = run_checked(sc, "sp_no_backpressure");
-  std::vector<Departure> rtl, model;
-  departures(sc, res, rtl, model);
-  REQUIRE(model.size() == 600);
-  REQUIRE(rtl.size() == model.size());
+  const auto [rtl, model] = run_departures(sc, "sp_no_backpressure", 600);
   for (std::size_t i = 0; i < rtl.size(); ++i) {
     INFO("departure " << i);
     CHECK(rtl[i].offer == model[i].offer);
@@ -231,11 +228,7 @@ TEST_CASE("strict priority under MAC backpressure: the same order as the model")
   // order does not depend on where a DWRR round starts) and the MAC refusing 30% of
   // clocks: the departures are in the model's order (the spacing follows tready).
   const auto sc = backlog_scenario(3, ArbMode::kSpDwrr, {2, 0, 1, 3}, {150, 150, 150, 150}, 0.3, 1200);
-  const auto res = run_checked(sc, "sp_backpressure");
-  std::vector<Departure> rtl, model;
-  departures(sc, res, rtl, model);
-  REQUIRE(model.size() == 600);
-  REQUIRE(rtl.size() == model.size());
+  const auto [rtl, model] = run_departures(sc, "sp_backpressure", 600);
   for (std::size_t i = 0; i < rtl.size(); ++i) {
     INFO("departure " << i);
     CHECK(rtl[i].offer == model[i].offer);
