@@ -161,6 +161,46 @@ struct ConfigParts {
 
 // ------------------------------------------------------------------ telemetry
 
+// The SNAPSHOT registers of one element of each counter block, each listed once for
+// encode_telemetry and decode_telemetry, in the order decode reads them: 64-bit counters
+// (LO at the offset, HI at offset + 4) and 32-bit gauges (one field of their register).
+template <class Counters>
+struct Counter64 {
+  std::uint32_t (*offset)(std::uint32_t element);
+  std::uint64_t Counters::*value;
+};
+template <class Counters>
+struct Gauge32 {
+  std::uint32_t (*offset)(std::uint32_t element);
+  regmap::Field field;
+  std::uint32_t Counters::*value;
+};
+
+inline constexpr Counter64<ParserCounters> kParserCounters64[] = {
+    {regmap::PRS_FRAMES::offset, &ParserCounters::frames},
+    {regmap::PRS_RUNT::offset, &ParserCounters::runt},
+    {regmap::PRS_TRUNCATED::offset, &ParserCounters::truncated},
+    {regmap::PRS_BAD_IHL::offset, &ParserCounters::bad_ihl},
+    {regmap::PRS_UNKNOWN_ETYPE::offset, &ParserCounters::unknown_etype},
+    {regmap::PRS_BUF_DROP::offset, &ParserCounters::buf_drop}};
+inline constexpr Counter64<CryptoCounters> kCryptoCounters64[] = {
+    {regmap::CR_TX_BUSY::offset, &CryptoCounters::tx_busy},   {regmap::CR_TX_WAIT::offset, &CryptoCounters::tx_wait},
+    {regmap::CR_TX_BYTES::offset, &CryptoCounters::tx_bytes}, {regmap::CR_TX_PKTS::offset, &CryptoCounters::tx_pkts},
+    {regmap::CR_RX_BUSY::offset, &CryptoCounters::rx_busy},   {regmap::CR_RX_WAIT::offset, &CryptoCounters::rx_wait},
+    {regmap::CR_RX_BYTES::offset, &CryptoCounters::rx_bytes}, {regmap::CR_RX_PKTS::offset, &CryptoCounters::rx_pkts}};
+inline constexpr Gauge32<CryptoCounters> kCryptoGauges32[] = {
+    {regmap::CR_SLOTS_HELD::offset, regmap::CR_SLOTS_HELD::COUNT, &CryptoCounters::slots_held}};
+inline constexpr Counter64<QueueCounters> kQueueCounters64[] = {
+    {regmap::Q_ENQ_PKTS::offset, &QueueCounters::enq_pkts},   {regmap::Q_ENQ_BYTES::offset, &QueueCounters::enq_bytes},
+    {regmap::Q_TX_PKTS::offset, &QueueCounters::tx_pkts},     {regmap::Q_TX_BYTES::offset, &QueueCounters::tx_bytes},
+    {regmap::Q_DROP_PKTS::offset, &QueueCounters::drop_pkts}, {regmap::Q_DROP_BYTES::offset, &QueueCounters::drop_bytes},
+    {regmap::Q_LAT_SUM::offset, &QueueCounters::lat_sum},     {regmap::Q_LAT_COUNT::offset, &QueueCounters::lat_count}};
+inline constexpr Gauge32<QueueCounters> kQueueGauges32[] = {
+    {regmap::Q_LAT_MAX::offset, regmap::Q_LAT_MAX::CYCLES, &QueueCounters::lat_max},
+    {regmap::Q_DEPTH::offset, regmap::Q_DEPTH::BYTES, &QueueCounters::depth_bytes},
+    {regmap::Q_DEPTH_HWM::offset, regmap::Q_DEPTH_HWM::BYTES, &QueueCounters::depth_hwm},
+    {regmap::Q_DEPTH_PKTS::offset, regmap::Q_DEPTH_PKTS::COUNT, &QueueCounters::depth_pkts}};
+
 // Every word of every snapshot register for `t` (what SNAPSHOT latches; CONFIG_GEN and
 // STATUS are live registers and not among them): put(addr, word),
 // 64-bit registers as LO at the offset and HI at offset + 4; a value wider than its field
@@ -175,40 +215,15 @@ inline void encode_telemetry(const Telemetry& t, const WriteWord& put) {
   put64(rm::CYCLE::kOffset, t.cycle);
   put32(rm::CRYPTO_BUSY::kOffset, rm::CRYPTO_BUSY::SLOTS, t.crypto_busy_slots);
   for (std::uint32_t d = 0; d < t.parser.size(); ++d) {
-    const ParserCounters& pc = t.parser[d];
-    put64(rm::PRS_FRAMES::offset(d), pc.frames);
-    put64(rm::PRS_RUNT::offset(d), pc.runt);
-    put64(rm::PRS_TRUNCATED::offset(d), pc.truncated);
-    put64(rm::PRS_BAD_IHL::offset(d), pc.bad_ihl);
-    put64(rm::PRS_UNKNOWN_ETYPE::offset(d), pc.unknown_etype);
-    put64(rm::PRS_BUF_DROP::offset(d), pc.buf_drop);
+    for (const auto& c : kParserCounters64) put64(c.offset(d), t.parser[d].*c.value);
   }
   for (std::uint32_t n = 0; n < t.crypto.size(); ++n) {
-    const CryptoCounters& cc = t.crypto[n];
-    put64(rm::CR_TX_BUSY::offset(n), cc.tx_busy);
-    put64(rm::CR_TX_WAIT::offset(n), cc.tx_wait);
-    put64(rm::CR_TX_BYTES::offset(n), cc.tx_bytes);
-    put64(rm::CR_TX_PKTS::offset(n), cc.tx_pkts);
-    put64(rm::CR_RX_BUSY::offset(n), cc.rx_busy);
-    put64(rm::CR_RX_WAIT::offset(n), cc.rx_wait);
-    put64(rm::CR_RX_BYTES::offset(n), cc.rx_bytes);
-    put64(rm::CR_RX_PKTS::offset(n), cc.rx_pkts);
-    put32(rm::CR_SLOTS_HELD::offset(n), rm::CR_SLOTS_HELD::COUNT, cc.slots_held);
+    for (const auto& c : kCryptoCounters64) put64(c.offset(n), t.crypto[n].*c.value);
+    for (const auto& g : kCryptoGauges32) put32(g.offset(n), g.field, t.crypto[n].*g.value);
   }
   for (std::uint32_t q = 0; q < t.queues.size(); ++q) {
-    const QueueCounters& qc = t.queues[q];
-    put64(rm::Q_ENQ_PKTS::offset(q), qc.enq_pkts);
-    put64(rm::Q_ENQ_BYTES::offset(q), qc.enq_bytes);
-    put64(rm::Q_TX_PKTS::offset(q), qc.tx_pkts);
-    put64(rm::Q_TX_BYTES::offset(q), qc.tx_bytes);
-    put64(rm::Q_DROP_PKTS::offset(q), qc.drop_pkts);
-    put64(rm::Q_DROP_BYTES::offset(q), qc.drop_bytes);
-    put64(rm::Q_LAT_SUM::offset(q), qc.lat_sum);
-    put64(rm::Q_LAT_COUNT::offset(q), qc.lat_count);
-    put32(rm::Q_LAT_MAX::offset(q), rm::Q_LAT_MAX::CYCLES, qc.lat_max);
-    put32(rm::Q_DEPTH::offset(q), rm::Q_DEPTH::BYTES, qc.depth_bytes);
-    put32(rm::Q_DEPTH_HWM::offset(q), rm::Q_DEPTH_HWM::BYTES, qc.depth_hwm);
-    put32(rm::Q_DEPTH_PKTS::offset(q), rm::Q_DEPTH_PKTS::COUNT, qc.depth_pkts);
+    for (const auto& c : kQueueCounters64) put64(c.offset(q), t.queues[q].*c.value);
+    for (const auto& g : kQueueGauges32) put32(g.offset(q), g.field, t.queues[q].*g.value);
   }
 }
 
@@ -237,42 +252,17 @@ struct TelemetryParts {
     t.rx_buf_full = rm::STATUS::RX_BUF_FULL.get(status) != 0;
   }
   for (std::uint32_t d = 0; d < t.parser.size(); ++d) {
-    ParserCounters& pc = t.parser[d];
-    pc.frames = r64(rm::PRS_FRAMES::offset(d));
-    pc.runt = r64(rm::PRS_RUNT::offset(d));
-    pc.truncated = r64(rm::PRS_TRUNCATED::offset(d));
-    pc.bad_ihl = r64(rm::PRS_BAD_IHL::offset(d));
-    pc.unknown_etype = r64(rm::PRS_UNKNOWN_ETYPE::offset(d));
-    pc.buf_drop = r64(rm::PRS_BUF_DROP::offset(d));
+    for (const auto& c : kParserCounters64) t.parser[d].*c.value = r64(c.offset(d));
   }
   t.crypto.resize(tenants);
   for (std::uint32_t n = 0; n < tenants; ++n) {
-    CryptoCounters& cc = t.crypto[n];
-    cc.tx_busy = r64(rm::CR_TX_BUSY::offset(n));
-    cc.tx_wait = r64(rm::CR_TX_WAIT::offset(n));
-    cc.tx_bytes = r64(rm::CR_TX_BYTES::offset(n));
-    cc.tx_pkts = r64(rm::CR_TX_PKTS::offset(n));
-    cc.rx_busy = r64(rm::CR_RX_BUSY::offset(n));
-    cc.rx_wait = r64(rm::CR_RX_WAIT::offset(n));
-    cc.rx_bytes = r64(rm::CR_RX_BYTES::offset(n));
-    cc.rx_pkts = r64(rm::CR_RX_PKTS::offset(n));
-    cc.slots_held = rm::CR_SLOTS_HELD::COUNT.get(read(rm::CR_SLOTS_HELD::offset(n)));
+    for (const auto& c : kCryptoCounters64) t.crypto[n].*c.value = r64(c.offset(n));
+    for (const auto& g : kCryptoGauges32) t.crypto[n].*g.value = g.field.get(read(g.offset(n)));
   }
   t.queues.resize(tenants * kNumClasses);
   for (std::uint32_t q = 0; q < t.queues.size(); ++q) {
-    QueueCounters& qc = t.queues[q];
-    qc.enq_pkts = r64(rm::Q_ENQ_PKTS::offset(q));
-    qc.enq_bytes = r64(rm::Q_ENQ_BYTES::offset(q));
-    qc.tx_pkts = r64(rm::Q_TX_PKTS::offset(q));
-    qc.tx_bytes = r64(rm::Q_TX_BYTES::offset(q));
-    qc.drop_pkts = r64(rm::Q_DROP_PKTS::offset(q));
-    qc.drop_bytes = r64(rm::Q_DROP_BYTES::offset(q));
-    qc.lat_sum = r64(rm::Q_LAT_SUM::offset(q));
-    qc.lat_count = r64(rm::Q_LAT_COUNT::offset(q));
-    qc.lat_max = rm::Q_LAT_MAX::CYCLES.get(read(rm::Q_LAT_MAX::offset(q)));
-    qc.depth_bytes = rm::Q_DEPTH::BYTES.get(read(rm::Q_DEPTH::offset(q)));
-    qc.depth_hwm = rm::Q_DEPTH_HWM::BYTES.get(read(rm::Q_DEPTH_HWM::offset(q)));
-    qc.depth_pkts = rm::Q_DEPTH_PKTS::COUNT.get(read(rm::Q_DEPTH_PKTS::offset(q)));
+    for (const auto& c : kQueueCounters64) t.queues[q].*c.value = r64(c.offset(q));
+    for (const auto& g : kQueueGauges32) t.queues[q].*g.value = g.field.get(read(g.offset(q)));
   }
   return t;
 }
