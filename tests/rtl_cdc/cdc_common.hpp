@@ -1,11 +1,18 @@
-// Shared pieces of the CDC testbenches: the failure type and a jittered clock.
+// Shared pieces of the CDC testbenches: the failure type, a jittered clock and the bench
+// around one Verilated model.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+// Verilator's runtime: SYSTEM includes (tests/rtl_cdc/CMakeLists.txt).
+#include "verilated.h"
+#include "verilated_fst_c.h"
 
 namespace cdc_tb {
 
@@ -38,6 +45,54 @@ class Clock {
   std::mt19937& rng_;
   uint64_t next_ = 0;
   bool level_ = false;
+};
+
+// One Verilated model (instance `scope`) with an FST trace (<name>.fst) when asked for,
+// the bench's random source and its time in picoseconds (two unrelated clocks: the
+// benches step time edge by edge).
+template <class Model>
+class Bench {
+ public:
+  Bench(const std::string& name, const char* scope, uint32_t seed, bool trace) : name_(name), rng_(seed) {
+    ctx_ = std::make_unique<VerilatedContext>();
+    ctx_->traceEverOn(trace);
+    m_ = std::make_unique<Model>(ctx_.get(), scope);
+    if (trace) {
+      fst_ = std::make_unique<VerilatedFstC>();
+      m_->trace(fst_.get(), 99);
+      fst_->open((name + ".fst").c_str());
+    }
+  }
+  ~Bench() {
+    if (fst_) {
+      fst_->close();
+    }
+    m_->final();
+  }
+  Bench(const Bench&) = delete;
+  Bench& operator=(const Bench&) = delete;
+
+ protected:
+  void eval() {
+    m_->eval();
+    if (fst_) {
+      // Edges of both clocks may fall on the same picosecond; FST needs rising times.
+      trace_ps_ = std::max(now_ps_, trace_ps_ + 1);
+      fst_->dump(trace_ps_);
+    }
+  }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw CheckFailure(name_ + " at t=" + std::to_string(now_ps_) + " ps: " + what);
+  }
+  bool chance(double p) { return std::bernoulli_distribution(p)(rng_); }
+
+  std::string name_;
+  std::mt19937 rng_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Model> m_;
+  std::unique_ptr<VerilatedFstC> fst_;
+  uint64_t now_ps_ = 0;
+  uint64_t trace_ps_ = 0;
 };
 
 // The MAC-side CDC benches (mac_cdc.cpp).

@@ -30,22 +30,11 @@
 #include <type_traits>
 #include <vector>
 
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wconversion"
-#pragma GCC diagnostic ignored "-Wsign-conversion"
-#pragma GCC diagnostic ignored "-Wold-style-cast"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wuseless-cast"
-#pragma GCC diagnostic ignored "-Wdouble-promotion"
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-#pragma GCC diagnostic ignored "-Wnon-virtual-dtor"
+// Verilated models: their headers are SYSTEM includes (tests/rtl_cdc/CMakeLists.txt).
 #include "Vcdc_fifo_d16.h"
 #include "Vcdc_fifo_d2.h"
 #include "Vcdc_fifo_d4.h"
 #include "Vcdc_sync.h"
-#include "verilated.h"
-#include "verilated_fst_c.h"
-#pragma GCC diagnostic pop
 
 #include "cdc_common.hpp"
 
@@ -119,30 +108,20 @@ class StallPattern {
 };
 
 template <class Model>
-class FifoBench {
- public:
-  FifoBench(const Scenario& s, bool trace) : s_(s), rng_(s.seed) {
-    ctx_ = std::make_unique<VerilatedContext>();
-    ctx_->traceEverOn(trace);
-    model_ = std::make_unique<Model>(ctx_.get(), "fifo");
-    if (trace) {
-      fst_ = std::make_unique<VerilatedFstC>();
-      model_->trace(fst_.get(), 99);
-      fst_->open((s.name + ".fst").c_str());
-    }
-    // The models' Width parameters (8, 16, 64) equal their C++ port types' widths.
-    width_mask_ = bits_of(model_->wr_data_i) >= 64 ? ~uint64_t{0}
-                                                   : (uint64_t{1} << bits_of(model_->wr_data_i)) - 1;
-  }
-  ~FifoBench() {
-    if (fst_) {
-      fst_->close();
-    }
-    model_->final();
-  }
-  FifoBench(const FifoBench&) = delete;
-  FifoBench& operator=(const FifoBench&) = delete;
+class FifoBench : public cdc_tb::Bench<Model> {
+  using Base = cdc_tb::Bench<Model>;
+  using Base::eval;
+  using Base::fail;
+  using Base::m_;
+  using Base::now_ps_;
+  using Base::rng_;
 
+ public:
+  FifoBench(const Scenario& s, bool trace) : Base(s.name, "fifo", s.seed, trace), s_(s) {
+    // The models' Width parameters (8, 16, 64) equal their C++ port types' widths.
+    width_mask_ = bits_of(m_->wr_data_i) >= 64 ? ~uint64_t{0}
+                                                   : (uint64_t{1} << bits_of(m_->wr_data_i)) - 1;
+  }
   void run() {
     Clock wclk(s_.wr_period_ps, rng_);
     Clock rclk(s_.rd_period_ps, rng_);
@@ -163,30 +142,30 @@ class FifoBench {
       if (wr_first) {
         if (rising) {
           on_write_edge();
-          model_->wr_clk_i = 1;
+          m_->wr_clk_i = 1;
           eval();
           const bool offer = pushed_ < s_.words && wstall.next();
           if (offer) {
-            model_->wr_data_i = static_cast<std::remove_reference_t<decltype(model_->wr_data_i)>>(word(pushed_));
+            m_->wr_data_i = static_cast<std::remove_reference_t<decltype(m_->wr_data_i)>>(word(pushed_));
           }
-          model_->wr_valid_i = offer;
+          m_->wr_valid_i = offer;
           if (draining) {
             ++wr_edges_after_drain;
           }
         } else {
-          model_->wr_clk_i = 0;
+          m_->wr_clk_i = 0;
         }
       } else {
         if (rising) {
           on_read_edge();
-          model_->rd_clk_i = 1;
+          m_->rd_clk_i = 1;
           eval();
-          model_->rd_ready_i = draining ? 1 : rstall.next();
+          m_->rd_ready_i = draining ? 1 : rstall.next();
           if (draining) {
             ++drain_rd_edges;
           }
         } else {
-          model_->rd_clk_i = 0;
+          m_->rd_clk_i = 0;
         }
       }
       eval();
@@ -202,9 +181,9 @@ class FifoBench {
       }
     }
     // The writer must see the space again once the reader has drained everything.
-    if (model_->wr_count_o != 0 || model_->wr_ready_o != 1) {
-      fail("FIFO drained but writer sees wr_count_o=" + std::to_string(model_->wr_count_o) +
-           " wr_ready_o=" + std::to_string(model_->wr_ready_o));
+    if (m_->wr_count_o != 0 || m_->wr_ready_o != 1) {
+      fail("FIFO drained but writer sees wr_count_o=" + std::to_string(m_->wr_count_o) +
+           " wr_ready_o=" + std::to_string(m_->wr_ready_o));
     }
     if (full_seen_ == 0) {
       fail("scenario never filled the FIFO: the full path was not exercised");
@@ -228,58 +207,49 @@ class FifoBench {
     return (n * 0x9E3779B97F4A7C15ull ^ (n << 1) ^ s_.seed) & width_mask_;
   }
 
-  void eval() {
-    model_->eval();
-    if (fst_) {
-      // Edges of both clocks may fall on the same picosecond; FST needs rising times.
-      trace_ps_ = std::max(now_ps_, trace_ps_ + 1);
-      fst_->dump(trace_ps_);
-    }
-  }
-
   void reset() {
-    model_->wr_rst_ni = 0;
-    model_->rd_rst_ni = 0;
-    model_->wr_valid_i = 0;
-    model_->rd_ready_i = 0;
-    model_->wr_clk_i = 0;
-    model_->rd_clk_i = 0;
+    m_->wr_rst_ni = 0;
+    m_->rd_rst_ni = 0;
+    m_->wr_valid_i = 0;
+    m_->rd_ready_i = 0;
+    m_->wr_clk_i = 0;
+    m_->rd_clk_i = 0;
     eval();
     for (int i = 0; i < 4; ++i) {
-      model_->wr_clk_i = 1;
-      model_->rd_clk_i = 1;
+      m_->wr_clk_i = 1;
+      m_->rd_clk_i = 1;
       eval();
-      model_->wr_clk_i = 0;
-      model_->rd_clk_i = 0;
+      m_->wr_clk_i = 0;
+      m_->rd_clk_i = 0;
       eval();
     }
-    if (model_->rd_valid_o != 0 || model_->wr_ready_o != 1 || model_->wr_count_o != 0 ||
-        model_->rd_count_o != 0) {
+    if (m_->rd_valid_o != 0 || m_->wr_ready_o != 1 || m_->wr_count_o != 0 ||
+        m_->rd_count_o != 0) {
       fail("after reset the FIFO is not empty");
     }
-    model_->wr_rst_ni = 1;
-    model_->rd_rst_ni = 1;
+    m_->wr_rst_ni = 1;
+    m_->rd_rst_ni = 1;
     eval();
   }
 
   // Called just before a rising write edge: the handshake values are the settled ones.
   void on_write_edge() {
     const uint64_t fill = pushed_ - popped_;
-    if (model_->wr_count_o < fill) {
-      fail("wr_count_o=" + std::to_string(model_->wr_count_o) + " under-states the fill " +
+    if (m_->wr_count_o < fill) {
+      fail("wr_count_o=" + std::to_string(m_->wr_count_o) + " under-states the fill " +
            std::to_string(fill));
     }
-    if (model_->wr_count_o > static_cast<uint64_t>(s_.depth)) {
-      fail("wr_count_o=" + std::to_string(model_->wr_count_o) + " exceeds the depth");
+    if (m_->wr_count_o > static_cast<uint64_t>(s_.depth)) {
+      fail("wr_count_o=" + std::to_string(m_->wr_count_o) + " exceeds the depth");
     }
     if (fill == static_cast<uint64_t>(s_.depth)) {
       ++full_seen_;
-      if (model_->wr_ready_o) {
+      if (m_->wr_ready_o) {
         fail("wr_ready_o high while the FIFO holds Depth words (overflow)");
       }
     }
-    if (model_->wr_valid_i && model_->wr_ready_o) {
-      expected_.push_back(static_cast<uint64_t>(model_->wr_data_i));
+    if (m_->wr_valid_i && m_->wr_ready_o) {
+      expected_.push_back(static_cast<uint64_t>(m_->wr_data_i));
       ++pushed_;
     }
   }
@@ -287,15 +257,15 @@ class FifoBench {
   // Called just before a rising read edge.
   void on_read_edge() {
     const uint64_t fill = pushed_ - popped_;
-    if (model_->rd_count_o > fill) {
-      fail("rd_count_o=" + std::to_string(model_->rd_count_o) + " over-states the fill " +
+    if (m_->rd_count_o > fill) {
+      fail("rd_count_o=" + std::to_string(m_->rd_count_o) + " over-states the fill " +
            std::to_string(fill));
     }
-    if ((model_->rd_count_o != 0) != (model_->rd_valid_o != 0)) {
+    if ((m_->rd_count_o != 0) != (m_->rd_valid_o != 0)) {
       fail("rd_valid_o disagrees with rd_count_o");
     }
-    if (!model_->rd_valid_o) {
-      if (model_->rd_ready_i && fill == 0) {
+    if (!m_->rd_valid_o) {
+      if (m_->rd_ready_i && fill == 0) {
         ++empty_seen_;
       }
       return;
@@ -303,12 +273,12 @@ class FifoBench {
     if (expected_.empty()) {
       fail("rd_valid_o high with no word written (underflow or duplicate)");
     }
-    const auto got = static_cast<uint64_t>(model_->rd_data_o);
+    const auto got = static_cast<uint64_t>(m_->rd_data_o);
     if (got != expected_.front()) {
       fail("word " + std::to_string(popped_) + ": read 0x" + hex(got) + ", expected 0x" +
            hex(expected_.front()) + " (out of order, lost or duplicated)");
     }
-    if (model_->rd_ready_i) {
+    if (m_->rd_ready_i) {
       expected_.pop_front();
       ++popped_;
     }
@@ -320,23 +290,13 @@ class FifoBench {
     return buf;
   }
 
-  [[noreturn]] void fail(const std::string& what) const {
-    throw CheckFailure(s_.name + " at t=" + std::to_string(now_ps_) + " ps: " + what);
-  }
-
   const Scenario& s_;
-  std::mt19937 rng_;
-  std::unique_ptr<VerilatedContext> ctx_;
-  std::unique_ptr<Model> model_;
-  std::unique_ptr<VerilatedFstC> fst_;
   uint64_t width_mask_ = 0;
   std::deque<uint64_t> expected_;
   uint64_t pushed_ = 0;
   uint64_t popped_ = 0;
   uint64_t full_seen_ = 0;
   uint64_t empty_seen_ = 0;
-  uint64_t now_ps_ = 0;
-  uint64_t trace_ps_ = 0;
 };
 
 // nicsched_sync as a reset bridge: d_i = 1, rst_ni = the asynchronous reset.
