@@ -30,6 +30,14 @@ inline std::string temp_socket_path(const std::string& stem) {
       .string();
 }
 
+// Server options for a Unix socket at `path` only (no TCP listener).
+inline drivers::ServerOptions unix_only(const std::string& path) {
+  drivers::ServerOptions o;
+  o.unix_path = path;
+  o.tcp_address.reset();
+  return o;
+}
+
 class ServerFixture {
  public:
   explicit ServerFixture(drivers::ServerOptions opts = {}, drivers::SimTarget* target = nullptr) {

@@ -224,9 +224,7 @@ TEST_CASE("socket: a server that accepts but never answers times out", "[socket]
 
 TEST_CASE("socket: the client reconnects to a restarted server and retries a read", "[socket]") {
   const std::string path = test::temp_socket_path("nicsched-reconnect");
-  drivers::ServerOptions o;
-  o.unix_path = path;
-  o.tcp_address.reset();
+  const drivers::ServerOptions o = test::unix_only(path);
   auto first = std::make_unique<ServerFixture>(o);
   auto client = drivers::SimClient::connect_unix(path, quick_options());
   first->target().write32(0x100, 1);
@@ -268,9 +266,7 @@ TEST_CASE("socket: a write whose connection breaks after it was sent says it may
 
 TEST_CASE("socket: a write after the server went away says it cannot connect, not that it may have happened", "[socket]") {
   const std::string path = test::temp_socket_path("nicsched-lostwrite");
-  drivers::ServerOptions o;
-  o.unix_path = path;
-  o.tcp_address.reset();
+  const drivers::ServerOptions o = test::unix_only(path);
   auto srv = std::make_unique<ServerFixture>(o);
   auto client = drivers::SimClient::connect_unix(path, quick_options());
   srv.reset();

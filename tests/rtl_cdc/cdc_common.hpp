@@ -85,6 +85,17 @@ class Bench {
     throw CheckFailure(name_ + " at t=" + std::to_string(now_ps_) + " ps: " + what);
   }
   bool chance(double p) { return std::bernoulli_distribution(p)(rng_); }
+  // Moves time to the next edge of `a` or `b`, whichever comes first (`a` on a tie).
+  struct Edge {
+    bool of_a;   // the edge is a's
+    bool rising;
+  };
+  Edge next_edge(Clock& a, Clock& b) {
+    const bool of_a = a.next_edge() <= b.next_edge();
+    Clock& clk = of_a ? a : b;
+    now_ps_ = clk.next_edge();
+    return {of_a, clk.toggle()};
+  }
 
   std::string name_;
   std::mt19937 rng_;

@@ -136,10 +136,7 @@ class TxBench : public MacBench<Vcdc_mac_tx> {
     int truncations = 0;
     uint64_t idle_mac_edges = 0;
     while (!expect.empty()) {
-      const bool core_first = core.next_edge() <= mac.next_edge();
-      Clock& clk = core_first ? core : mac;
-      now_ps_ = clk.next_edge();
-      const bool rising = clk.toggle();
+      const auto [core_first, rising] = next_edge(core, mac);
       if (core_first) {
         m_->core_clk_i = rising;
         if (rising) {
@@ -233,10 +230,7 @@ class RxBench : public MacBench<Vcdc_mac_rx> {
     bool phase_on = true;
     uint64_t quiet_core_edges = 0;
     while (true) {
-      const bool mac_first = mac.next_edge() <= core.next_edge();
-      Clock& clk = mac_first ? mac : core;
-      now_ps_ = clk.next_edge();
-      const bool rising = clk.toggle();
+      const auto [mac_first, rising] = next_edge(mac, core);
       if (mac_first) {
         m_->mac_clk_i = rising;
         if (rising) {

@@ -135,10 +135,7 @@ class FifoBench : public cdc_tb::Bench<Model> {
     uint64_t wr_edges_after_drain = 0;
 
     while (true) {
-      const bool wr_first = wclk.next_edge() <= rclk.next_edge();
-      Clock& clk = wr_first ? wclk : rclk;
-      now_ps_ = clk.next_edge();
-      const bool rising = clk.toggle();
+      const auto [wr_first, rising] = this->next_edge(wclk, rclk);
       if (wr_first) {
         if (rising) {
           on_write_edge();
