@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 #ifdef NICSCHED_HAVE_MPI
 #include <mpi.h>
@@ -73,23 +74,26 @@ const Comm& Comm::world() {
   return comm;
 }
 
-void Comm::allreduce_sum(float* data, std::size_t n) const {
+namespace {
+
+// Both allreduce_sum overloads: the sum over the `ranks` ranks, in place.
+template <class T>
+void sum_over_ranks(int ranks, T* data, std::size_t n) {
 #ifdef NICSCHED_HAVE_MPI
-  if (size_ > 1) check(MPI_Allreduce(MPI_IN_PLACE, data, count_of(n), MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
+  const MPI_Datatype type = std::is_same_v<T, float> ? MPI_FLOAT : MPI_DOUBLE;
+  if (ranks > 1) check(MPI_Allreduce(MPI_IN_PLACE, data, count_of(n), type, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
 #else
+  (void)ranks;
   (void)data;
   (void)n;
 #endif
 }
 
-void Comm::allreduce_sum(double* data, std::size_t n) const {
-#ifdef NICSCHED_HAVE_MPI
-  if (size_ > 1) check(MPI_Allreduce(MPI_IN_PLACE, data, count_of(n), MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
-#else
-  (void)data;
-  (void)n;
-#endif
-}
+}  // namespace
+
+void Comm::allreduce_sum(float* data, std::size_t n) const { sum_over_ranks(size_, data, n); }
+
+void Comm::allreduce_sum(double* data, std::size_t n) const { sum_over_ranks(size_, data, n); }
 
 void Comm::broadcast(void* data, std::size_t bytes, int root) const {
 #ifdef NICSCHED_HAVE_MPI
