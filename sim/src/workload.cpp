@@ -146,13 +146,17 @@ std::uint64_t FlWorkload::next_wakeup() const {
 
 void FlWorkload::start_round(std::uint64_t now, TrafficSink& out) {
   round_start_ = now;
-  progress_.phase = Phase::kDownload;
+  start_transfer(Phase::kDownload, Flow::kBulkRx, spec_.download_bytes, now, out);
+}
+
+void FlWorkload::start_transfer(Phase phase, Flow flow, std::uint64_t bytes, std::uint64_t now, TrafficSink& out) {
+  progress_.phase = phase;
   progress_.phase_start_cycle = now;
   progress_.phase_fraction = 0.0;
   phase_delivered_ = 0;
   phase_end_ = kNever;
-  progress_.offered_bytes += spec_.download_bytes;
-  out.send(spec_.index, Flow::kBulkRx, spec_.download_bytes, spec_.mtu_frame_bytes, now);
+  progress_.offered_bytes += bytes;
+  out.send(spec_.index, flow, bytes, spec_.mtu_frame_bytes, now);
 }
 
 void FlWorkload::wake(std::uint64_t now, TrafficSink& out) {
@@ -164,13 +168,7 @@ void FlWorkload::wake(std::uint64_t now, TrafficSink& out) {
   }
   if (progress_.phase == Phase::kNotArrived && now >= spec_.start_cycle) start_round(now, out);
   if (progress_.phase == Phase::kTrain && now >= phase_end_) {
-    progress_.phase = Phase::kUpload;
-    progress_.phase_start_cycle = now;
-    progress_.phase_fraction = 0.0;
-    phase_delivered_ = 0;
-    phase_end_ = kNever;
-    progress_.offered_bytes += spec_.upload_bytes;
-    out.send(spec_.index, Flow::kBulkTx, spec_.upload_bytes, spec_.mtu_frame_bytes, now);
+    start_transfer(Phase::kUpload, Flow::kBulkTx, spec_.upload_bytes, now, out);
   }
 }
 

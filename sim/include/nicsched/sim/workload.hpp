@@ -138,6 +138,8 @@ class FlWorkload final : public Workload {
 
  private:
   void start_round(std::uint64_t now, TrafficSink& out);
+  // Download or upload: the phase starts now with `bytes` of `flow` handed to the sender.
+  void start_transfer(Phase phase, Flow flow, std::uint64_t bytes, std::uint64_t now, TrafficSink& out);
   std::uint64_t phase_end_ = kNever;
   std::uint64_t round_start_ = 0;
   std::uint64_t phase_delivered_ = 0;
