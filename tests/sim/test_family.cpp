@@ -8,6 +8,7 @@
 #include <string>
 
 #include "nicsched/sim/error.hpp"
+#include "refused.hpp"
 #include "nicsched/sim/family.hpp"
 #include "nicsched/sim/presets.hpp"
 
@@ -37,15 +38,15 @@ const std::string kGood =
     "  load: {uniform: [0.1, 0.2]}\n"                        // 14
     "arrivals: {probability: 0.5, at_s: {uniform: [1, 2]}, stay_s: 1}\n";  // 15
 
-ScenarioError fails(const std::string& text) {
-  try {
-    (void)parse_family(text, "bad.yaml");
-  } catch (const ScenarioError& e) {
-    return e;
-  }
-  FAIL("family was accepted:\n" << text);
-  throw std::logic_error("unreachable");
-}
+ScenarioError fails(const std::string& text) { return nicsched::test::refused(parse_family, text); }
+
+// A line of kGood replaced by `text`: refused at that line, naming `key`, saying `says`.
+struct BadLine {
+  std::size_t line;
+  std::string text;
+  std::string key;
+  std::string says;
+};
 
 // kGood with line `line` (1-based) replaced.
 std::string with_line(std::size_t line, const std::string& replacement) {
@@ -219,44 +220,23 @@ TEST_CASE("bad families are refused with file, line and field", "[family]") {
     CHECK(e.key() == "colour");
     CHECK(std::string(e.what()).rfind("bad.yaml:16: colour: unknown key", 0) == 0);
   }
-  SECTION("unknown nested key") {
-    const auto e = fails(with_line(9, "  compute_factr: 1"));
-    CHECK(e.line() == 9);
-    CHECK(e.key() == "ddp.compute_factr");
-  }
-  SECTION("uniform with lo above hi") {
-    const auto e = fails(with_line(9, "  compute_factor: {uniform: [1.2, 0.8]}"));
-    CHECK(e.line() == 9);
-    CHECK(e.key() == "ddp.compute_factor.uniform");
-    CHECK(std::string(e.what()).find("lo <= hi") != std::string::npos);
-  }
-  SECTION("a value out of range inside a choice") {
-    const auto e = fails(with_line(5, "link_gbps: {choice: [25, 400]}"));
-    CHECK(e.line() == 5);
-    CHECK(e.key() == "link_gbps.choice[1]");
-    CHECK(std::string(e.what()).find("[0.1, 204.8]") != std::string::npos);
-  }
-  SECTION("an unknown model preset") {
-    const auto e = fails(with_line(8, "  model: {choice: [resnet50-a100, alexnet]}"));
-    CHECK(e.line() == 8);
-    CHECK(e.key() == "ddp.model.choice[1]");
-    CHECK(std::string(e.what()).find("resnet50-a100") != std::string::npos);  // lists the presets
-  }
-  SECTION("a count drawn uniformly") {
-    const auto e = fails(with_line(4, "tenants: {uniform: [2, 8]}"));
-    CHECK(e.line() == 4);
-    CHECK(e.key() == "tenants.uniform");
-    CHECK(std::string(e.what()).find("choice") != std::string::npos);
-  }
-  SECTION("both uniform and choice") {
-    const auto e = fails(with_line(9, "  compute_factor: {uniform: [1, 2], choice: [1]}"));
-    CHECK(e.line() == 9);
-    CHECK(e.key() == "ddp.compute_factor");
-  }
-  SECTION("weights that do not match the choices") {
-    const auto e = fails(with_line(5, "link_gbps: {choice: [25, 100], weights: [1]}"));
-    CHECK(e.line() == 5);
-    CHECK(e.key() == "link_gbps.weights");
+  SECTION("one bad line: refused at that line, naming the field and what is wrong") {
+    const std::vector<BadLine> cases = {
+        {9, "  compute_factr: 1", "ddp.compute_factr", ""},  // unknown nested key
+        {9, "  compute_factor: {uniform: [1.2, 0.8]}", "ddp.compute_factor.uniform", "lo <= hi"},  // uniform with lo above hi
+        {5, "link_gbps: {choice: [25, 400]}", "link_gbps.choice[1]", "[0.1, 204.8]"},  // a value out of range inside a choice
+        {8, "  model: {choice: [resnet50-a100, alexnet]}", "ddp.model.choice[1]", "resnet50-a100"},  // an unknown model preset; lists the presets
+        {4, "tenants: {uniform: [2, 8]}", "tenants.uniform", "choice"},  // a count drawn uniformly
+        {9, "  compute_factor: {uniform: [1, 2], choice: [1]}", "ddp.compute_factor", ""},  // both uniform and choice
+        {5, "link_gbps: {choice: [25, 100], weights: [1]}", "link_gbps.weights", ""},  // weights that do not match the choices
+    };
+    for (const auto& c : cases) {
+      INFO(c.text);
+      const auto e = fails(with_line(c.line, c.text));
+      CHECK(e.line() == c.line);
+      CHECK(e.key() == c.key);
+      CHECK(std::string(e.what()).find(c.says) != std::string::npos);
+    }
   }
   SECTION("a missing seed range") {
     const auto e = fails(with_line(2, "scale: 1000"));
