@@ -36,6 +36,17 @@ struct RecordingSink : TrafficSink {
   void cancel(std::uint32_t) override { ++cancels; }
 };
 
+// What `w` sends from cycle 0 until cycle `until`, waking it whenever it asks.
+RecordingSink sends_until(Workload& w, std::uint64_t until) {
+  RecordingSink sink;
+  std::uint64_t now = 0;
+  while (now < until) {
+    w.wake(now, sink);
+    now = w.next_wakeup();
+  }
+  return sink;
+}
+
 TenantSpec ddp_spec() {
   const Scenario s = parse_scenario(
       "name: t\nduration_s: 1\ntenants:\n"
@@ -173,13 +184,8 @@ TEST_CASE("background: constant rate offers rate x time", "[workload]") {
       "name: t\nduration_s: 1\ntenants:\n  - {name: b, type: background, rate_gbps: 10, packet_bytes: 1000}\n",
       "t.yaml");
   BackgroundWorkload w(s.tenants[0], 1, s.clock_mhz);
-  RecordingSink sink;
   // 10 Gbit/s at 250 MHz = 40 bits/cycle: a 1000-byte frame every 200 cycles.
-  std::uint64_t now = 0;
-  while (now < 100000) {
-    w.wake(now, sink);
-    now = w.next_wakeup();
-  }
+  const RecordingSink sink = sends_until(w, 100000);
   CHECK(sink.msgs.size() == 500);
   CHECK(sink.msgs[1].created - sink.msgs[0].created == 200);
 }
@@ -192,22 +198,12 @@ TEST_CASE("background: Poisson has the mean rate, on/off sends only while on", "
       "t.yaml");
   {
     BackgroundWorkload w(s.tenants[0], 3, s.clock_mhz);
-    RecordingSink sink;
-    std::uint64_t now = 0;
-    while (now < 2000000) {
-      w.wake(now, sink);
-      now = w.next_wakeup();
-    }
+    const RecordingSink sink = sends_until(w, 2000000);
     CHECK(static_cast<double>(sink.msgs.size()) == Approx(10000).epsilon(0.05));
   }
   {
     BackgroundWorkload w(s.tenants[1], 3, s.clock_mhz);
-    RecordingSink sink;
-    std::uint64_t now = 0;
-    while (now < 400000) {  // on 10000 cycles, off 30000
-      w.wake(now, sink);
-      now = w.next_wakeup();
-    }
+    const RecordingSink sink = sends_until(w, 400000);  // on 10000 cycles, off 30000
     for (const auto& m : sink.msgs) CHECK(m.created % 40000 < 10000);
     CHECK(static_cast<double>(sink.msgs.size()) == Approx(500).epsilon(0.02));  // 10 periods x 50
   }
