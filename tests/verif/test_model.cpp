@@ -61,6 +61,15 @@ std::vector<FrameRecord> drain(RefModel& m, std::uint64_t max_cycles = 1000000) 
   return m.pop_records();
 }
 
+// The frames queued while the scheduler was off, after `wait` more cycles: turns it on
+// (commits `c` with enable set) and drains the NIC.
+std::vector<FrameRecord> enable_and_drain(RefModel& m, Config c, std::uint64_t wait) {
+  m.step(wait);
+  c.enable = true;
+  m.commit(c);
+  return drain(m);
+}
+
 }  // namespace
 
 TEST_CASE("parser drops frames shorter than 60 bytes as runts", "[parser]") {
@@ -244,10 +253,7 @@ TEST_CASE("FIFO mode serves the oldest head across all queues", "[arbiter]") {
   // Arrival order (tenant, class): (1,1) (0,0) (1,0) (0,1) (1,1) (0,0)
   const std::uint32_t who[6][2] = {{1, 1}, {0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 0}};
   for (std::uint64_t i = 0; i < 6; ++i) m.push(Direction::kTx, frame_for(who[i][0], who[i][1], 200), 5 + i * 4);
-  m.step(40);
-  c.enable = true;
-  m.commit(c);
-  const auto recs = drain(m);
+  const auto recs = enable_and_drain(m, c, 40);
   REQUIRE(recs.size() == 6);
   for (std::size_t i = 0; i < 6; ++i) CHECK(recs[i].id == i);
 }
@@ -265,10 +271,7 @@ TEST_CASE("strict priority: lower level first, control before bulk in a tenant",
   m.push(Direction::kTx, frame_for(1, 1, 100), 4);  // id 1: tenant 1 bulk, level 1
   m.push(Direction::kTx, frame_for(1, 0, 100), 6);  // id 2: tenant 1 control, level 1
   m.push(Direction::kTx, frame_for(0, 1, 100), 8);  // id 3: tenant 0 bulk, level 2
-  m.step(20);
-  c.enable = true;
-  m.commit(c);
-  const auto recs = drain(m);
+  const auto recs = enable_and_drain(m, c, 20);
   REQUIRE(recs.size() == 4);
   CHECK(recs[0].id == 2);
   CHECK(recs[1].id == 1);
@@ -289,10 +292,7 @@ TEST_CASE("DWRR: quantum 3000 against 1500 gives two 1500-byte frames per one", 
     m.push(Direction::kTx, frame_for(0, 1, 1500), 2 + 2 * i);
     m.push(Direction::kTx, frame_for(1, 1, 1500), 3 + 2 * i);
   }
-  m.step(40);
-  c.enable = true;
-  m.commit(c);
-  const auto recs = drain(m);
+  const auto recs = enable_and_drain(m, c, 40);
   REQUIRE(recs.size() == 24);
   // Visit t0 (+1500: one frame), visit t1 (+3000: two frames), ... until t1 runs dry.
   const std::uint32_t expect[9] = {0, 1, 1, 0, 1, 1, 0, 1, 1};
@@ -312,10 +312,7 @@ TEST_CASE("DWRR with a small quantum still decides in one cycle", "[arbiter]") {
   m.commit(c);
   m.push(Direction::kTx, frame_for(0, 1, 9000), 2);
   m.push(Direction::kTx, frame_for(1, 1, 9000), 3);
-  m.step(10);
-  c.enable = true;
-  m.commit(c);
-  const auto recs = drain(m);
+  const auto recs = enable_and_drain(m, c, 10);
   REQUIRE(recs.size() == 2);
   CHECK(recs[0].first_beat == 10);  // committed after cycle 9: in force from cycle 10
   CHECK(recs[1].first_beat == recs[0].last_beat + 1);
