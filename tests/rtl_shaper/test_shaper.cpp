@@ -1,7 +1,6 @@
-// rtl.shaper.*: nicsched_shaper against the token-bucket rule of T_RATE/T_BURST, checked
-// every clock: tokens in 1/1024 byte gain T_RATE per clock up to T_BURST bytes, a frame
-// takes its length (the bucket may go negative), a tenant conforms while its bucket is
-// not negative; RATE_EN = 0 holds the bucket full.
+// rtl.shaper.*: nicsched_shaper against the reference token bucket
+// (nicsched/refmodel/token_bucket.hpp, the one RefModel uses), checked every clock under
+// random traffic and reconfiguration; and the long-run rate.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -12,22 +11,18 @@
 
 #include "Vshaper_t8.h"
 #include "core_tb.hpp"
+#include "nicsched/refmodel/token_bucket.hpp"
 
 namespace {
 
 using namespace nicsched::coretest;
+using nicsched::refmodel::TokenBucket;
 constexpr unsigned kT = 8;
 
+// One tenant's registers and the reference bucket.
 struct Bucket {
-  bool enabled = false;
-  std::int64_t rate = 0;   // bytes per 1024 clocks
-  std::int64_t burst = 0;  // bytes
-  std::int64_t tokens = 0; // 1/1024 byte
-  [[nodiscard]] bool conforms() const { return !enabled || tokens >= 0; }
-  void clock(std::int64_t consumed_bytes) {
-    tokens = std::min(tokens + rate, burst * 1024) - consumed_bytes * 1024;
-    if (!enabled) tokens = burst * 1024;
-  }
+  TokenBucket::Config cfg;
+  TokenBucket bucket;  // empty, as after reset
 };
 
 struct ShaperBench {
@@ -41,13 +36,13 @@ struct ShaperBench {
     apply();
     // after reset every bucket is empty; disabled buckets fill in one clock
     tb.tick();
-    for (auto& m : model) m.clock(0);
+    for (auto& m : model) m.bucket.clock(m.cfg, 0);
   }
   void apply() {
     for (unsigned t = 0; t < kT; ++t) {
-      set_bits(tb->rate_en_i, t, 1, model[t].enabled ? 1 : 0);
-      set_bits(tb->rate_i, 24 * t, 24, static_cast<std::uint64_t>(model[t].rate));
-      set_bits(tb->burst_i, 24 * t, 24, static_cast<std::uint64_t>(model[t].burst));
+      set_bits(tb->rate_en_i, t, 1, model[t].cfg.enabled ? 1 : 0);
+      set_bits(tb->rate_i, 24 * t, 24, model[t].cfg.rate_bytes_per_kcycle);
+      set_bits(tb->burst_i, 24 * t, 24, model[t].cfg.burst_bytes);
     }
   }
   /// One clock; a frame of a random conforming tenant leaves with probability p.
@@ -55,13 +50,13 @@ struct ShaperBench {
     apply();
     tb->eval();
     for (unsigned t = 0; t < kT; ++t) {
-      check(get_bits(tb->conform_o, t, 1) == (model[t].conforms() ? 1U : 0U),
+      check(get_bits(tb->conform_o, t, 1) == (model[t].bucket.conforms(model[t].cfg) ? 1U : 0U),
             fmt::format("cycle {}: tenant {} conform {} but bucket holds {} / 1024 bytes (rate en {})", tb.cycle(), t,
-                        get_bits(tb->conform_o, t, 1), model[t].tokens, model[t].enabled));
+                        get_bits(tb->conform_o, t, 1), model[t].bucket.tokens(), model[t].cfg.enabled));
     }
     std::vector<unsigned> ok;
     for (unsigned t = 0; t < kT; ++t) {
-      if (model[t].conforms()) ok.push_back(t);
+      if (model[t].bucket.conforms(model[t].cfg)) ok.push_back(t);
     }
     tb->consume_i = 0;
     unsigned who = kT;
@@ -75,7 +70,7 @@ struct ShaperBench {
       sent[who] += len;
     }
     tb.tick();
-    for (unsigned t = 0; t < kT; ++t) model[t].clock(t == who ? len : 0);
+    for (unsigned t = 0; t < kT; ++t) model[t].bucket.clock(model[t].cfg, t == who ? len : 0);
   }
 };
 
@@ -84,12 +79,12 @@ struct ShaperBench {
 TEST_CASE("conformance follows the token bucket every clock under random traffic and reconfiguration") {
   const auto err = run_traced("shaper_random", [](const std::string& trace) {
     ShaperBench b(trace, 31);
-    std::uniform_int_distribution<std::int64_t> rate_d(0, 64 * 1024), burst_d(0, 20000);
+    std::uniform_int_distribution<std::uint32_t> rate_d(0, 64 * 1024), burst_d(0, 20000);
     for (int phase = 0; phase < 20; ++phase) {
       for (unsigned t = 0; t < kT; ++t) {
-        b.model[t].enabled = std::uniform_int_distribution<int>(0, 3)(b.rng) != 0;
-        b.model[t].rate = rate_d(b.rng);
-        b.model[t].burst = burst_d(b.rng);
+        b.model[t].cfg.enabled = std::uniform_int_distribution<int>(0, 3)(b.rng) != 0;
+        b.model[t].cfg.rate_bytes_per_kcycle = rate_d(b.rng);
+        b.model[t].cfg.burst_bytes = burst_d(b.rng);
       }
       for (int i = 0; i < 5000; ++i) b.step(0.8, 1518);
     }
@@ -100,8 +95,8 @@ TEST_CASE("conformance follows the token bucket every clock under random traffic
 TEST_CASE("a backlogged tenant sends at its rate plus at most one burst") {
   const auto err = run_traced("shaper_rate", [](const std::string& trace) {
     ShaperBench b(trace, 32);
-    b.model[0] = {true, 2048, 3000, 0};   // 2 bytes per clock
-    b.model[1] = {true, 51200, 9000, 0};  // 50 bytes per clock
+    b.model[0].cfg = {true, 2048, 3000};   // 2 bytes per clock
+    b.model[1].cfg = {true, 51200, 9000};  // 50 bytes per clock
     const unsigned cycles = 400000;
     for (unsigned i = 0; i < cycles; ++i) b.step(1.0, 1518);
     // tenant 0: rate * time, within a burst and one frame

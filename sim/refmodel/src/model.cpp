@@ -12,7 +12,10 @@ namespace nicsched::refmodel {
 namespace {
 
 constexpr std::uint64_t kServable = std::numeric_limits<std::uint64_t>::max();
-constexpr std::int64_t kTokenScale = 1024;  // tokens kept in 1/1024 byte
+
+TokenBucket::Config bucket_config(const TenantConfig& t) {
+  return {t.rate_limited, t.rate_bytes_per_kcycle, t.burst_bytes};
+}
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
@@ -139,10 +142,10 @@ RefModel::RefModel(const Params& params) : params_(params) {
   slots_.resize(static_cast<std::size_t>(params_.crypto_slots));
   held_.assign(nt, 0);
   claim_held_.assign(nt, 0);
-  tokens_.resize(nt);
-  for (std::size_t t = 0; t < nt; ++t) {
-    tokens_[t] = static_cast<std::int64_t>(cfg_.tenants[t].burst_bytes) * kTokenScale;
-  }
+  // The buckets as one clock after reset leaves them (full: the reset config has no limit).
+  buckets_.resize(nt);
+  sent_.assign(nt, 0);
+  for (std::size_t t = 0; t < nt; ++t) buckets_[t].clock(bucket_config(cfg_.tenants[t]), 0);
   unservable_since_.assign(nt, kServable);
   ctr_.queues.resize(nt * kNumClasses);
   ctr_.crypto.resize(nt);
@@ -200,7 +203,6 @@ void RefModel::step(std::uint64_t cycles) {
     apply_commit();
     expire_holds();
     admit_arrivals();
-    fill_buckets();
     take_done(paths_[0]);
     take_done(paths_[1]);
     claim_free_ = free_slots();
@@ -210,6 +212,7 @@ void RefModel::step(std::uint64_t cycles) {
     decide(paths_[0]);
     decide(paths_[1]);
     if (other_starved) crypto_turn_ = other;
+    clock_buckets();
     move_beats(paths_[0]);
     move_beats(paths_[1]);
     count_busy();
@@ -258,10 +261,6 @@ void RefModel::apply_commit() {
   commit_pending_ = false;
   cfg_ = pending_cfg_;
   ++ctr_.config_gen;
-  for (std::size_t t = 0; t < tokens_.size(); ++t) {
-    const std::int64_t cap = static_cast<std::int64_t>(cfg_.tenants[t].burst_bytes) * kTokenScale;
-    tokens_[t] = std::min(tokens_[t], cap);
-  }
 }
 
 void RefModel::expire_holds() {
@@ -360,11 +359,11 @@ void RefModel::update_depth(std::uint32_t q) {
   qc.depth_hwm = std::max(qc.depth_hwm, qc.depth_bytes);
 }
 
-void RefModel::fill_buckets() {
-  for (std::size_t t = 0; t < tokens_.size(); ++t) {
-    const TenantConfig& tc = cfg_.tenants[t];
-    const std::int64_t cap = static_cast<std::int64_t>(tc.burst_bytes) * kTokenScale;
-    tokens_[t] = std::min(tokens_[t] + static_cast<std::int64_t>(tc.rate_bytes_per_kcycle), cap);
+// The shaper's clock edge, after this cycle's TX decision.
+void RefModel::clock_buckets() {
+  for (std::size_t t = 0; t < buckets_.size(); ++t) {
+    buckets_[t].clock(bucket_config(cfg_.tenants[t]), sent_[t]);
+    sent_[t] = 0;
   }
 }
 
@@ -376,7 +375,7 @@ bool RefModel::tenant_servable(const Path& p, std::uint32_t t) const {
   if (p.dir == Direction::kRx && !params_.rx_obeys_enables) return true;
   if (!cfg_.enable || !cfg_.tenants[t].enable) return false;
   if (p.dir == Direction::kRx) return true;
-  return !cfg_.tenants[t].rate_limited || tokens_[t] > 0;
+  return buckets_[t].conforms(bucket_config(cfg_.tenants[t]));
 }
 
 bool RefModel::slot_available(const Path& p, std::uint32_t t) const {
@@ -607,9 +606,7 @@ void RefModel::decide(Path& p) {
   f.rec.dispatch = cycle_;
   p.qbytes[uq] -= f.rec.len;
   update_depth(uq);
-  if (p.dir == Direction::kTx && cfg_.tenants[t].rate_limited) {
-    tokens_[t] -= static_cast<std::int64_t>(f.rec.len) * kTokenScale;
-  }
+  if (p.dir == Direction::kTx) sent_[t] = f.rec.len;
   if (needs_crypto(p, f)) {
     claim_slot(id);
   } else {

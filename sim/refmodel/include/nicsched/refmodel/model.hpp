@@ -19,17 +19,19 @@
 // Timing (model cycle c, see docs/verification.md):
 //   1. a committed configuration takes effect; 2. crypto holds that end at c finish
 //   (the frame waits in its slot for the output); 3. frames whose tlast arrives at c are
-//   parsed, classified, admitted or dropped; 4. token buckets fill; 5. each free output
-//   takes its direction's first crypto-done frame (in the order holds ended) that has no
-//   older frame of its queue in a slot, freeing its slot; 6. per direction,
-//   the arbiter makes one decision: a crypto head claims a slot (see below), a plain
-//   head needs the output free; 7. each output moves one beat if its tready is high.
+//   parsed, classified, admitted or dropped; 4. each free output takes its direction's
+//   first crypto-done frame (in the order holds ended) that has no older frame of its
+//   queue in a slot, freeing its slot; 5. per direction, the arbiter makes one decision:
+//   a crypto head claims a slot (see below), a plain head needs the output free, a TX
+//   tenant needs its TokenBucket to conform as it stood before the cycle; then the
+//   buckets take the clock edge (fill, then the frame sent); 6. each output moves one
+//   beat if its tready is high.
 // Crypto frames of one queue leave in the order they claimed their slots: a frame whose
 // hold is over waits in its slot while an older frame of its queue is still in one.
 // Crypto claims: TX and RX take turns being the direction that may use the last free
 // slot or the last unit of a tenant's quota; the other direction claims only if two
 // slots are free and its tenant is two below its quota. Both directions decide on the
-// slots as they are after step 5, so neither's decision depends on the other's in the
+// slots as they are after step 4, so neither's decision depends on the other's in the
 // same cycle. The turn passes to the other direction at the end of a cycle in which that
 // direction was kept from a slot by the turn alone (a visible crypto head of a servable
 // tenant, a slot free and the tenant below its quota, but not two), and stays otherwise
@@ -45,6 +47,7 @@
 #include <vector>
 
 #include "nicsched/refmodel/parser.hpp"
+#include "nicsched/refmodel/token_bucket.hpp"
 #include "nicsched/refmodel/types.hpp"
 
 namespace nicsched::refmodel {
@@ -131,7 +134,7 @@ class RefModel {
   void expire_holds();
   void admit_arrivals();
   void admit(Live& f);
-  void fill_buckets();
+  void clock_buckets();
   void decide(Path& p);
   void move_beats(Path& p);
   void count_busy();
@@ -177,7 +180,8 @@ class RefModel {
   int claim_free_ = 0;                           // free slots this cycle's claims see
   Direction crypto_turn_ = Direction::kTx;       // may take the last slot / quota unit
   std::vector<std::uint32_t> claim_held_;        // held_ as this cycle's claims see it
-  std::vector<std::int64_t> tokens_;             // per tenant, 1/1024 byte units
+  std::vector<TokenBucket> buckets_;             // TX rate limit, per tenant
+  std::vector<std::uint32_t> sent_;              // per tenant: bytes sent this cycle (TX)
   std::vector<std::uint64_t> unservable_since_;  // per tenant; kServable when servable
 
   Telemetry ctr_;
