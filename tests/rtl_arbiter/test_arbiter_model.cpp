@@ -1,4 +1,5 @@
-// rtl.arbiter.*: nicsched_arbiter against its reference model (arbiter_model.hpp), decision
+// rtl.arbiter.*: nicsched_arbiter against its reference model (nicsched/refmodel/arbiter.hpp,
+// the one RefModel uses), decision
 // by decision, in every mode, with configuration changes, quanta over the whole 16-bit
 // register (0 included) and frame lengths over the whole LenW range; at the default
 // LenW = 16 and at narrow LenW (8 and 11 bits, where a deficit sized from LenW alone
@@ -18,13 +19,17 @@
 #include "Varbiter_t4_len8.h"
 #include "Varbiter_t5_len11.h"
 #include "Varbiter_t8.h"
-#include "arbiter_model.hpp"
 #include "core_tb.hpp"
+#include "nicsched/refmodel/arbiter.hpp"
 
 namespace {
 
 using namespace nicsched::coretest;
-using namespace nicsched::arbtest;
+using nicsched::nic::ArbMode;
+using nicsched::refmodel::ArbConfig;
+using nicsched::refmodel::ArbDecision;
+using nicsched::refmodel::Arbiter;
+using nicsched::refmodel::ArbHeads;
 
 template <class Model, unsigned kT, unsigned kLenW, unsigned kTsW>
 struct ModelBench {
@@ -36,7 +41,7 @@ struct ModelBench {
     std::uint32_t ts;
   };
   Testbench<Model> tb;
-  ArbiterModel ref{kT, kTsW};
+  Arbiter ref{kT, kTsW};
   std::mt19937_64 rng;
   std::vector<std::deque<Frame>> q{kQ};
   ArbConfig cfg;
@@ -67,7 +72,7 @@ struct ModelBench {
 
   void random_config() {
     cfg.enable = !chance(0.05);
-    cfg.mode = uniform(0, 3);
+    cfg.mode = static_cast<ArbMode>(uniform(0, 3));
     for (unsigned t = 0; t < kT; ++t) {
       cfg.t_enable[t] = !chance(0.1);
       cfg.prio[t] = uniform(0, 3);
@@ -87,7 +92,7 @@ struct ModelBench {
     h.len.resize(kQ);
     h.ts.resize(kQ);
     tb->enable_i = cfg.enable ? 1 : 0;
-    put(tb->mode_i, cfg.mode);
+    put(tb->mode_i, static_cast<unsigned>(cfg.mode));
     for (unsigned t = 0; t < kT; ++t) {
       set_bits(tb->t_enable_i, t, 1, cfg.t_enable[t] ? 1 : 0);
       set_bits(tb->t_prio_i, 2 * t, 2, cfg.prio[t]);
@@ -109,14 +114,14 @@ struct ModelBench {
     const bool gv = tb->grant_valid_o != 0;
     const auto g = static_cast<unsigned>(tb->grant_queue_o);
     const auto c = tb.cycle();
-    check(gv == want.valid, fmt::format("cycle {} (mode {}): grant_valid {}, model {}", c, cfg.mode, gv, want.valid));
+    check(gv == want.valid, fmt::format("cycle {} (mode {}): grant_valid {}, model {}", c, static_cast<unsigned>(cfg.mode), gv, want.valid));
     // Work conservation, whatever the quanta and lengths: an eligible head of an enabled
     // tenant is a grant this clock.
     bool any_eligible = false;
     for (unsigned i = 0; i < kQ; ++i) any_eligible = any_eligible || (cfg.enable && cfg.t_enable[i / 2] && h.elig[i]);
-    check(gv == any_eligible, fmt::format("cycle {} (mode {}): grant_valid {} with an eligible head {}", c, cfg.mode, gv, any_eligible));
+    check(gv == any_eligible, fmt::format("cycle {} (mode {}): grant_valid {} with an eligible head {}", c, static_cast<unsigned>(cfg.mode), gv, any_eligible));
     if (gv) {
-      check(g == want.queue, fmt::format("cycle {} (mode {}): granted queue {}, model queue {}", c, cfg.mode, g, want.queue));
+      check(g == want.queue, fmt::format("cycle {} (mode {}): granted queue {}, model queue {}", c, static_cast<unsigned>(cfg.mode), g, want.queue));
     }
     for (unsigned i = 0; i < kQ; ++i) {
       check(get_bits(tb->grant_onehot_o, i, 1) == ((gv && i == g) ? 1U : 0U),
@@ -159,7 +164,7 @@ void shares_with_large_quanta(const std::string& name, unsigned base_quantum) {
   const auto err = run_traced(name, [&](const std::string& trace) {
     ModelBench<Model, kT, kLenW, kTsW> b(trace, 31);
     using B = decltype(b);
-    b.cfg.mode = kDwrr;
+    b.cfg.mode = ArbMode::kDwrr;
     b.block_p = 0.0;
     for (unsigned t = 0; t < kT; ++t) b.cfg.quantum[t] = base_quantum * (1 + t % 3);
     for (unsigned i = 0; i < 300000; ++i) {

@@ -294,8 +294,10 @@ TEST_CASE("DWRR: quantum 3000 against 1500 gives two 1500-byte frames per one", 
   }
   const auto recs = enable_and_drain(m, c, 40);
   REQUIRE(recs.size() == 24);
-  // Visit t0 (+1500: one frame), visit t1 (+3000: two frames), ... until t1 runs dry.
-  const std::uint32_t expect[9] = {0, 1, 1, 0, 1, 1, 0, 1, 1};
+  // nicsched_arbiter's rule: nobody has credit, so both gain a quantum (t0 1500, t1 3000);
+  // round robin with credit > 0 from after the last grant (tenant 0 after reset): t1
+  // (1500 left), t0 (0), t1 (0); refill, then t0, t1, t1 per refill until t1 runs dry.
+  const std::uint32_t expect[9] = {1, 0, 1, 0, 1, 1, 0, 1, 1};
   for (std::size_t i = 0; i < 9; ++i) CHECK(recs[i].action.tenant == expect[i]);
   // Frames of 1500 bytes take 24 beats each, back to back.
   for (std::size_t i = 1; i < recs.size(); ++i) CHECK(recs[i].first_beat == recs[i - 1].last_beat + 1);

@@ -136,8 +136,7 @@ RefModel::RefModel(const Params& params) : params_(params) {
     p.q.resize(nt * kNumClasses);
     p.in_slot.resize(nt * kNumClasses);
     p.qbytes.assign(nt * kNumClasses, 0);
-    p.deficit.assign(nt, 0);
-    p.fresh.assign(nt, false);
+    p.arb = Arbiter(static_cast<unsigned>(nt), 32);
   }
   slots_.resize(static_cast<std::size_t>(params_.crypto_slots));
   held_.assign(nt, 0);
@@ -412,86 +411,6 @@ bool RefModel::queue_eligible(const Path& p, std::uint32_t q, bool plain_ok) con
   return needs_crypto(p, f) ? slot_available(p, t) : plain_ok;
 }
 
-// Within a tenant the control queue goes before the bulk queue.
-int RefModel::tenant_queue(const Path& p, std::uint32_t t, bool plain_ok) const {
-  for (std::uint32_t c = 0; c < kNumClasses; ++c) {
-    const std::uint32_t q = t * kNumClasses + c;
-    if (queue_eligible(p, q, plain_ok)) return static_cast<int>(q);
-  }
-  return -1;
-}
-
-int RefModel::pick_fifo(const Path& p, bool plain_ok) const {
-  int best = -1;
-  std::uint64_t best_seq = 0;
-  for (std::uint32_t q = 0; q < p.q.size(); ++q) {
-    if (!queue_eligible(p, q, plain_ok)) continue;
-    const std::uint64_t seq = live_.at(p.q[q].front()).seq;
-    if (best < 0 || seq < best_seq) {
-      best = static_cast<int>(q);
-      best_seq = seq;
-    }
-  }
-  return best;
-}
-
-// Strict priority without DWRR: packet-by-packet round robin among a level's tenants.
-int RefModel::pick_rr(Path& p, std::uint32_t level, bool plain_ok) {
-  const auto n = static_cast<std::uint32_t>(params_.num_tenants);
-  for (std::uint32_t k = 0; k < n; ++k) {
-    const std::uint32_t t = (p.rr_ptr[level] + k) % n;
-    if (cfg_.tenants[t].priority != level) continue;
-    const int q = tenant_queue(p, t, plain_ok);
-    if (q >= 0) {
-      p.rr_ptr[level] = (t + 1) % n;
-      return q;
-    }
-  }
-  return -1;
-}
-
-// Deficit round robin (Shreedhar & Varghese) over tenants with head_len[t] >= 0: a tenant
-// gets its quantum when its visit starts and is served while its head fits its deficit;
-// a visit ends when the head does not fit (the deficit is kept) or the tenant is skipped.
-// Rounds in which nobody could send are collapsed, so one call is one decision.
-int RefModel::pick_drr(Path& p, std::uint32_t level, const std::vector<std::int64_t>& head_len) {
-  const auto n = static_cast<std::uint32_t>(head_len.size());
-  bool any = false;
-  for (std::uint32_t t = 0; t < n; ++t) any = any || head_len[t] >= 0;
-  if (!any) return -1;
-  std::uint32_t& ptr = p.drr_ptr[level];
-  for (int pass = 0; pass < 3; ++pass) {
-    for (std::uint32_t k = 0; k < n; ++k) {
-      const std::uint32_t t = (ptr + k) % n;
-      if (head_len[t] < 0) {
-        p.fresh[t] = false;
-        continue;
-      }
-      if (!p.fresh[t]) {
-        p.deficit[t] += quantum(t);
-        p.fresh[t] = true;
-      }
-      if (head_len[t] <= p.deficit[t]) {
-        ptr = t;
-        p.deficit[t] -= head_len[t];
-        return static_cast<int>(t);
-      }
-      p.fresh[t] = false;
-    }
-    // A whole round and nobody fits: skip the rounds until the first one does.
-    std::int64_t rounds = std::numeric_limits<std::int64_t>::max();
-    for (std::uint32_t t = 0; t < n; ++t) {
-      if (head_len[t] < 0) continue;
-      const std::int64_t q = quantum(t);
-      rounds = std::min(rounds, (head_len[t] - p.deficit[t] + q - 1) / q);
-    }
-    for (std::uint32_t t = 0; t < n; ++t) {
-      if (head_len[t] >= 0) p.deficit[t] += (rounds - 1) * static_cast<std::int64_t>(quantum(t));
-    }
-  }
-  throw ModelError("pick_drr: no decision after skipping rounds (model bug)");
-}
-
 void RefModel::claim_slot(std::uint64_t id) {
   Live& f = live_.at(id);
   for (Slot& s : slots_) {
@@ -563,42 +482,41 @@ void RefModel::decide(Path& p) {
     }
   }
 
-  // Tenants with nothing queued start their next DWRR visit from zero.
+  // The arbiter (Arbiter, arbiter.hpp: nicsched_arbiter's documented decision) sees the
+  // visible heads; eligible = its tenant is servable (enables, token bucket) and it may go
+  // now (a crypto head needs a slot its tenant may claim, a plain head the output free).
+  // The FIFO timestamp is the admission order.
+  ArbConfig& ac = p.arb_cfg;
+  ArbHeads& h = p.heads;
+  const bool gated = p.dir == Direction::kTx || params_.rx_obeys_enables;
+  ac.enable = !gated || cfg_.enable;
+  ac.mode = mode(p);
+  ac.t_enable.resize(nt);
+  ac.prio.resize(nt);
+  ac.quantum.resize(nt);
   for (std::uint32_t t = 0; t < nt; ++t) {
-    if (p.q[t * kNumClasses].empty() && p.q[t * kNumClasses + 1].empty()) {
-      p.deficit[t] = 0;
-      p.fresh[t] = false;
-    }
+    ac.t_enable[t] = !gated || cfg_.tenants[t].enable;
+    ac.prio[t] = cfg_.tenants[t].priority;
+    ac.quantum[t] = cfg_.tenants[t].weight;
   }
-
-  int q = -1;
-  switch (mode(p)) {
-    case ArbMode::kFifo:
-      q = pick_fifo(p, plain_ok);
-      break;
-    case ArbMode::kSp:
-      for (std::uint32_t lvl = 0; lvl < kPrioLevels && q < 0; ++lvl) q = pick_rr(p, lvl, plain_ok);
-      break;
-    case ArbMode::kDwrr:
-    case ArbMode::kSpDwrr: {
-      const bool levels = mode(p) == ArbMode::kSpDwrr;
-      for (std::uint32_t lvl = 0; lvl < (levels ? kPrioLevels : 1) && q < 0; ++lvl) {
-        std::vector<std::int64_t> head(nt, -1);
-        std::vector<int> tq(nt, -1);
-        for (std::uint32_t t = 0; t < nt; ++t) {
-          if (levels && cfg_.tenants[t].priority != lvl) continue;
-          tq[t] = tenant_queue(p, t, plain_ok);
-          if (tq[t] >= 0) head[t] = live_.at(p.q[static_cast<std::size_t>(tq[t])].front()).rec.len;
-        }
-        const int t = pick_drr(p, lvl, head);
-        if (t >= 0) q = tq[static_cast<std::size_t>(t)];
-      }
-      break;
-    }
+  const std::size_t nq = p.q.size();
+  h.elig.assign(nq, false);
+  h.backlog.assign(nq, false);
+  h.len.assign(nq, 0);
+  h.ts.assign(nq, 0);
+  h.now = static_cast<std::uint32_t>(next_seq_);
+  for (std::uint32_t q = 0; q < nq; ++q) {
+    if (p.q[q].empty()) continue;
+    const Live& f = live_.at(p.q[q].front());
+    if (f.visible > cycle_) continue;
+    h.backlog[q] = true;
+    h.elig[q] = queue_eligible(p, q, plain_ok);
+    h.len[q] = f.rec.len;
+    h.ts[q] = static_cast<std::uint32_t>(f.seq);
   }
-  if (q < 0) return;
-
-  const auto uq = static_cast<std::uint32_t>(q);
+  const ArbDecision d = p.arb.step(ac, h);
+  if (!d.valid) return;
+  const std::uint32_t uq = d.queue;
   const std::uint64_t id = p.q[uq].front();
   p.q[uq].pop_front();
   Live& f = live_.at(id);
@@ -647,10 +565,6 @@ void RefModel::finish(std::uint64_t id, Fate fate) {
   it->second.rec.fate = fate;
   done_.push_back(it->second.rec);
   live_.erase(it);
-}
-
-std::uint32_t RefModel::quantum(std::uint32_t t) const {
-  return std::max<std::uint32_t>(cfg_.tenants[t].weight, 1);
 }
 
 std::uint32_t RefModel::limit(std::uint32_t q) const {

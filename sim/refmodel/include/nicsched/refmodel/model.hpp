@@ -46,6 +46,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "nicsched/refmodel/arbiter.hpp"
 #include "nicsched/refmodel/parser.hpp"
 #include "nicsched/refmodel/token_bucket.hpp"
 #include "nicsched/refmodel/types.hpp"
@@ -124,10 +125,9 @@ class RefModel {
     std::uint64_t beats_left = 0;
     std::deque<std::uint64_t> done;  // crypto done, waiting in their slots for the output
     std::vector<std::deque<std::uint64_t>> in_slot;  // per queue: frames in slots, claim order
-    std::vector<std::int64_t> deficit;
-    std::vector<bool> fresh;
-    std::array<std::uint32_t, kPrioLevels> drr_ptr{};
-    std::array<std::uint32_t, kPrioLevels> rr_ptr{};
+    Arbiter arb{0, 32};  // 32-bit timestamps: the admission order
+    ArbConfig arb_cfg;   // this cycle's arbiter inputs (kept to reuse their storage)
+    ArbHeads heads;
   };
 
   void apply_commit();
@@ -151,12 +151,7 @@ class RefModel {
   void take_done(Path& p);
   [[nodiscard]] bool needs_crypto(const Path& p, const Live& f) const;
   [[nodiscard]] bool queue_eligible(const Path& p, std::uint32_t q, bool plain_ok) const;
-  [[nodiscard]] int tenant_queue(const Path& p, std::uint32_t t, bool plain_ok) const;
-  [[nodiscard]] int pick_fifo(const Path& p, bool plain_ok) const;
-  int pick_rr(Path& p, std::uint32_t level, bool plain_ok);
-  int pick_drr(Path& p, std::uint32_t level, const std::vector<std::int64_t>& head_len);
   void claim_slot(std::uint64_t id);
-  [[nodiscard]] std::uint32_t quantum(std::uint32_t t) const;
   [[nodiscard]] std::uint32_t limit(std::uint32_t q) const;
   [[nodiscard]] std::uint64_t buffer_capacity_cells() const;
   void update_depth(std::uint32_t q);

@@ -1,5 +1,7 @@
-// Reference model of the egress arbiter's decisions (nicsched_arbiter), written from the
-// behaviour docs/rtl.md and the module header state, not from the RTL:
+// Arbiter: the reference model of the egress arbiter's decisions (nicsched_arbiter), one
+// per clock, used by RefModel (both directions) and by the rtl.arbiter bench, decision by
+// decision. Written from the behaviour docs/rtl.md and the module header state, not from
+// the RTL:
 // - FIFO: the eligible head (tenant and device enabled) with the oldest enqueue time,
 //   ages taken modulo 2^TsW, ties to the lowest queue.
 // - Other modes: a tenant is eligible when enabled and one of its heads is; its control
@@ -19,19 +21,15 @@
 #include <cstdint>
 #include <vector>
 
-#include "nicsched/regmap.hpp"
+#include "nicsched/nic/types.hpp"
 
-namespace nicsched::arbtest {
+namespace nicsched::refmodel {
 
-// CTRL.ARB_MODE as the arbiter's mode_i port takes it (values of the register map's enum).
-inline constexpr unsigned kFifo = static_cast<unsigned>(regmap::ArbMode::kFifo);
-inline constexpr unsigned kSp = static_cast<unsigned>(regmap::ArbMode::kSp);
-inline constexpr unsigned kDwrr = static_cast<unsigned>(regmap::ArbMode::kDwrr);
-inline constexpr unsigned kSpDwrr = static_cast<unsigned>(regmap::ArbMode::kSpDwrr);
-
+// The arbiter's configuration inputs (CTRL.ENABLE, CTRL.ARB_MODE, per tenant T_CTRL.ENABLE,
+// T_CTRL.PRIORITY, T_WEIGHT.QUANTUM).
 struct ArbConfig {
   bool enable = true;
-  unsigned mode = kSp;
+  nic::ArbMode mode = nic::ArbMode::kSp;
   std::vector<bool> t_enable;
   std::vector<unsigned> prio;     // 0..3
   std::vector<unsigned> quantum;  // 0..65535
@@ -50,9 +48,9 @@ struct ArbDecision {
   unsigned queue = 0;
 };
 
-class ArbiterModel {
+class Arbiter {
  public:
-  ArbiterModel(unsigned tenants, unsigned ts_bits)
+  Arbiter(unsigned tenants, unsigned ts_bits)
       : n_(tenants), ts_mask_(ts_bits >= 32 ? 0xFFFFFFFFU : (1U << ts_bits) - 1U), deficit_(tenants, 0),
         last_(4, 0) {}
 
@@ -60,7 +58,7 @@ class ArbiterModel {
 
   // The decision for this clock; updates the state as the clock edge would.
   ArbDecision step(const ArbConfig& c, const ArbHeads& h) {
-    ArbDecision d = c.mode == kFifo ? fifo(c, h) : scheduled(c, h);
+    ArbDecision d = c.mode == nic::ArbMode::kFifo ? fifo(c, h) : scheduled(c, h);
     for (unsigned t = 0; t < n_; ++t) {
       if (!backlogged(h, t) && deficit_[t] > 0) deficit_[t] = 0;
     }
@@ -73,7 +71,7 @@ class ArbiterModel {
     return c.enable && c.t_enable[t] && (h.elig[2 * t] || h.elig[2 * t + 1]);
   }
   [[nodiscard]] static unsigned level(const ArbConfig& c, unsigned t) {
-    return (c.mode == kSp || c.mode == kSpDwrr) ? c.prio[t] : 0;
+    return (c.mode == nic::ArbMode::kSp || c.mode == nic::ArbMode::kSpDwrr) ? c.prio[t] : 0;
   }
 
   ArbDecision fifo(const ArbConfig& c, const ArbHeads& h) const {
@@ -106,7 +104,7 @@ class ArbiterModel {
       if (eligible(c, h, t) && level(c, t) < top) top = level(c, t);
     }
     if (top == 4) return {};
-    const bool dwrr = c.mode == kDwrr || c.mode == kSpDwrr;
+    const bool dwrr = c.mode == nic::ArbMode::kDwrr || c.mode == nic::ArbMode::kSpDwrr;
     auto in_top = [&](unsigned t) { return eligible(c, h, t) && level(c, t) == top; };
     int pick = -1;
     if (!dwrr) {
@@ -143,4 +141,4 @@ class ArbiterModel {
   std::vector<unsigned> last_;  // per level: the tenant granted last (0 after reset)
 };
 
-}  // namespace nicsched::arbtest
+}  // namespace nicsched::refmodel
