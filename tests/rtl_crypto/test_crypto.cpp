@@ -1,14 +1,12 @@
-// rtl.crypto.*: nicsched_crypto_slots against a model of the slot rules, every clock:
-// a claimed frame holds a slot for ceil(len / BYTES_PER_CYCLE) + LATENCY clocks, then is
-// offered back until taken (backpressure), never before an older frame of the same key
-// (queue) and direction; a tenant never holds more than its quota; a
-// claim is only allowed with a free slot; busy/held counts match; TX and RX both get
-// slots under contention. 8 tenants / 4 slots and 4 tenants / 2 slots.
+// rtl.crypto.*: nicsched_crypto_slots against the reference model's slot pool
+// (nicsched/refmodel/crypto_slots.hpp, the one RefModel uses), every clock: claim
+// permissions (free slots, quotas and the TX/RX turn), hold times of ceil(len /
+// BYTES_PER_CYCLE) + LATENCY clocks, completions offered until taken (backpressure) and
+// never before an older frame of the same key (queue) and direction, busy/held counts;
+// TX and RX both get slots under contention. 8 tenants / 4 slots and 4 tenants / 2 slots.
 #include <catch2/catch.hpp>
 
-#include <algorithm>
 #include <cstdint>
-#include <deque>
 #include <random>
 #include <string>
 #include <vector>
@@ -16,19 +14,14 @@
 #include "Vcrypto_t4_s2.h"
 #include "Vcrypto_t8_s4.h"
 #include "core_tb.hpp"
+#include "nicsched/refmodel/crypto_slots.hpp"
 
 namespace {
 
 using namespace nicsched::coretest;
-
-struct Held {
-  unsigned dir, tenant, len, key;
-  std::uint64_t tag;
-  std::uint64_t claim_cycle;  // claim taken at the end of this clock
-  std::uint64_t hold;         // clocks of hold
-  [[nodiscard]] bool in_hold(std::uint64_t c) const { return c > claim_cycle && c <= claim_cycle + hold; }
-  [[nodiscard]] bool done(std::uint64_t c) const { return c > claim_cycle + hold; }
-};
+using nicsched::refmodel::crypto_hold_cycles;
+using nicsched::refmodel::CryptoSlots;
+using nicsched::refmodel::Direction;
 
 template <class Model, unsigned kT, unsigned kS>
 struct CryptoBench {
@@ -38,7 +31,7 @@ struct CryptoBench {
   static constexpr unsigned kKeyW = 4;
   Testbench<Model> tb;
   std::mt19937_64 rng;
-  std::vector<Held> held;
+  CryptoSlots ref{static_cast<int>(kS), static_cast<int>(kT)};
   std::vector<unsigned> quota = std::vector<unsigned>(kT, 2);
   unsigned bpc = 16, latency = 10;
   std::uint64_t want = ~std::uint64_t{0};  // want_i: every tenant of both directions waits
@@ -50,10 +43,7 @@ struct CryptoBench {
 
   CryptoBench(const std::string& trace, std::uint64_t seed) : tb(trace), rng(seed) { tb.reset(); }
 
-  static std::uint64_t hold_for(unsigned len, unsigned bpc_raw, unsigned lat) {
-    const unsigned b = bpc_raw == 0 ? 1 : bpc_raw;
-    return (len + b - 1) / b + lat;
-  }
+  static Direction dir(unsigned d) { return d == 0 ? Direction::kTx : Direction::kRx; }
 
   void step() {
     const std::uint64_t c = tb.cycle();
@@ -65,76 +55,73 @@ struct CryptoBench {
     tb->done_ready_i = 0;
     tb->eval();
     // counts
-    std::vector<unsigned> n_held(kT, 0), busy_tx(kT, 0), busy_rx(kT, 0);
-    for (const auto& h : held) {
-      ++n_held[h.tenant];
-      if (h.in_hold(c)) ++(h.dir ? busy_rx : busy_tx)[h.tenant];
-    }
-    const unsigned free_slots = kS - static_cast<unsigned>(held.size());
-    check(get_bits(tb->held_total_o, 0, 8) == held.size(), fmt::format("cycle {}: held_total_o {} model {}", c, get_bits(tb->held_total_o, 0, 8), held.size()));
+    check(get_bits(tb->held_total_o, 0, 8) == static_cast<unsigned>(ref.held_total()),
+          fmt::format("cycle {}: held_total_o {} model {}", c, get_bits(tb->held_total_o, 0, 8), ref.held_total()));
     for (unsigned t = 0; t < kT; ++t) {
-      check(get_bits(tb->held_o, 8 * t, 8) == n_held[t], fmt::format("cycle {}: tenant {} holds {} slots, model {}", c, t, get_bits(tb->held_o, 8 * t, 8), n_held[t]));
-      check(get_bits(tb->busy_tx_o, kBusyW * t, kBusyW) == busy_tx[t], fmt::format("cycle {}: tenant {} TX busy", c, t));
-      check(get_bits(tb->busy_rx_o, kBusyW * t, kBusyW) == busy_rx[t], fmt::format("cycle {}: tenant {} RX busy", c, t));
-      busy_sum[0] += busy_tx[t];
-      busy_sum[1] += busy_rx[t];
+      check(get_bits(tb->held_o, 8 * t, 8) == ref.held(t),
+            fmt::format("cycle {}: tenant {} holds {} slots, model {}", c, t, get_bits(tb->held_o, 8 * t, 8), ref.held(t)));
+      const unsigned busy_tx = ref.busy(Direction::kTx, t), busy_rx = ref.busy(Direction::kRx, t);
+      check(get_bits(tb->busy_tx_o, kBusyW * t, kBusyW) == busy_tx, fmt::format("cycle {}: tenant {} TX busy", c, t));
+      check(get_bits(tb->busy_rx_o, kBusyW * t, kBusyW) == busy_rx, fmt::format("cycle {}: tenant {} RX busy", c, t));
+      busy_sum[0] += busy_tx;
+      busy_sum[1] += busy_rx;
     }
     // completions: offered exactly when a finished frame of that direction waits with no
-    // older frame of its key still held
-    auto may_leave = [&](const Held& h) {
-      if (!h.done(c)) return false;
-      for (const auto& o : held) {
-        if (&o != &h && o.dir == h.dir && o.key == h.key && o.claim_cycle < h.claim_cycle) return false;
-      }
-      return true;
-    };
+    // older frame of its key still held; the RTL may offer any such frame
     for (unsigned d = 0; d < 2; ++d) {
-      bool any_done = false;
-      for (const auto& h : held) any_done = any_done || (h.dir == d && may_leave(h));
+      const bool any_done = ref.offered(dir(d)).has_value();
       const bool v = get_bits(tb->done_valid_o, d, 1) != 0;
       check(v == any_done, fmt::format("cycle {}: done_valid[{}] {} but a finished frame waits: {}", c, d, v, any_done));
       if (v) {
         const auto tag = get_bits(tb->done_tag_o, d * kTagW, kTagW);
-        auto it = std::find_if(held.begin(), held.end(), [&](const Held& h) { return h.tag == tag; });
-        check(it != held.end() && it->dir == d && may_leave(*it),
-              fmt::format("cycle {}: done_tag[{}] {} is no finished frame free to leave", c, d, tag));
-        if (std::uniform_real_distribution<>(0, 1)(rng) < ready_p) {
+        check(ref.may_leave(dir(d), tag), fmt::format("cycle {}: done_tag[{}] {} is no finished frame free to leave", c, d, tag));
+        if (std::uniform_real_distribution<>(0, 1)(rng) < ready_p && ref.may_leave(dir(d), tag)) {
           set_bits(tb->done_ready_i, d, 1, 1);
-          held.erase(it);  // its slot is free from the next clock on
+          ref.take(dir(d), tag);  // its slot is free from the next clock on
         }
       }
     }
-    // claims: only when allowed; the model checks the permission itself
-    std::vector<unsigned> n_after = n_held;
+    // claims: permissions as the model gives them (the turn included); independently of
+    // it, both directions' claims together fit the free slots and the quota
+    std::vector<unsigned> n_after(kT);
+    for (unsigned t = 0; t < kT; ++t) n_after[t] = ref.held(t);
     unsigned taken = 0;
+    for (unsigned d = 0; d < 2; ++d) {
+      for (unsigned t = 0; t < kT; ++t) {
+        if (((want >> (d * kT + t)) & 1U) != 0) ref.want(dir(d), t, quota[t]);
+      }
+    }
     for (unsigned d = 0; d < 2; ++d) {
       std::vector<unsigned> allowed;
       for (unsigned t = 0; t < kT; ++t) {
-        if (get_bits(tb->can_claim_o, d * kT + t, 1)) {
-          check(free_slots >= 1 && n_held[t] + 1 <= quota[t],
-                fmt::format("cycle {}: claim allowed for tenant {} dir {} with {} free slots, {} held of quota {}", c, t, d,
-                            free_slots, n_held[t], quota[t]));
-          allowed.push_back(t);
-        }
+        const bool can = get_bits(tb->can_claim_o, d * kT + t, 1) != 0;
+        check(can == ref.can_claim(dir(d), t, quota[t]),
+              fmt::format("cycle {}: can_claim dir {} tenant {} is {}, model {} ({} free slots, {} held of quota {}, turn {})",
+                          c, d, t, can, !can, ref.free_slots(), ref.held(t), quota[t],
+                          ref.turn() == Direction::kTx ? "TX" : "RX"));
+        if (can && ref.can_claim(dir(d), t, quota[t])) allowed.push_back(t);
       }
       if (allowed.empty() || std::uniform_real_distribution<>(0, 1)(rng) >= claim_p) continue;
       const unsigned t = allowed[std::uniform_int_distribution<std::size_t>(0, allowed.size() - 1)(rng)];
-      // both directions together must still fit the slots and the quota
-      check(taken + 1 <= free_slots && n_after[t] + 1 <= quota[t], fmt::format("cycle {}: both directions allowed past the limits", c));
+      check(taken + 1 <= static_cast<unsigned>(ref.free_slots()) && n_after[t] + 1 <= quota[t],
+            fmt::format("cycle {}: both directions allowed past the limits", c));
       ++taken;
       ++n_after[t];
       const unsigned len = std::uniform_int_distribution<unsigned>(60, 1518)(rng);
-      Held h{d, t, len, std::uniform_int_distribution<unsigned>(0, 3)(rng), next_tag++, c, hold_for(len, bpc, latency)};
+      const unsigned key = std::uniform_int_distribution<unsigned>(0, 3)(rng);
+      const std::uint64_t tag = next_tag++;
+      const std::uint64_t hold = crypto_hold_cycles(len, bpc, latency);
       set_bits(tb->claim_i, d, 1, 1);
       set_bits(tb->claim_tenant_i, d * kTenantW, kTenantW, t);
       set_bits(tb->claim_len_i, d * 16, 16, len);
-      set_bits(tb->claim_tag_i, d * kTagW, kTagW, h.tag);
-      set_bits(tb->claim_key_i, d * kKeyW, kKeyW, h.key);
-      held.push_back(h);
+      set_bits(tb->claim_tag_i, d * kTagW, kTagW, tag);
+      set_bits(tb->claim_key_i, d * kKeyW, kKeyW, key);
+      ref.claim(dir(d), t, quota[t], tag, key, hold);
       ++claims[d];
-      hold_sum[d] += h.hold;
+      hold_sum[d] += hold;
     }
     tb.tick();
+    ref.clock();
   }
 };
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "nicsched/refmodel/parser.hpp"
@@ -18,6 +19,11 @@ TokenBucket::Config bucket_config(const TenantConfig& t) {
 }
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+
+const Params& validated(const Params& p) {
+  p.validate();
+  return p;
+}
 
 std::string field(const char* name, std::size_t i, const char* member) {
   return std::string(name) + "[" + std::to_string(i) + "]." + member;
@@ -125,8 +131,8 @@ const char* to_string(ArbMode m) {
 
 // ---------------------------------------------------------------- RefModel
 
-RefModel::RefModel(const Params& params) : params_(params) {
-  params_.validate();
+RefModel::RefModel(const Params& params)
+    : params_(validated(params)), crypto_(params_.crypto_slots, params_.num_tenants) {
   cfg_ = reset_config(params_);
   const auto nt = static_cast<std::size_t>(params_.num_tenants);
   for (int d = 0; d < 2; ++d) {
@@ -134,13 +140,9 @@ RefModel::RefModel(const Params& params) : params_(params) {
     p.dir = static_cast<Direction>(d);
     p.op = d == 0 ? CryptoOp::kEncrypt : CryptoOp::kDecrypt;
     p.q.resize(nt * kNumClasses);
-    p.in_slot.resize(nt * kNumClasses);
     p.qbytes.assign(nt * kNumClasses, 0);
     p.arb = Arbiter(static_cast<unsigned>(nt), 32);
   }
-  slots_.resize(static_cast<std::size_t>(params_.crypto_slots));
-  held_.assign(nt, 0);
-  claim_held_.assign(nt, 0);
   // The buckets as one clock after reset leaves them (full: the reset config has no limit).
   buckets_.resize(nt);
   sent_.assign(nt, 0);
@@ -200,21 +202,18 @@ void RefModel::set_output_ready(Direction dir, bool ready) { path(dir).ready = r
 void RefModel::step(std::uint64_t cycles) {
   for (std::uint64_t i = 0; i < cycles; ++i) {
     apply_commit();
-    expire_holds();
     admit_arrivals();
     take_done(paths_[0]);
     take_done(paths_[1]);
-    claim_free_ = free_slots();
-    claim_held_ = held_;
-    const Direction other = crypto_turn_ == Direction::kTx ? Direction::kRx : Direction::kTx;
-    const bool other_starved = starved(path(other));
+    want_slots(paths_[0]);
+    want_slots(paths_[1]);
     decide(paths_[0]);
     decide(paths_[1]);
-    if (other_starved) crypto_turn_ = other;
+    count_busy();
     clock_buckets();
+    clock_crypto();
     move_beats(paths_[0]);
     move_beats(paths_[1]);
-    count_busy();
     ++cycle_;
     ++ctr_.cycle;
   }
@@ -236,17 +235,11 @@ std::vector<FrameRecord> RefModel::pop_records() {
 Telemetry RefModel::counters() const {
   Telemetry c = ctr_;
   c.crypto_busy_slots = static_cast<std::uint32_t>(busy_slots());
-  for (std::size_t t = 0; t < held_.size(); ++t) c.crypto[t].slots_held = held_[t];
+  for (std::size_t t = 0; t < c.crypto.size(); ++t) {
+    c.crypto[t].slots_held = crypto_.held(static_cast<std::uint32_t>(t));
+  }
   return c;
 }
-
-int RefModel::busy_slots() const {
-  return static_cast<int>(std::count_if(slots_.begin(), slots_.end(), [](const Slot& s) {
-    return s.state != SlotState::kFree;
-  }));
-}
-
-std::uint32_t RefModel::slots_held(std::uint32_t tenant) const { return held_.at(tenant); }
 
 std::uint64_t RefModel::unservable_for(std::uint32_t tenant) const {
   const std::uint64_t since = unservable_since_.at(tenant);
@@ -262,14 +255,10 @@ void RefModel::apply_commit() {
   ++ctr_.config_gen;
 }
 
-void RefModel::expire_holds() {
-  for (Slot& s : slots_) {
-    if (s.state != SlotState::kHold || s.release != cycle_) continue;
-    s.state = SlotState::kDone;
-    Live& f = live_.at(s.frame);
-    f.rec.crypto_done = cycle_;
-    path(f.rec.dir).done.push_back(s.frame);
-  }
+// The crypto pool's clock edge, after this cycle's claims and takes: a frame whose hold
+// ended is done from the next cycle and waits in its slot for the output.
+void RefModel::clock_crypto() {
+  for (const std::uint64_t id : crypto_.clock()) live_.at(id).rec.crypto_done = cycle_ + 1;
 }
 
 void RefModel::admit_arrivals() {
@@ -378,23 +367,24 @@ bool RefModel::tenant_servable(const Path& p, std::uint32_t t) const {
 }
 
 bool RefModel::slot_available(const Path& p, std::uint32_t t) const {
-  const bool turn = crypto_turn_ == p.dir;
-  const std::uint32_t need = turn ? 1 : 2;
-  return claim_free_ >= static_cast<int>(need) && claim_held_[t] + need <= cfg_.tenants[t].crypto_quota;
+  return crypto_.can_claim(p.dir, t, cfg_.tenants[t].crypto_quota);
 }
 
-bool RefModel::starved(const Path& p) const {
+// The pool's want input: tenants with a visible crypto head that nothing but a slot holds
+// back (servable; the output is not asked, as for any crypto head).
+void RefModel::want_slots(const Path& p) {
   for (std::uint32_t t = 0; t < static_cast<std::uint32_t>(params_.num_tenants); ++t) {
-    if (!tenant_servable(p, t) || slot_available(p, t)) continue;
-    if (claim_free_ < 1 || claim_held_[t] + 1 > cfg_.tenants[t].crypto_quota) continue;
+    if (!tenant_servable(p, t)) continue;
     for (std::uint32_t c = 0; c < kNumClasses; ++c) {
       const auto& dq = p.q[t * kNumClasses + c];
       if (dq.empty()) continue;
       const Live& f = live_.at(dq.front());
-      if (f.visible <= cycle_ && needs_crypto(p, f)) return true;
+      if (f.visible <= cycle_ && needs_crypto(p, f)) {
+        crypto_.want(p.dir, t, cfg_.tenants[t].crypto_quota);
+        break;
+      }
     }
   }
-  return false;
 }
 
 bool RefModel::needs_crypto(const Path& p, const Live& f) const {
@@ -413,26 +403,18 @@ bool RefModel::queue_eligible(const Path& p, std::uint32_t q, bool plain_ok) con
 
 void RefModel::claim_slot(std::uint64_t id) {
   Live& f = live_.at(id);
-  for (Slot& s : slots_) {
-    if (s.state != SlotState::kFree) continue;
-    s.state = SlotState::kHold;
-    s.frame = id;
-    s.release = cycle_ + crypto_hold_cycles(f.rec.len, cfg_.crypto_bytes_per_cycle,
-                                            cfg_.crypto_latency);
-    ++held_[f.rec.action.tenant];
-    path(f.rec.dir).in_slot[f.rec.action.tenant * kNumClasses + f.rec.action.cls].push_back(id);
-    f.rec.crypto = true;
-    CryptoCounters& cc = ctr_.crypto[f.rec.action.tenant];
-    if (f.rec.dir == Direction::kTx) {
-      cc.tx_bytes += f.rec.len;
-      ++cc.tx_pkts;
-    } else {
-      cc.rx_bytes += f.rec.len;
-      ++cc.rx_pkts;
-    }
-    return;
+  const std::uint32_t t = f.rec.action.tenant;
+  crypto_.claim(f.rec.dir, t, cfg_.tenants[t].crypto_quota, id, t * kNumClasses + f.rec.action.cls,
+                crypto_hold_cycles(f.rec.len, cfg_.crypto_bytes_per_cycle, cfg_.crypto_latency));
+  f.rec.crypto = true;
+  CryptoCounters& cc = ctr_.crypto[t];
+  if (f.rec.dir == Direction::kTx) {
+    cc.tx_bytes += f.rec.len;
+    ++cc.tx_pkts;
+  } else {
+    cc.rx_bytes += f.rec.len;
+    ++cc.rx_pkts;
   }
-  throw ModelError("claim_slot: no free slot (model bug)");
 }
 
 void RefModel::start_output(Path& p, std::uint64_t id) {
@@ -444,23 +426,13 @@ void RefModel::start_output(Path& p, std::uint64_t id) {
 }
 
 // A frame whose crypto is done goes first: it was scheduled already. Its slot is free
-// once the output has taken it.
+// from the next cycle (the pool's edge).
 void RefModel::take_done(Path& p) {
   if (p.active) return;
-  auto it = std::find_if(p.done.begin(), p.done.end(), [&](std::uint64_t id) {
-    const FrameRecord& r = live_.at(id).rec;
-    return p.in_slot[r.action.tenant * kNumClasses + r.action.cls].front() == id;
-  });
-  if (it == p.done.end()) return;
-  const std::uint64_t id = *it;
-  p.done.erase(it);
-  const FrameRecord& r = live_.at(id).rec;
-  p.in_slot[r.action.tenant * kNumClasses + r.action.cls].pop_front();
-  for (Slot& s : slots_) {
-    if (s.state == SlotState::kDone && s.frame == id) s.state = SlotState::kFree;
-  }
-  --held_[live_.at(id).rec.action.tenant];
-  start_output(p, id);
+  const std::optional<std::uint64_t> id = crypto_.offered(p.dir);
+  if (!id) return;
+  crypto_.take(p.dir, *id);
+  start_output(p, *id);
 }
 
 void RefModel::decide(Path& p) {
@@ -551,12 +523,11 @@ void RefModel::move_beats(Path& p) {
   finish(p.frame, Fate::kDelivered);
 }
 
+// Slot-busy cycles: the slots in their hold this cycle.
 void RefModel::count_busy() {
-  for (const Slot& s : slots_) {
-    if (s.state != SlotState::kHold) continue;
-    const FrameRecord& r = live_.at(s.frame).rec;
-    CryptoCounters& cc = ctr_.crypto[r.action.tenant];
-    ++(r.dir == Direction::kTx ? cc.tx_busy : cc.rx_busy);
+  for (std::uint32_t t = 0; t < static_cast<std::uint32_t>(params_.num_tenants); ++t) {
+    ctr_.crypto[t].tx_busy += crypto_.busy(Direction::kTx, t);
+    ctr_.crypto[t].rx_busy += crypto_.busy(Direction::kRx, t);
   }
 }
 

@@ -15,24 +15,26 @@
 // its direction's op, as docs/rtl.md decides), and an output stream. TX
 // arbitrates as CTRL.ARB_MODE says with tenant enables and token buckets; RX weights
 // tenants by DWRR (T_WEIGHT). Both share one pool of crypto slots with per-tenant quotas.
+// The arbiter, the token buckets and the slot pool are the blocks' reference models
+// (Arbiter, TokenBucket, CryptoSlots), the same classes the RTL unit tests check
+// nicsched_arbiter, nicsched_shaper and nicsched_crypto_slots against.
 //
 // Timing (model cycle c, see docs/verification.md):
-//   1. a committed configuration takes effect; 2. crypto holds that end at c finish
-//   (the frame waits in its slot for the output); 3. frames whose tlast arrives at c are
-//   parsed, classified, admitted or dropped; 4. each free output takes its direction's
-//   first crypto-done frame (in the order holds ended) that has no older frame of its
-//   queue in a slot, freeing its slot; 5. per direction, the arbiter makes one decision:
-//   a crypto head claims a slot (see below), a plain head needs the output free, a TX
-//   tenant needs its TokenBucket to conform as it stood before the cycle; then the
-//   buckets take the clock edge (fill, then the frame sent); 6. each output moves one
-//   beat if its tready is high.
-// Crypto frames of one queue leave in the order they claimed their slots: a frame whose
-// hold is over waits in its slot while an older frame of its queue is still in one.
+//   1. a committed configuration takes effect; 2. frames whose tlast arrives at c are
+//   parsed, classified, admitted or dropped; 3. each free output takes its direction's
+//   crypto-done frame that may leave (CryptoSlots::offered: no older frame of its queue
+//   in a slot; the first whose hold ended); 4. per direction, the arbiter makes one
+//   decision: a crypto head needs a slot its tenant may claim (CryptoSlots::can_claim,
+//   see below), a plain head the output free, a TX tenant its TokenBucket to conform as
+//   it stood before the cycle; 5. the clock edge of the buckets (fill, then the frame
+//   sent) and of the slot pool (a frame taken in 3 frees its slot from c+1; a claim at c
+//   holds its slot in c+1 .. c+H and is done from c+H+1, H = crypto_hold_cycles());
+//   6. each output moves one beat if its tready is high.
 // Crypto claims: TX and RX take turns being the direction that may use the last free
 // slot or the last unit of a tenant's quota; the other direction claims only if two
 // slots are free and its tenant is two below its quota. Both directions decide on the
-// slots as they are after step 4, so neither's decision depends on the other's in the
-// same cycle. The turn passes to the other direction at the end of a cycle in which that
+// pool as it stood before the edge, so neither's decision depends on the other's in the
+// same cycle. The turn passes to the other direction at the edge of a cycle in which that
 // direction was kept from a slot by the turn alone (a visible crypto head of a servable
 // tenant, a slot free and the tenant below its quota, but not two), and stays otherwise
 // (TX has it at first): under contention the last slot and the last unit of a tenant's
@@ -47,6 +49,7 @@
 #include <vector>
 
 #include "nicsched/refmodel/arbiter.hpp"
+#include "nicsched/refmodel/crypto_slots.hpp"
 #include "nicsched/refmodel/parser.hpp"
 #include "nicsched/refmodel/token_bucket.hpp"
 #include "nicsched/refmodel/types.hpp"
@@ -85,10 +88,10 @@ class RefModel {
   std::vector<FrameRecord> pop_records();
 
   [[nodiscard]] Telemetry counters() const;
-  [[nodiscard]] int busy_slots() const;
-  [[nodiscard]] int free_slots() const { return params_.crypto_slots - busy_slots(); }
+  [[nodiscard]] int busy_slots() const { return crypto_.held_total(); }
+  [[nodiscard]] int free_slots() const { return crypto_.free_slots(); }
   // Slots a tenant holds (in hold, or done and waiting for the output).
-  [[nodiscard]] std::uint32_t slots_held(std::uint32_t tenant) const;
+  [[nodiscard]] std::uint32_t slots_held(std::uint32_t tenant) const { return crypto_.held(tenant); }
   // Bytes queued now in queue q of a direction, and buffer cells in use per direction.
   [[nodiscard]] std::uint64_t queue_bytes(Direction d, std::uint32_t q) const {
     return path(d).qbytes.at(q);
@@ -105,12 +108,6 @@ class RefModel {
     std::uint64_t visible = 0;  // first cycle it may be scheduled
     std::uint64_t seq = 0;      // admission order (FIFO mode)
   };
-  enum class SlotState : std::uint8_t { kFree, kHold, kDone };
-  struct Slot {
-    SlotState state = SlotState::kFree;
-    std::uint64_t frame = 0;
-    std::uint64_t release = 0;  // first cycle of kDone
-  };
   // One direction: per-(tenant, class) queues in a shared buffer, an arbiter, the
   // crypto op it performs, and an output stream.
   struct Path {
@@ -123,15 +120,13 @@ class RefModel {
     bool active = false;          // a frame is on the output
     std::uint64_t frame = 0;
     std::uint64_t beats_left = 0;
-    std::deque<std::uint64_t> done;  // crypto done, waiting in their slots for the output
-    std::vector<std::deque<std::uint64_t>> in_slot;  // per queue: frames in slots, claim order
     Arbiter arb{0, 32};  // 32-bit timestamps: the admission order
     ArbConfig arb_cfg;   // this cycle's arbiter inputs (kept to reuse their storage)
     ArbHeads heads;
   };
 
   void apply_commit();
-  void expire_holds();
+  void clock_crypto();
   void admit_arrivals();
   void admit(Live& f);
   void clock_buckets();
@@ -146,8 +141,7 @@ class RefModel {
   [[nodiscard]] ArbMode mode(const Path& p) const;
   [[nodiscard]] bool tenant_servable(const Path& p, std::uint32_t t) const;
   [[nodiscard]] bool slot_available(const Path& p, std::uint32_t t) const;
-  // A visible crypto head of a servable tenant that the turn alone keeps from a slot.
-  [[nodiscard]] bool starved(const Path& p) const;
+  void want_slots(const Path& p);
   void take_done(Path& p);
   [[nodiscard]] bool needs_crypto(const Path& p, const Live& f) const;
   [[nodiscard]] bool queue_eligible(const Path& p, std::uint32_t q, bool plain_ok) const;
@@ -170,11 +164,7 @@ class RefModel {
   std::vector<FrameRecord> done_;
 
   std::array<Path, 2> paths_{};
-  std::vector<Slot> slots_;
-  std::vector<std::uint32_t> held_;              // slots per tenant (hold or done)
-  int claim_free_ = 0;                           // free slots this cycle's claims see
-  Direction crypto_turn_ = Direction::kTx;       // may take the last slot / quota unit
-  std::vector<std::uint32_t> claim_held_;        // held_ as this cycle's claims see it
+  CryptoSlots crypto_;                           // the slot pool both directions share
   std::vector<TokenBucket> buckets_;             // TX rate limit, per tenant
   std::vector<std::uint32_t> sent_;              // per tenant: bytes sent this cycle (TX)
   std::vector<std::uint64_t> unservable_since_;  // per tenant; kServable when servable

@@ -1,0 +1,132 @@
+// CryptoSlots: see crypto_slots.hpp.
+#include "nicsched/refmodel/crypto_slots.hpp"
+
+#include <algorithm>
+#include <string>
+
+namespace nicsched::refmodel {
+namespace {
+
+const char* dir_name(Direction d) { return d == Direction::kTx ? "TX" : "RX"; }
+
+}  // namespace
+
+CryptoSlots::CryptoSlots(int slots, int tenants)
+    : slots_(static_cast<std::size_t>(slots)), held_(static_cast<std::size_t>(tenants), 0) {
+  if (slots < 1) throw ModelError("crypto slots: " + std::to_string(slots) + " slots, at least 1");
+}
+
+int CryptoSlots::held_total() const {
+  return static_cast<int>(std::count_if(slots_.begin(), slots_.end(),
+                                        [](const Slot& s) { return s.state != State::kFree; }));
+}
+
+std::uint32_t CryptoSlots::held(std::uint32_t tenant) const { return held_.at(tenant); }
+
+std::uint32_t CryptoSlots::busy(Direction d, std::uint32_t tenant) const {
+  return static_cast<std::uint32_t>(std::count_if(slots_.begin(), slots_.end(), [&](const Slot& s) {
+    return s.state == State::kHold && s.dir == d && s.tenant == tenant;
+  }));
+}
+
+bool CryptoSlots::lenient(std::uint32_t tenant, std::uint32_t quota) const {
+  return free_slots() >= 1 && held_.at(tenant) + 1 <= quota;
+}
+
+bool CryptoSlots::can_claim(Direction d, std::uint32_t tenant, std::uint32_t quota) const {
+  const std::uint32_t need = d == turn_ ? 1 : 2;
+  return free_slots() >= static_cast<int>(need) && held_.at(tenant) + need <= quota;
+}
+
+bool CryptoSlots::leaves(const Slot& s) const {
+  if (s.state != State::kDone) return false;
+  return std::none_of(slots_.begin(), slots_.end(), [&](const Slot& o) {
+    return o.state != State::kFree && o.dir == s.dir && o.key == s.key && o.claim_seq < s.claim_seq;
+  });
+}
+
+std::optional<std::uint64_t> CryptoSlots::offered(Direction d) const {
+  const Slot* first = nullptr;
+  for (const Slot& s : slots_) {
+    if (s.dir != d || s.taken || !leaves(s)) continue;
+    if (first == nullptr || s.done_seq < first->done_seq) first = &s;
+  }
+  if (first == nullptr) return std::nullopt;
+  return first->tag;
+}
+
+bool CryptoSlots::may_leave(Direction d, std::uint64_t tag) const {
+  return std::any_of(slots_.begin(), slots_.end(),
+                     [&](const Slot& s) { return s.dir == d && s.tag == tag && !s.taken && leaves(s); });
+}
+
+void CryptoSlots::want(Direction d, std::uint32_t tenant, std::uint32_t quota) {
+  if (d != turn_ && lenient(tenant, quota) && !can_claim(d, tenant, quota)) other_starved_ = true;
+}
+
+void CryptoSlots::claim(Direction d, std::uint32_t tenant, std::uint32_t quota, std::uint64_t tag,
+                        std::uint32_t key, std::uint64_t hold_cycles) {
+  if (!can_claim(d, tenant, quota)) {
+    throw ModelError(std::string("crypto slots: ") + dir_name(d) + " claim for tenant " +
+                     std::to_string(tenant) + " not allowed this clock");
+  }
+  for (const Claim& c : claims_) {
+    if (c.slot.dir == d) {
+      throw ModelError(std::string("crypto slots: a second ") + dir_name(d) + " claim in one clock");
+    }
+  }
+  Claim c;
+  c.slot.state = State::kHold;
+  c.slot.dir = d;
+  c.slot.tenant = tenant;
+  c.slot.key = key;
+  c.slot.tag = tag;
+  c.hold = hold_cycles;
+  claims_.push_back(c);
+}
+
+void CryptoSlots::take(Direction d, std::uint64_t tag) {
+  for (Slot& s : slots_) {
+    if (s.dir == d && s.tag == tag && !s.taken && leaves(s)) {
+      s.taken = true;
+      return;
+    }
+  }
+  throw ModelError(std::string("crypto slots: ") + dir_name(d) + " take of tag " +
+                   std::to_string(tag) + ": no done frame with that tag may leave");
+}
+
+std::vector<std::uint64_t> CryptoSlots::clock() {
+  if (other_starved_) turn_ = turn_ == Direction::kTx ? Direction::kRx : Direction::kTx;
+  other_starved_ = false;
+  std::vector<std::uint64_t> ended;
+  for (Slot& s : slots_) {
+    if (s.taken) {
+      --held_[s.tenant];
+      s = Slot{};
+    } else if (s.state == State::kHold && --s.hold_left == 0) {
+      s.state = State::kDone;
+      s.done_seq = next_done_++;
+      ended.push_back(s.tag);
+    }
+  }
+  // can_claim() saw a free slot for every claim of the clock (two when both directions claim).
+  for (Claim& c : claims_) {
+    auto it = std::find_if(slots_.begin(), slots_.end(), [](const Slot& s) { return s.state == State::kFree; });
+    if (it == slots_.end()) throw ModelError("crypto slots: more claims than free slots (model bug)");
+    Slot& s = *it;
+    s = c.slot;
+    s.claim_seq = next_claim_++;
+    s.hold_left = c.hold;
+    if (c.hold == 0) {
+      s.state = State::kDone;
+      s.done_seq = next_done_++;
+      ended.push_back(s.tag);
+    }
+    ++held_[s.tenant];
+  }
+  claims_.clear();
+  return ended;
+}
+
+}  // namespace nicsched::refmodel
