@@ -14,19 +14,7 @@ const char* dir_name(Direction d) { return d == Direction::kTx ? "TX" : "RX"; }
 CryptoSlots::CryptoSlots(int slots, int tenants)
     : slots_(static_cast<std::size_t>(slots)), held_(static_cast<std::size_t>(tenants), 0) {
   if (slots < 1) throw ModelError("crypto slots: " + std::to_string(slots) + " slots, at least 1");
-}
-
-int CryptoSlots::held_total() const {
-  return static_cast<int>(std::count_if(slots_.begin(), slots_.end(),
-                                        [](const Slot& s) { return s.state != State::kFree; }));
-}
-
-std::uint32_t CryptoSlots::held(std::uint32_t tenant) const { return held_.at(tenant); }
-
-std::uint32_t CryptoSlots::busy(Direction d, std::uint32_t tenant) const {
-  return static_cast<std::uint32_t>(std::count_if(slots_.begin(), slots_.end(), [&](const Slot& s) {
-    return s.state == State::kHold && s.dir == d && s.tenant == tenant;
-  }));
+  for (auto& b : busy_) b.assign(static_cast<std::size_t>(tenants), 0);
 }
 
 bool CryptoSlots::lenient(std::uint32_t tenant, std::uint32_t quota) const {
@@ -103,8 +91,10 @@ std::vector<std::uint64_t> CryptoSlots::clock() {
   for (Slot& s : slots_) {
     if (s.taken) {
       --held_[s.tenant];
+      --held_total_;
       s = Slot{};
     } else if (s.state == State::kHold && --s.hold_left == 0) {
+      --busy_[static_cast<std::size_t>(s.dir)][s.tenant];
       s.state = State::kDone;
       s.done_seq = next_done_++;
       ended.push_back(s.tag);
@@ -122,8 +112,11 @@ std::vector<std::uint64_t> CryptoSlots::clock() {
       s.state = State::kDone;
       s.done_seq = next_done_++;
       ended.push_back(s.tag);
+    } else {
+      ++busy_[static_cast<std::size_t>(s.dir)][s.tenant];
     }
     ++held_[s.tenant];
+    ++held_total_;
   }
   claims_.clear();
   return ended;

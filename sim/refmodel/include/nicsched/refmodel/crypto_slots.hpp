@@ -21,6 +21,7 @@
 // does, then clock().
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -35,10 +36,12 @@ class CryptoSlots {
 
   // ---- this clock, from the state before the edge
   [[nodiscard]] int slots() const { return static_cast<int>(slots_.size()); }
-  [[nodiscard]] int held_total() const;  // slots not free
+  [[nodiscard]] int held_total() const { return held_total_; }  // slots not free
   [[nodiscard]] int free_slots() const { return slots() - held_total(); }
-  [[nodiscard]] std::uint32_t held(std::uint32_t tenant) const;  // in hold or done
-  [[nodiscard]] std::uint32_t busy(Direction d, std::uint32_t tenant) const;  // in hold
+  [[nodiscard]] std::uint32_t held(std::uint32_t tenant) const { return held_.at(tenant); }  // hold or done
+  [[nodiscard]] std::uint32_t busy(Direction d, std::uint32_t tenant) const {  // in hold
+    return busy_[static_cast<std::size_t>(d)].at(tenant);
+  }
   [[nodiscard]] Direction turn() const { return turn_; }
   [[nodiscard]] bool can_claim(Direction d, std::uint32_t tenant, std::uint32_t quota) const;
   [[nodiscard]] std::optional<std::uint64_t> offered(Direction d) const;
@@ -79,7 +82,10 @@ class CryptoSlots {
   [[nodiscard]] bool leaves(const Slot& s) const;
 
   std::vector<Slot> slots_;
-  std::vector<std::uint32_t> held_;  // per tenant
+  // Counts of the slots' states, kept by clock() (the outputs are read several times a clock).
+  int held_total_ = 0;
+  std::vector<std::uint32_t> held_;                 // per tenant
+  std::array<std::vector<std::uint32_t>, 2> busy_;  // per direction and tenant
   Direction turn_ = Direction::kTx;
   bool other_starved_ = false;       // this clock: the direction without the turn
   std::vector<Claim> claims_;        // this clock
