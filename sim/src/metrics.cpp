@@ -2,6 +2,7 @@
 #include "nicsched/sim/metrics.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <numeric>
 
@@ -18,6 +19,27 @@ std::optional<double> percentile(std::vector<double> samples, double p) {
 std::optional<double> mean(const std::vector<double>& samples) {
   if (samples.empty()) return std::nullopt;
   return std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
+}
+
+double student_t_975(std::uint64_t df) {
+  static constexpr std::array<double, 30> kTable{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
+                                                 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
+                                                 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064,
+                                                 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+  if (df == 0) return INFINITY;
+  if (df <= kTable.size()) return kTable[df - 1];
+  const double z = 1.959964;  // the normal distribution's 0.975 quantile
+  const double n = static_cast<double>(df);
+  return z + (z * z * z + z) / (4 * n) + (5 * std::pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * n * n);
+}
+
+std::optional<double> ci95_half_width(const std::vector<double>& samples) {
+  if (samples.size() < 2) return std::nullopt;
+  const double m = *mean(samples);
+  double sq = 0;
+  for (double x : samples) sq += (x - m) * (x - m);
+  const double n = static_cast<double>(samples.size());
+  return student_t_975(samples.size() - 1) * std::sqrt(sq / (n - 1)) / std::sqrt(n);
 }
 
 std::optional<double> jain_index(const std::vector<double>& x) {

@@ -1,6 +1,8 @@
 // Metric math against hand-computed values.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "nicsched/sim/metrics.hpp"
 #include "nicsched/sim/report.hpp"
 
@@ -23,6 +25,18 @@ TEST_CASE("nearest-rank percentiles", "[metrics]") {
 TEST_CASE("mean", "[metrics]") {
   CHECK(*mean({1.0, 2.0, 6.0}) == Approx(3.0));
   CHECK_FALSE(mean({}).has_value());
+}
+
+TEST_CASE("95 % confidence interval of a mean uses Student's t", "[metrics]") {
+  // Published two-sided 95 % quantiles: df 4 -> 2.776, df 60 -> 2.000, df 120 -> 1.980.
+  CHECK(student_t_975(4) == Approx(2.776));
+  CHECK(student_t_975(60) == Approx(2.000).margin(1e-3));
+  CHECK(student_t_975(120) == Approx(1.980).margin(1e-3));
+  CHECK(student_t_975(100000) == Approx(1.960).margin(1e-3));
+  // {1..5}: sample variance 2.5, so half-width = 2.776 * sqrt(2.5) / sqrt(5).
+  CHECK(*ci95_half_width({1, 2, 3, 4, 5}) == Approx(2.776 * std::sqrt(2.5 / 5.0)));
+  CHECK(*ci95_half_width({3, 3, 3}) == Approx(0.0));
+  CHECK_FALSE(ci95_half_width({1.0}).has_value());
 }
 
 TEST_CASE("Jain's index", "[metrics]") {
