@@ -1,5 +1,6 @@
 #include "nicsched/control/sim_env.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "nicsched/control/vec_env.hpp"
@@ -61,11 +62,16 @@ class SimEnvTarget final : public EnvTarget {
 
 ScenarioEntry load_scenario_entry(const std::filesystem::path& file, std::optional<std::uint64_t> cycles,
                                   std::optional<sim::NicBackend> backend) {
+  return make_scenario_entry(sim::load_scenario(file), cycles, backend);
+}
+
+ScenarioEntry make_scenario_entry(sim::Scenario scenario, std::optional<std::uint64_t> cycles,
+                                  std::optional<sim::NicBackend> backend, std::uint64_t solo_iterations) {
   ScenarioEntry e;
-  e.scenario = sim::load_scenario(file);
+  e.scenario = std::move(scenario);
   if (backend) e.scenario.backend = *backend;
   e.cycles = cycles;
-  e.solo = sim::solo_baselines(e.scenario, sim::default_cache_dir(), cycles);
+  e.solo = sim::solo_baselines(e.scenario, sim::default_cache_dir(), cycles, solo_iterations);
   return e;
 }
 
@@ -80,8 +86,40 @@ TargetFactory sim_target_factory(std::shared_ptr<const std::vector<ScenarioEntry
   };
 }
 
+RunScore score_run(const RunResult& run, const sim::Scenario& scenario) {
+  std::vector<double> norm;
+  std::vector<double> speed;
+  for (std::size_t i = 0; i < run.metrics.tenants.size() && i < scenario.tenants.size(); ++i) {
+    const auto& t = run.metrics.tenants[i];
+    const auto& spec = scenario.tenants[i];
+    const bool training = spec.kind == sim::WorkloadKind::kDdp || spec.kind == sim::WorkloadKind::kFl;
+    if (!training || !t.solo_iter_mean_us || *t.solo_iter_mean_us <= 0) continue;
+    double iter_us = 0;
+    if (t.iter_mean_us) {
+      iter_us = *t.iter_mean_us;
+    } else {
+      const std::uint64_t stop = std::min(run.metrics.cycles, spec.stop_cycle);
+      if (stop <= spec.start_cycle) continue;  // never there
+      iter_us = static_cast<double>(stop - spec.start_cycle) / scenario.clock_mhz;
+    }
+    norm.push_back(iter_us / *t.solo_iter_mean_us);
+    speed.push_back(*t.solo_iter_mean_us / iter_us);
+  }
+  return {sim::mean(norm).value_or(NAN), sim::mean(speed).value_or(NAN)};
+}
+
+bool every_tenant_done(const sim::Simulation& sim, std::uint64_t min_iterations) {
+  for (std::size_t i = 0; i < sim.tenant_count(); ++i) {
+    const auto& t = sim.tenant(i);
+    if (t.spec.kind != sim::WorkloadKind::kDdp && t.spec.kind != sim::WorkloadKind::kFl) continue;
+    const auto& p = t.progress();
+    if (p.completed < min_iterations && p.phase != sim::Phase::kLeft) return false;
+  }
+  return true;
+}
+
 RunResult run_controller(const ScenarioEntry& entry, std::uint64_t seed, Controller& controller,
-                         std::uint64_t interval_cycles) {
+                         std::uint64_t interval_cycles, std::optional<std::uint64_t> min_iterations) {
   sim::SimOptions opts;
   opts.baseline = "fifo";
   opts.cycles = entry.cycles;
@@ -112,7 +150,7 @@ RunResult run_controller(const ScenarioEntry& entry, std::uint64_t seed, Control
     for (std::size_t t = 0; t < caps.tenants; ++t) bw[t] = tracker.tenants()[t].bytes / cycles * gbps_per_byte_cycle;
     out.bandwidth_gbps.push_back(std::move(bw));
     out.time_us.push_back(static_cast<double>(tracker.now()) / entry.scenario.clock_mhz);
-    if (sim.finished()) break;
+    if (sim.finished() || (min_iterations && every_tenant_done(sim, *min_iterations))) break;
     const auto t0 = std::chrono::steady_clock::now();
     const host::Policy p = controller.decide(tracker, base);
     out.decide_us.push_back(

@@ -50,8 +50,12 @@ int train(const TrainOptions& o);
 struct EvalOptions {
   std::filesystem::path policy;               // empty: baselines only
   std::vector<std::filesystem::path> scenarios;
+  std::filesystem::path family;               // or: scenarios drawn from this family
+  std::uint32_t count = 20;                   // scenarios drawn (seeds first .. first + count - 1)
   std::vector<std::string> baselines;         // empty: all
-  std::uint32_t seeds = 3;
+  std::uint32_t seeds = 5;
+  std::uint64_t min_iterations = 20;          // run until every training tenant finished this many
+  std::uint32_t oracle_evaluations = 24;      // static configurations the oracle judges (0: no oracle)
   std::optional<std::uint64_t> cycles;
   std::optional<std::uint64_t> interval;      // without a policy: control interval
   std::string backend;                        // "rtl" or "model" (default: the scenario's)

@@ -49,13 +49,26 @@ int main(int argc, char** argv) {
                         "add this many tenant-permuted copies of the behaviour-cloning data")->capture_default_str();
 
   EvalOptions e;
-  auto* eval_cmd = app.add_subcommand("eval", "every baseline and the policy on each scenario; table and plots");
+  auto* eval_cmd = app.add_subcommand(
+      "eval", "every baseline, the policy, the oracle and solo runs on each scenario; tables and plots");
   eval_cmd->add_option("--policy", e.policy, "exported policy folder (policy.pt + policy.yaml)")
       ->check(CLI::ExistingDirectory);
-  eval_cmd->add_option("--scenarios", e.scenarios, "scenario YAML files")->required()->check(CLI::ExistingFile);
+  auto* scenarios_opt = eval_cmd->add_option("--scenarios", e.scenarios, "scenario YAML files")
+                            ->check(CLI::ExistingFile);
+  auto* family_opt = eval_cmd->add_option("--family", e.family, "draw the scenarios from this family (YAML)")
+                         ->check(CLI::ExistingFile)
+                         ->excludes(scenarios_opt);
+  eval_cmd->add_option("--count", e.count, "scenarios drawn from --family (its first seeds)")
+      ->capture_default_str()->check(CLI::Range(1, 100000))->needs(family_opt);
   eval_cmd->add_option("--baselines", e.baselines, "baselines to run (default: all)");
   eval_cmd->add_option("--seeds", e.seeds, "seeds per scenario")->capture_default_str()->check(CLI::Range(1, 100));
-  eval_cmd->add_option("--cycles", e.cycles, "simulate this many cycles instead of the scenario's duration");
+  eval_cmd->add_option("--min-iterations", e.min_iterations,
+                       "run until every training tenant finished this many iterations / rounds (or the end)")
+      ->capture_default_str()->check(CLI::Range(1, 1000000));
+  eval_cmd->add_option("--oracle-evaluations", e.oracle_evaluations,
+                       "static configurations the oracle search judges per scenario (0: no oracle)")
+      ->capture_default_str();
+  eval_cmd->add_option("--cycles", e.cycles, "simulate at most this many cycles instead of the scenario's duration");
   eval_cmd->add_option("--interval", e.interval, "control interval in cycles (default: the policy's)");
   eval_cmd->add_option("--backend", e.backend, "NIC simulator: rtl (Verilated RTL) or model (C++ reference model)")
       ->check(CLI::IsMember({"rtl", "model"}));

@@ -3,6 +3,7 @@
 // closed control loop that runs any Controller on a scenario and collects its metrics.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -31,6 +32,11 @@ struct ScenarioEntry {
 [[nodiscard]] ScenarioEntry load_scenario_entry(const std::filesystem::path& file,
                                                 std::optional<std::uint64_t> cycles = std::nullopt,
                                                 std::optional<sim::NicBackend> backend = std::nullopt);
+// The same for a scenario already in memory (e.g. drawn from a family); the solo baselines
+// are measured over `solo_iterations` iterations / rounds per tenant.
+[[nodiscard]] ScenarioEntry make_scenario_entry(sim::Scenario scenario, std::optional<std::uint64_t> cycles,
+                                                std::optional<sim::NicBackend> backend,
+                                                std::uint64_t solo_iterations = 6);
 
 // A fresh Simulation of the scenario whose workload seed is derived from `seed`.
 [[nodiscard]] std::unique_ptr<EnvTarget> make_sim_target(const ScenarioEntry& entry, std::uint64_t seed);
@@ -50,7 +56,26 @@ struct RunResult {
   std::vector<double> decide_us;                   // wall time of each decide()
   std::uint64_t decisions = 0;
 };
+// min_iterations: stop at the end of the first interval where every_tenant_done() holds
+// (whole-scenario evaluation) instead of at the scenario's end (or entry.cycles).
 [[nodiscard]] RunResult run_controller(const ScenarioEntry& entry, std::uint64_t seed, Controller& controller,
-                                       std::uint64_t interval_cycles);
+                                       std::uint64_t interval_cycles,
+                                       std::optional<std::uint64_t> min_iterations = std::nullopt);
+
+// The stopping rule of whole-scenario evaluation: every training tenant (DDP, FL) has
+// finished at least `min_iterations` iterations / rounds, or has left the scenario.
+// Background and pcap tenants never hold a run open.
+[[nodiscard]] bool every_tenant_done(const sim::Simulation& sim, std::uint64_t min_iterations);
+
+// What one run scores in whole-scenario evaluation: per training tenant (DDP, FL), its
+// iteration (round) time over its solo one, averaged over the tenants. A tenant that
+// finished no iteration while it was there counts with the time it was there (a lower
+// bound of its iteration time), so starving a tenant never looks good. Tenants without a
+// solo iteration time are left out; NaN when none is left.
+struct RunScore {
+  double norm_time = NAN;  // mean normalised iteration time (1 = solo speed; lower is better)
+  double speed = NAN;      // mean of solo / iteration time (the fraction of solo speed)
+};
+[[nodiscard]] RunScore score_run(const RunResult& run, const sim::Scenario& scenario);
 
 }  // namespace nicsched::control
