@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# docs/results.md, "Families": every baseline, the committed PPO policy (agent/policies/default),
+# the oracle and solo runs over the families test, comm-heavy, crypto-bound, background and
+# arrivals, with `nicagent eval --family` on the model backend (whole-scenario evaluation).
+#
+# Usage: tools/results.sh [BUILD_DIR]
+#   COUNT (3)      scenarios drawn per family (the family's first seeds)
+#   SEEDS (3)      seeds per scenario
+#   MIN_ITER (20)  each run until every training tenant finished this many iterations / rounds
+#   ORACLE (10)    static configurations the oracle search judges per scenario
+#   THREADS (2)    runs in parallel
+#   FAMILIES       default: test comm-heavy crypto-bound background arrivals
+# Writes docs/results/families/FAMILY/{results.md,runs.csv}, the logs next to them, and the
+# tables between the results:begin / results:end markers of docs/results.md.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-build}
+[[ $build = /* ]] || build="$root/$build"
+nicagent="$build/agent/nicagent"
+if [[ ! -x $nicagent ]]; then
+  echo "results: $nicagent not built (cmake --build $build --target nicagent)" >&2
+  exit 1
+fi
+count=${COUNT:-3}
+seeds=${SEEDS:-3}
+min_iter=${MIN_ITER:-20}
+oracle=${ORACLE:-10}
+threads=${THREADS:-2}
+families=${FAMILIES:-test comm-heavy crypto-bound background arrivals}
+out="$root/docs/results/families"
+mkdir -p "$out"
+tables=$(mktemp)
+trap 'rm -f "$tables"' EXIT
+for f in $families; do
+  dir="$out/$f"
+  mkdir -p "$dir"
+  echo "==> $f: nicagent eval --family sim/families/$f.yaml --count $count --seeds $seeds (log: $dir/eval.log)"
+  start=$(date +%s)
+  /usr/bin/time -f "time: %e s wall, %U s user, %S s system" \
+    "$nicagent" --log-level info eval --family "$root/sim/families/$f.yaml" --count "$count" --seeds "$seeds" \
+    --min-iterations "$min_iter" --oracle-evaluations "$oracle" --backend model --threads "$threads" \
+    --policy "$root/agent/policies/default" --no-plots --out "$dir" >/dev/null 2>"$dir/eval.log"
+  tail -1 "$dir/eval.log"
+  echo "    $(( $(date +%s) - start )) s"
+  # The eval's own header line is shared by all families: keep it once.
+  if [[ ! -s $tables ]]; then head -1 "$dir/results.md" >>"$tables"; echo >>"$tables"; fi
+  tail -n +3 "$dir/results.md" >>"$tables"
+  echo >>"$tables"
+done
+python3 - "$root/docs/results.md" "$tables" <<'PY'
+import sys
+doc, tables = sys.argv[1], open(sys.argv[2]).read()
+text = open(doc).read()
+begin, end = "<!-- results:begin -->", "<!-- results:end -->"
+i, j = text.index(begin) + len(begin), text.index(end)
+open(doc, "w").write(text[:i] + "\n" + tables.rstrip() + "\n" + text[j:])
+PY
+echo "results: docs/results.md updated"
