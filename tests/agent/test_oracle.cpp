@@ -87,6 +87,22 @@ TEST_CASE("oracle: finds a better static configuration where one exists", "[orac
   CHECK(r.best.crypto_quota[1] == 4);
 }
 
+TEST_CASE("oracle: with work per tenant, two priority orders are fixed candidates", "[oracle]") {
+  OracleSpace s = space4();
+  s.active = {0, 1, 2, 3};
+  s.work = {300.0, 100.0, 0.0, 200.0};  // tenant 2: background
+  std::vector<StaticConfig> seen;
+  OracleBudget b;
+  b.evaluations = 4;
+  (void)search_oracle(s, [&](const StaticConfig& c) { seen.push_back(c); return 1.0; }, b);
+  REQUIRE(seen.size() == 4);
+  CHECK(seen[1].arb_mode == ArbMode::kDwrr);
+  CHECK(seen[2].arb_mode == ArbMode::kSpDwrr);
+  CHECK(seen[2].priority == std::vector<std::uint32_t>{0, 0, 3, 0});  // training above background
+  CHECK(seen[3].arb_mode == ArbMode::kSpDwrr);
+  CHECK(seen[3].priority == std::vector<std::uint32_t>{2, 0, 3, 1});  // smallest work first
+}
+
 TEST_CASE("oracle: the same seed gives the same search", "[oracle]") {
   OracleBudget b;
   b.evaluations = 20;

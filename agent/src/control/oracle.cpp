@@ -137,8 +137,23 @@ OracleResult search_oracle(const OracleSpace& space, const Judge& judge, const O
     }
   };
   const std::uint32_t total = std::max<std::uint32_t>(1, budget.evaluations);
-  consider(fifo_config(space));
-  if (r.evaluations < total) consider(equal_config(space, host::ArbMode::kDwrr));
+  std::vector<StaticConfig> fixed{fifo_config(space), equal_config(space, host::ArbMode::kDwrr)};
+  if (space.work.size() == space.tenants) {
+    const std::uint32_t lowest = space.prio_levels - 1;
+    StaticConfig training_first = equal_config(space, host::ArbMode::kSpDwrr);
+    std::vector<double> key(space.tenants, -1.0);
+    for (auto t : space.active) {
+      training_first.priority[t] = space.work[t] > 0 ? 0 : lowest;
+      if (space.work[t] > 0) key[t] = space.work[t];
+    }
+    StaticConfig smallest_first = equal_config(space, host::ArbMode::kSpDwrr);
+    smallest_first.priority = rank_to_levels(key, space.prio_levels);
+    fixed.push_back(training_first);
+    fixed.push_back(smallest_first);
+  }
+  for (const auto& c : fixed) {
+    if (r.evaluations < total) consider(c);
+  }
   const std::uint32_t random_until = r.evaluations + (total - r.evaluations) / 2;
   // Draws that repeat a judged configuration cost nothing; the attempt limit ends the
   // search on spaces smaller than the budget.

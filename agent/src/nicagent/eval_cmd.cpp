@@ -22,6 +22,7 @@
 #include "nicsched/control/sim_env.hpp"
 #include "nicsched/control/vec_env.hpp"
 #include "nicsched/ppo/ppo_controller.hpp"
+#include "nicsched/ppo/trainer.hpp"
 #include "nicsched/sim/family.hpp"
 
 namespace nicsched::agent_cli {
@@ -43,6 +44,7 @@ double avg(const std::vector<double>& v) {
 // One controller's runs of one scenario, summarised over seeds.
 struct Row {
   std::string controller;
+  bool ran = true;                 // false: the controller cannot run this scenario (see notes)
   std::vector<double> norm_times;  // per seed (control::score_run)
   double norm_mean = kNaN, norm_ci = kNaN, speed = kNaN;
   double ddp_mean = kNaN, ddp_p99 = kNaN, fl_mean = kNaN, fl_comm = kNaN, fl_crypto_wait = kNaN;
@@ -126,9 +128,9 @@ Row solo_row(const control::ScenarioEntry& e) {
 
 // (controller - FIFO) / (oracle - FIFO) on normalised iteration time: the share of what the
 // best static configuration gains over FIFO that this controller gains. NaN when the oracle
-// found nothing measurably better than FIFO (under 0.1 %).
+// found nothing measurably better than FIFO (under 1 %).
 double headroom(double controller, double fifo, double oracle) {
-  if (std::isnan(controller) || std::isnan(fifo) || std::isnan(oracle) || fifo - oracle < 1e-3 * fifo) return kNaN;
+  if (std::isnan(controller) || std::isnan(fifo) || std::isnan(oracle) || fifo - oracle < 0.01 * fifo) return kNaN;
   return (controller - fifo) / (oracle - fifo);
 }
 
@@ -152,7 +154,10 @@ std::string fmt_vs_fifo(double v, double fifo) {
   return o.str();
 }
 
-std::string fmt_pct(double v) { return std::isnan(v) ? "-" : fmt_num(100.0 * v, 0) + " %"; }
+std::string fmt_pct(double v) {
+  if (std::isnan(v)) return "-";
+  return fmt_num(std::abs(v) < 0.005 ? 0.0 : 100.0 * v, 0) + " %";  // no "-0 %"
+}
 
 std::string safe_name(std::string s) {
   for (char& c : s) {
@@ -229,6 +234,7 @@ struct ScenarioResult {
   std::string label;
   std::vector<Row> rows;      // controllers in order, then oracle (if searched), then solo
   std::string oracle_config;  // describe() of the oracle's configuration
+  std::vector<std::string> notes;
   std::uint32_t oracle_evaluations = 0;
 };
 
@@ -249,10 +255,13 @@ control::OracleSpace oracle_space(const sim::Scenario& s) {
   space.tenants = s.nic_tenants;
   space.prio_levels = nic::kPrioLevels;
   space.crypto_slots = s.crypto_slots;
+  space.work.assign(s.nic_tenants, 0.0);
   for (const auto& t : s.tenants) {
     if (t.index >= s.nic_tenants) continue;
     space.active.push_back(t.index);
     if (t.kind == sim::WorkloadKind::kFl) space.crypto.push_back(t.index);
+    if (t.kind == sim::WorkloadKind::kDdp) space.work[t.index] = static_cast<double>(t.burst_bytes);
+    if (t.kind == sim::WorkloadKind::kFl) space.work[t.index] = static_cast<double>(t.download_bytes + t.upload_bytes);
   }
   return space;
 }
@@ -265,6 +274,7 @@ void write_scenario_table(std::ostream& md, const ScenarioResult& r) {
         "drops | Jain | crypto util | link util TX | simulated ms |\n"
      << "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& row : r.rows) {
+    if (!row.ran) continue;
     const bool solo = row.controller == kSolo;
     const double h = oracle && fifo ? headroom(row.norm_mean, fifo->norm_mean, oracle->norm_mean) : kNaN;
     md << "| " << display_name(row.controller) << " | " << fmt_ci(row.norm_mean, row.norm_ci) << " | "
@@ -275,6 +285,7 @@ void write_scenario_table(std::ostream& md, const ScenarioResult& r) {
        << fmt_num(row.control_p99, 2) << " | " << fmt_num(row.drops, 0) << " | " << fmt_num(row.jain, 3) << " | "
        << fmt_num(row.crypto, 3) << " | " << fmt_num(row.link_tx, 3) << " | " << fmt_num(row.sim_ms, 2) << " |\n";
   }
+  for (const auto& n : r.notes) md << "\n" << n << "\n";
   if (!r.oracle_config.empty()) {
     md << "\nOracle: `" << r.oracle_config << "` (best of " << r.oracle_evaluations
        << " static configurations judged on these seeds).\n";
@@ -296,8 +307,8 @@ void write_family_table(std::ostream& md, const std::vector<ScenarioResult>& res
     return v;
   };
   const auto fifo_per = collect("fifo", &Row::norm_mean);
-  const double fifo = avg(fifo_per);
-  const double oracle = find_row(results.front(), kOracle) ? avg(collect(kOracle, &Row::norm_mean)) : kNaN;
+  const bool has_oracle = find_row(results.front(), kOracle) != nullptr;
+  const auto oracle_per = collect(kOracle, &Row::norm_mean);
   md << "| controller | norm. iter time (95 % CI over scenarios) | vs FIFO | headroom captured | scenarios faster "
         "than FIFO | speed vs solo | Jain | crypto util | link util TX |\n"
      << "|---|---|---|---|---|---|---|---|---|\n";
@@ -312,10 +323,21 @@ void write_family_table(std::ostream& md, const std::vector<ScenarioResult>& res
     }
     const double m = avg(v);
     const bool solo = name == kSolo;
-    md << "| " << display_name(name) << " | "
+    // A controller that could not run some scenarios is compared on the others only.
+    std::vector<double> fifo_on, oracle_on;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (std::isnan(v[i])) continue;
+      fifo_on.push_back(fifo_per[i]);
+      oracle_on.push_back(oracle_per[i]);
+    }
+    const double fifo = avg(fifo_on);
+    const double oracle = has_oracle ? avg(oracle_on) : kNaN;
+    std::string over;
+    if (ok.size() < v.size()) over = " (" + std::to_string(ok.size()) + " of " + std::to_string(v.size()) + ")";
+    md << "| " << display_name(name) << over << " | "
        << (solo ? fmt_num(m, 3) : fmt_ci(m, or_nan(sim::ci95_half_width(ok)))) << " | " << fmt_vs_fifo(m, fifo)
        << " | " << (solo ? "-" : fmt_pct(headroom(m, fifo, oracle))) << " | "
-       << (solo || name == "fifo" ? std::string("-") : std::to_string(faster) + " / " + std::to_string(v.size()))
+       << (solo || name == "fifo" ? std::string("-") : std::to_string(faster) + " / " + std::to_string(ok.size()))
        << " | " << fmt_num(avg(collect(name, &Row::speed)), 3) << " | " << fmt_num(avg(collect(name, &Row::jain)), 3)
        << " | " << fmt_num(avg(collect(name, &Row::crypto)), 3) << " | "
        << fmt_num(avg(collect(name, &Row::link_tx)), 3) << " |\n";
@@ -405,10 +427,20 @@ int eval(const EvalOptions& o) {
     res.label = item.label;
     std::vector<std::vector<control::RunResult>> runs;
     for (const auto& name : controllers) {
-      runs.push_back(run_seeds(item.entry, [&]() -> std::unique_ptr<control::Controller> {
-        if (name == "ppo") return std::make_unique<ppo::PpoController>(policy);
-        return control::make_baseline(name, sp_levels);
-      }));
+      try {
+        runs.push_back(run_seeds(item.entry, [&]() -> std::unique_ptr<control::Controller> {
+          if (name == "ppo") return std::make_unique<ppo::PpoController>(policy);
+          return control::make_baseline(name, sp_levels);
+        }));
+      } catch (const ppo::CheckpointError& e) {
+        // A policy trained for another NIC (e.g. 8 tenants on a 16-tenant scenario).
+        spdlog::warn("{}: {} not run: {}", sc.name, name, e.what());
+        res.notes.push_back("`" + name + "` not run on this scenario: " + e.what());
+        res.rows.push_back(Row{});
+        res.rows.back().controller = name;
+        res.rows.back().ran = false;
+        continue;
+      }
       res.rows.push_back(summarise(name, runs.back(), sc));
     }
     if (o.oracle_evaluations > 0) {

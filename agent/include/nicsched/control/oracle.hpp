@@ -11,7 +11,9 @@
 // Search (budget = number of judged configurations, each judged on all seeds by the
 // caller's Judge):
 //   1. the fixed candidates: FIFO first (so the oracle is never worse than FIFO under the
-//      same judge), then equal-weight DWRR;
+//      same judge), equal-weight DWRR, and where OracleSpace::work is given two priority
+//      orders: training tenants above the others, and smallest work per iteration first
+//      (rank_to_levels; the others lowest);
 //   2. random configurations, half of the remaining budget;
 //   3. greedy local search from the best so far: one change at a time (the mode, one
 //      tenant's priority / weight level / quota, or two tenants' priorities swapped),
@@ -47,6 +49,9 @@ struct OracleSpace {
   std::uint32_t crypto_slots = 4;     // caps.crypto_slots
   std::vector<std::uint32_t> active;  // NIC tenants the scenario uses (others keep the defaults)
   std::vector<std::uint32_t> crypto;  // of those, the ones whose traffic uses the crypto engine
+  // Per NIC tenant: bytes per iteration / round of a training tenant, <= 0 for the others
+  // (background, pcap, unused). Empty: no priority-order candidates.
+  std::vector<double> work;
 };
 
 // FIFO as a StaticConfig: what the `fifo` baseline writes (one level, base quantum, every slot).
