@@ -9,9 +9,11 @@
 #   MIN_ITER (20)  each run until every training tenant finished this many iterations / rounds
 #   ORACLE (10)    static configurations the oracle search judges per scenario
 #   THREADS (2)    runs in parallel
-#   FAMILIES       default: test comm-heavy crypto-bound background arrivals
-# Writes docs/results/families/FAMILY/{results.md,runs.csv}, the logs next to them, and the
-# tables between the results:begin / results:end markers of docs/results.md.
+#   FAMILIES       the families to (re)run; default: test comm-heavy crypto-bound background arrivals
+# Writes docs/results/families/FAMILY/{results.md,runs.csv,eval.log}, then puts the tables of
+# every default family measured so far (in that order) between the results:begin /
+# results:end markers of docs/results.md, so `FAMILIES=background tools/results.sh`
+# refreshes one family's tables.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}
@@ -26,7 +28,8 @@ seeds=${SEEDS:-3}
 min_iter=${MIN_ITER:-20}
 oracle=${ORACLE:-10}
 threads=${THREADS:-2}
-families=${FAMILIES:-test comm-heavy crypto-bound background arrivals}
+all="test comm-heavy crypto-bound background arrivals"
+families=${FAMILIES:-$all}
 out="$root/docs/results/families"
 mkdir -p "$out"
 tables=$(mktemp)
@@ -42,9 +45,11 @@ for f in $families; do
     --policy "$root/agent/policies/default" --no-plots --out "$dir" >/dev/null 2>"$dir/eval.log"
   tail -1 "$dir/eval.log"
   echo "    $(( $(date +%s) - start )) s"
-  # The eval's own header line is shared by all families: keep it once.
-  if [[ ! -s $tables ]]; then head -1 "$dir/results.md" >>"$tables"; echo >>"$tables"; fi
-  tail -n +3 "$dir/results.md" >>"$tables"
+done
+for f in $all; do
+  [[ -f $out/$f/results.md ]] || continue
+  # Each family's header paragraph (run settings) stays with its tables.
+  cat "$out/$f/results.md" >>"$tables"
   echo >>"$tables"
 done
 python3 - "$root/docs/results.md" "$tables" <<'PY'

@@ -495,10 +495,12 @@ int eval(const EvalOptions& o) {
     md << "#### " << r.name << " (" << r.label << ")\n\n";
     write_scenario_table(md, r);
   }
+  // What the evaluation cost: in results.md and the log, not on stdout (which ends with the tables).
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  md << "Runs: " << total_runs << " (" << fmt_num(total_ms, 1) << " simulated ms); wall " << fmt_num(wall, 0)
-     << " s, CPU " << fmt_num(cpu_seconds() - cpu0, 0) << " s (user + system, solo baselines included unless "
-     << "cached), " << threads << " threads.\n";
+  std::ostringstream cost;
+  cost << "Runs: " << total_runs << " (" << fmt_num(total_ms, 1) << " simulated ms); wall " << fmt_num(wall, 0)
+       << " s, CPU " << fmt_num(cpu_seconds() - cpu0, 0) << " s (user + system, solo baselines included unless "
+       << "cached), " << threads << " threads.";
   if (o.plots) {
     auto log = o.training_log;
     auto policy_dir = o.policy;
@@ -509,7 +511,8 @@ int eval(const EvalOptions& o) {
     if (!log.empty()) write_training_plot(o.out, log);
   }
   std::cout << md.str();
-  std::ofstream(o.out / "results.md") << md.str();
+  std::ofstream(o.out / "results.md") << md.str() << cost.str() << "\n";
+  spdlog::info("{}", cost.str());
   spdlog::info("results in {}", (o.out / "results.md").string());
   return 0;
 }
