@@ -5,7 +5,7 @@
 #include <random>
 #include <sstream>
 
-#include "nicsched/control/env.hpp"
+#include "nicsched/control/error.hpp"
 
 namespace nicsched::control {
 namespace {
