@@ -156,6 +156,37 @@ TEST_CASE("oracle: its FIFO candidate is what the fifo baseline writes", "[oracl
   CHECK(ctl.name() == "oracle");
 }
 
+TEST_CASE("oracle: its sp candidate is what the sp baseline writes, judged third", "[oracle]") {
+  const auto caps = nicsched::testing::test_caps(4, 4, 4);
+  nicsched::testing::TelemetryScript script(caps);
+  nicsched::control::TelemetryTracker tr(caps, 50.0);
+  tr.reset(script.now());
+  tr.update(script.bulk(0, 1000).next(1000));
+  nicsched::host::Policy base;
+  base.tenants.resize(4);
+  OracleSpace s = space4();
+  s.sp_priority = {2, 0, 1, 4};  // tenant 3 unused: past the lowest level, clamped to 3
+  const auto sp = nicsched::control::make_baseline("sp", s.sp_priority)->decide(tr, base);
+  CHECK(nicsched::control::to_policy(nicsched::control::sp_config(s), base) == sp);
+  CHECK(nicsched::control::sp_config(s).priority == std::vector<std::uint32_t>{2, 0, 1, 3});
+
+  // A judge under which the sp configuration is the best there is: the oracle returns it.
+  std::vector<StaticConfig> seen;
+  OracleBudget b;
+  b.evaluations = 6;
+  const auto r = search_oracle(s, [&](const StaticConfig& c) {
+    seen.push_back(c);
+    return c == nicsched::control::sp_config(s) ? 0.0 : 1.0;
+  }, b);
+  REQUIRE(seen.size() >= 3);
+  CHECK(seen[2] == nicsched::control::sp_config(s));
+  CHECK(r.best == nicsched::control::sp_config(s));
+  CHECK(r.best_score == 0.0);
+
+  s.sp_priority = {0, 1};  // not one per NIC tenant
+  CHECK_THROWS_AS(search_oracle(s, [](const StaticConfig&) { return 0.0; }, b), EnvError);
+}
+
 TEST_CASE("oracle: configurations are described over the active tenants", "[oracle]") {
   CHECK(nicsched::control::describe(fifo_config(space4()), space4()) == "fifo q=[4]");
   StaticConfig c = fifo_config(space4());

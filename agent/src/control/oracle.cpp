@@ -76,6 +76,15 @@ void list(std::ostringstream& o, const char* key, const std::vector<std::uint32_
 
 StaticConfig fifo_config(const OracleSpace& space) { return equal_config(space, host::ArbMode::kFifo); }
 
+StaticConfig sp_config(const OracleSpace& space) {
+  StaticConfig c = equal_config(space, host::ArbMode::kSpDwrr);
+  const std::uint32_t lowest = space.prio_levels - 1;
+  for (std::size_t t = 0; t < c.priority.size() && t < space.sp_priority.size(); ++t) {
+    c.priority[t] = std::min(space.sp_priority[t], lowest);
+  }
+  return c;
+}
+
 host::Policy to_policy(const StaticConfig& c, const host::Policy& base) {
   host::Policy p = base;
   p.arb_mode = c.arb_mode;
@@ -138,6 +147,10 @@ OracleResult search_oracle(const OracleSpace& space, const Judge& judge, const O
   };
   const std::uint32_t total = std::max<std::uint32_t>(1, budget.evaluations);
   std::vector<StaticConfig> fixed{fifo_config(space), equal_config(space, host::ArbMode::kDwrr)};
+  if (!space.sp_priority.empty()) {
+    if (space.sp_priority.size() != space.tenants) throw EnvError("oracle: sp_priority must name every NIC tenant");
+    fixed.push_back(sp_config(space));
+  }
   if (space.work.size() == space.tenants) {
     const std::uint32_t lowest = space.prio_levels - 1;
     StaticConfig training_first = equal_config(space, host::ArbMode::kSpDwrr);

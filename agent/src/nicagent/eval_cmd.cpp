@@ -24,6 +24,7 @@
 #include "nicsched/ppo/ppo_controller.hpp"
 #include "nicsched/ppo/trainer.hpp"
 #include "nicsched/sim/family.hpp"
+#include "nicsched/sim/scenario_policy.hpp"
 
 namespace nicsched::agent_cli {
 namespace {
@@ -256,6 +257,7 @@ control::OracleSpace oracle_space(const sim::Scenario& s) {
   space.prio_levels = nic::kPrioLevels;
   space.crypto_slots = s.crypto_slots;
   space.work.assign(s.nic_tenants, 0.0);
+  space.sp_priority = sim::scenario_priorities(s, s.nic_tenants);
   for (const auto& t : s.tenants) {
     if (t.index >= s.nic_tenants) continue;
     space.active.push_back(t.index);
@@ -418,10 +420,7 @@ int eval(const EvalOptions& o) {
   std::vector<ScenarioResult> results;
   for (const auto& item : items) {
     const auto& sc = item.entry.scenario;
-    std::vector<std::uint32_t> sp_levels(sc.nic_tenants, sc.nic_tenants);
-    for (const auto& t : sc.tenants) {
-      if (t.index < sp_levels.size()) sp_levels[t.index] = t.priority;
-    }
+    const auto sp_levels = sim::scenario_priorities(sc, sc.nic_tenants);
     ScenarioResult res;
     res.name = sc.name;
     res.label = item.label;

@@ -11,7 +11,9 @@
 // Search (budget = number of judged configurations, each judged on all seeds by the
 // caller's Judge):
 //   1. the fixed candidates: FIFO first (so the oracle is never worse than FIFO under the
-//      same judge), equal-weight DWRR, and where OracleSpace::work is given two priority
+//      same judge), equal-weight DWRR (the `fair` baseline), the scenario's own priorities
+//      where OracleSpace::sp_priority is given (the `sp` baseline: so the oracle is never
+//      worse than any static baseline), and where OracleSpace::work is given two priority
 //      orders: training tenants above the others, and smallest work per iteration first
 //      (rank_to_levels; the others lowest);
 //   2. random configurations, half of the remaining budget;
@@ -52,7 +54,13 @@ struct OracleSpace {
   // Per NIC tenant: bytes per iteration / round of a training tenant, <= 0 for the others
   // (background, pcap, unused). Empty: no priority-order candidates.
   std::vector<double> work;
+  // Per NIC tenant: the `sp` baseline's levels (the scenario's priorities; values past the
+  // lowest level are clamped to it). Empty: no such candidate.
+  std::vector<std::uint32_t> sp_priority;
 };
+
+// The `sp` baseline as a StaticConfig: SP_DWRR, base quantum, every slot, sp_priority clamped.
+[[nodiscard]] StaticConfig sp_config(const OracleSpace& space);
 
 // FIFO as a StaticConfig: what the `fifo` baseline writes (one level, base quantum, every slot).
 [[nodiscard]] StaticConfig fifo_config(const OracleSpace& space);
