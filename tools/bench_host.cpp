@@ -25,6 +25,7 @@
 #include <thread>
 
 #include "stand_in_nic.hpp"  // nicsched::testsupport: the stand-in CSR block
+#include "nicsched/cli/parse.hpp"
 #include "nicsched/drivers/open_bus.hpp"
 #include "nicsched/drivers/sim_server.hpp"
 #include "nicsched/host/discovery.hpp"
@@ -150,11 +151,7 @@ int main(int argc, char** argv) {
   app.add_option("--seconds", seconds, "Time per measurement")->capture_default_str();
   app.add_option("--target", target, "Measure this live target instead of the built-in ones");
   app.add_option("--label", label, "Transport column for --target (default: the URI)");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  if (const auto rc = nicsched::cli::parse_or_exit(app, argc, argv)) return *rc;
   try {
     if (!target.empty()) {
       auto bus = drivers::open_bus(target);

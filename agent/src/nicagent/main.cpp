@@ -10,6 +10,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "nicsched/cli/parse.hpp"
 #include "nicsched/version.hpp"
 
 int main(int argc, char** argv) {
@@ -95,11 +96,7 @@ int main(int argc, char** argv) {
                         "by more than this fraction")
       ->capture_default_str()->check(CLI::Range(0.0, 100.0));
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& err) {
-    return app.exit(err);
-  }
+  if (const auto rc = nicsched::cli::parse_or_exit(app, argc, argv)) return *rc;
   spdlog::set_default_logger(spdlog::stderr_color_mt("nicagent"));
   spdlog::set_level(spdlog::level::from_str(log_level));
   try {

@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "nicsched/cli/parse.hpp"
 #include "nicsched/drivers/open_bus.hpp"
 #include "nicsched/host/errors.hpp"
 #include "nicsched/version.hpp"
@@ -104,12 +105,7 @@ int main(int argc, char** argv) {
 
   auto* reset = app.add_subcommand("reset-counters", "Zero every telemetry counter (COUNTER_CLEAR)");
 
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? kOk : kUsage;
-  }
+  if (const auto rc = cli::parse_or_exit(app, argc, argv)) return *rc == 0 ? kOk : kUsage;
   if (g.verbose == 1) spdlog::set_level(spdlog::level::info);
   if (g.verbose >= 2) spdlog::set_level(spdlog::level::debug);
 

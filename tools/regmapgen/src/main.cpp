@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <spdlog/spdlog.h>
 
+#include "nicsched/cli/parse.hpp"
 #include "nicsched/regmapgen/generate.hpp"
 #include "nicsched/version.hpp"
 
@@ -21,11 +22,7 @@ int main(int argc, char** argv) {
   app.add_option("--source-name", source_name,
                  "how the generated files name their source (default: the input path as given)");
   app.add_flag("--check", check, "write nothing; exit 1 if any file under --out-root differs");
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  if (const auto rc = nicsched::cli::parse_or_exit(app, argc, argv)) return *rc;
   try {
     nicsched::regmapgen::RegisterMap map = nicsched::regmapgen::load_map(input);
     if (!source_name.empty()) map.source = source_name;
