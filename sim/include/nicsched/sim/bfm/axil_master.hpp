@@ -172,14 +172,7 @@ class AxilMaster {
     const bool w_held = m_.s_axil_wvalid && !w_hs_;
     const bool ar_held = m_.s_axil_arvalid && !ar_hs_;
     aw_hs_ = w_hs_ = ar_hs_ = false;
-    if (!aw_held) {
-      put(m_.s_axil_awvalid, 0);
-      if (aw_sent_ < writes_.size() && !roll(stalls_.valid_idle)) {
-        put(m_.s_axil_awvalid, 1);
-        put(m_.s_axil_awaddr, writes_[aw_sent_].c.addr);
-        put(m_.s_axil_awprot, 0);
-      }
-    }
+    if (!aw_held) offer_address(m_.s_axil_awvalid, m_.s_axil_awaddr, m_.s_axil_awprot, writes_, aw_sent_);
     if (!w_held) {
       put(m_.s_axil_wvalid, 0);
       if (w_sent_ < writes_.size() && !roll(stalls_.valid_idle)) {
@@ -188,14 +181,7 @@ class AxilMaster {
         put(m_.s_axil_wstrb, writes_[w_sent_].c.strb);
       }
     }
-    if (!ar_held) {
-      put(m_.s_axil_arvalid, 0);
-      if (ar_sent_ < reads_.size() && !roll(stalls_.valid_idle)) {
-        put(m_.s_axil_arvalid, 1);
-        put(m_.s_axil_araddr, reads_[ar_sent_].c.addr);
-        put(m_.s_axil_arprot, 0);
-      }
-    }
+    if (!ar_held) offer_address(m_.s_axil_arvalid, m_.s_axil_araddr, m_.s_axil_arprot, reads_, ar_sent_);
     put(m_.s_axil_bready, roll(stalls_.ready_stall) ? 0U : 1U);
     put(m_.s_axil_rready, roll(stalls_.ready_stall) ? 0U : 1U);
   }
@@ -239,6 +225,18 @@ class AxilMaster {
     if (i >= q.size()) throw AxilProtocolError("AXI4-Lite: handshake with nothing queued (BFM state lost)");
     return q[i];
   }
+  // One address channel (AW or AR) whose VALID is not held: offers the first address of
+  // `queue` not yet accepted, unless there is none or this cycle idles.
+  template <class Valid, class Addr, class Prot>
+  void offer_address(Valid& valid, Addr& addr, Prot& prot, const std::deque<Pending>& queue, std::size_t sent) {
+    put(valid, 0);
+    if (sent < queue.size() && !roll(stalls_.valid_idle)) {
+      put(valid, 1);
+      put(addr, queue[sent].c.addr);
+      put(prot, 0);
+    }
+  }
+
   // Assigns to a Verilated port whatever its storage type (CData, SData, IData).
   template <class Port>
   static void put(Port& port, std::uint64_t v) {
