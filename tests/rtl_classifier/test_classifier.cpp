@@ -6,7 +6,7 @@
 
 #include "Vclassifier_w512_e64.h"
 #include "Vclassifier_w64_e16.h"
-#include "ingress_bench.hpp"
+#include "ingress_case.hpp"
 
 using namespace nicsched;
 using namespace nicsched::test;
@@ -87,27 +87,12 @@ nic::ClassifierEntry entry_for(std::uint8_t tenant, std::uint8_t cls, std::uint8
   return e;
 }
 
-IngressMeta meta(std::uint8_t tenant, std::uint8_t cls, std::uint8_t op, ParseDrop d = ParseDrop::kNone) {
-  IngressMeta m;
-  m.tenant = tenant;
-  m.cls = cls;
-  m.crypto_op = op;
-  m.drop = d;
-  return m;
-}
-
-template <class Model>
-void run_case(const std::string& name, const std::function<void(const std::string&)>& body) {
-  const std::string err = run_traced(name, body);
-  if (!err.empty()) FAIL(err);
-}
-
 // Entries 0..k-1 are valid but miss (VLAN mismatch), entries k.. match everything: entry k
 // wins, for every k; with all entries missing, the default action.
 template <class Model>
 void first_match_wins(const std::string& name, unsigned entries) {
   for (unsigned k = 0; k <= entries; ++k) {
-    run_case<Model>(fmt::format("{}.k{}", name, k), [&](const std::string& trace) {
+    run_case(fmt::format("{}.k{}", name, k), [&](const std::string& trace) {
       ClassifierConfig cfg;
       cfg.default_action = {63, 1, CryptoOp{2}};
       for (unsigned i = 0; i < entries; ++i) {
@@ -131,7 +116,7 @@ void first_match_wins(const std::string& name, unsigned entries) {
 // match, differ only in masked-out bits, or differ in a masked bit.
 template <class Model>
 void field_masks(const std::string& name, unsigned entries) {
-  run_case<Model>(name, [&](const std::string& trace) {
+  run_case(name, [&](const std::string& trace) {
     ClassifierConfig cfg;
     cfg.default_action = {9, 1, CryptoOp{0}};
     cfg.classifier.assign(entries, nic::ClassifierEntry::reset());
@@ -177,7 +162,7 @@ void field_masks(const std::string& name, unsigned entries) {
 // DEFAULT_ACTION; crypto op 3 reads as none.
 template <class Model>
 void drop_default_op(const std::string& name, unsigned entries) {
-  run_case<Model>(name, [&](const std::string& trace) {
+  run_case(name, [&](const std::string& trace) {
     ClassifierConfig cfg;
     cfg.default_action = {12, 0, CryptoOp{3}};
     cfg.classifier.assign(entries, entry_for(30, 1, 1));
@@ -212,8 +197,8 @@ void random_matrix(const std::string& name, unsigned entries) {
   for (const auto& idle : patterns) {
     for (const auto& bp : patterns) {
       ++seed;
-      run_case<Model>(fmt::format("{}.idle_{}.bp_{}.seed{}", name, idle.name(), bp.name(), seed),
-                      [&](const std::string& trace) {
+      run_case(fmt::format("{}.idle_{}.bp_{}.seed{}", name, idle.name(), bp.name(), seed),
+               [&](const std::string& trace) {
         std::mt19937_64 rng(seed);
         const ClassifierConfig cfg = random_config(rng, entries);
         ClassifierBench<Model> b(trace, idle, bp, seed, cfg, entries);

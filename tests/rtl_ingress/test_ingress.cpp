@@ -6,18 +6,12 @@
 
 #include "Vingress_w512.h"
 #include "Vingress_w64.h"
-#include "ingress_bench.hpp"
+#include "ingress_case.hpp"
 
 using namespace nicsched;
 using namespace nicsched::test;
 
 namespace {
-
-template <class Model>
-void run_case(const std::string& name, const std::function<void(const std::string&)>& body) {
-  const std::string err = run_traced(name, body);
-  if (!err.empty()) FAIL(err);
-}
 
 // A table as a deployment would write it:
 //   0: UDP dport 4791 (RoCEv2) with DSCP 46      -> tenant 1, control
@@ -46,19 +40,10 @@ ClassifierConfig deployment_table(bool bad_to_default) {
   return cfg;
 }
 
-IngressMeta meta(std::uint8_t tenant, std::uint8_t cls, std::uint8_t op, ParseDrop d = ParseDrop::kNone) {
-  IngressMeta m;
-  m.tenant = tenant;
-  m.cls = cls;
-  m.crypto_op = op;
-  m.drop = d;
-  return m;
-}
-
 template <class Model>
 void deployment(const std::string& name) {
   for (bool bad_to_default : {false, true}) {
-    run_case<Model>(fmt::format("{}.bad_to_default{}", name, int{bad_to_default}), [&](const std::string& trace) {
+    run_case(fmt::format("{}.bad_to_default{}", name, int{bad_to_default}), [&](const std::string& trace) {
       const ClassifierConfig cfg = deployment_table(bad_to_default);
       IngressBench<Model> b(trace, bfm::StallPattern::random(0.3), bfm::StallPattern::random(0.3), 5, cfg);
       std::vector<IngressMeta> want;
@@ -107,8 +92,8 @@ void random_matrix(const std::string& name, std::size_t frames_per_run) {
   for (const auto& idle : patterns) {
     for (const auto& bp : patterns) {
       ++seed;
-      run_case<Model>(fmt::format("{}.idle_{}.bp_{}.seed{}", name, idle.name(), bp.name(), seed),
-                      [&](const std::string& trace) {
+      run_case(fmt::format("{}.idle_{}.bp_{}.seed{}", name, idle.name(), bp.name(), seed),
+               [&](const std::string& trace) {
         std::mt19937_64 rng(seed);
         ClassifierConfig cfg = random_config(rng, kIngressEntries);
         // Copy some entries' values from the traffic so that every entry sees hits.
@@ -124,7 +109,7 @@ void random_matrix(const std::string& name, std::size_t frames_per_run) {
 // between bursts would).
 template <class Model>
 void table_change(const std::string& name) {
-  run_case<Model>(name, [&](const std::string& trace) {
+  run_case(name, [&](const std::string& trace) {
     std::mt19937_64 rng(77);
     IngressBench<Model> b(trace, bfm::StallPattern::none(), bfm::StallPattern::random(0.2), 77,
                           deployment_table(false));
@@ -139,7 +124,7 @@ void table_change(const std::string& name) {
 // One beat per clock and a fixed latency (parser 2 + classifier 1) with the sink ready.
 template <class Model>
 void full_throughput(const std::string& name) {
-  run_case<Model>(name, [&](const std::string& trace) {
+  run_case(name, [&](const std::string& trace) {
     std::mt19937_64 rng(9);
     IngressBench<Model> b(trace, bfm::StallPattern::none(), bfm::StallPattern::none(), 9, deployment_table(true));
     auto& h = b.harness();

@@ -7,7 +7,7 @@
 #include "Vparser_w128.h"
 #include "Vparser_w512.h"
 #include "Vparser_w64.h"
-#include "ingress_bench.hpp"
+#include "ingress_case.hpp"
 
 using namespace nicsched;
 using namespace nicsched::test;
@@ -65,18 +65,12 @@ ParsedFrame expected_fields(const sim::PacketSpec& s, std::size_t length) {
   return f;
 }
 
-template <class Model>
-void run_case(const std::string& name, const std::function<void(const std::string&)>& body) {
-  const std::string err = run_traced(name, body);
-  if (!err.empty()) FAIL(err);
-}
-
 // Every header combination: tag or not, IPv4 with 0..10 option words or IPv6, UDP / TCP /
 // other protocols, first and non-first fragments, DSCP values, payload sizes across the
 // beat boundaries.
 template <class Model>
 void directed_headers(const std::string& name) {
-  run_case<Model>(name, [&](const std::string& trace) {
+  run_case(name, [&](const std::string& trace) {
     auto h = make_harness<Model>(trace, bfm::StallPattern::none(), bfm::StallPattern::none(), 1, false);
     std::vector<std::vector<std::uint8_t>> frames;
     std::vector<std::optional<ParsedFrame>> expected;
@@ -212,7 +206,7 @@ std::vector<ErrorCase> error_cases() {
 template <class Model>
 void directed_errors(const std::string& name) {
   for (bool bad_to_default : {false, true}) {
-    run_case<Model>(name + (bad_to_default ? ".bad_to_default" : ""), [&](const std::string& trace) {
+    run_case(name + (bad_to_default ? ".bad_to_default" : ""), [&](const std::string& trace) {
       auto h = make_harness<Model>(trace, bfm::StallPattern::none(), bfm::StallPattern::none(), 2,
                                    bad_to_default);
       const auto cases = error_cases();
@@ -241,7 +235,7 @@ void directed_errors(const std::string& name) {
 // as a valid packet cut to that length; some frames end with an empty tlast beat.
 template <class Model>
 void every_length(const std::string& name) {
-  run_case<Model>(name, [&](const std::string& trace) {
+  run_case(name, [&](const std::string& trace) {
     auto h = make_harness<Model>(trace, bfm::StallPattern::random(0.2), bfm::StallPattern::random(0.2), 3, false);
     std::mt19937_64 rng(3);
     std::vector<std::size_t> lengths;
@@ -278,7 +272,7 @@ void random_matrix(const std::string& name, std::size_t frames_per_run) {
     for (const auto& bp : patterns) {
       ++seed;
       const std::string run = fmt::format("{}.idle_{}.bp_{}.seed{}", name, idle.name(), bp.name(), seed);
-      run_case<Model>(run, [&](const std::string& trace) {
+      run_case(run, [&](const std::string& trace) {
         std::mt19937_64 rng(seed);
         const bool bad_to_default = (seed & 1) != 0;
         auto h = make_harness<Model>(trace, idle, bp, seed, bad_to_default);
@@ -298,7 +292,7 @@ void random_matrix(const std::string& name, std::size_t frames_per_run) {
 // frames, first beat out `latency` clocks after it went in.
 template <class Model>
 void full_throughput(const std::string& name, unsigned latency) {
-  run_case<Model>(name, [&](const std::string& trace) {
+  run_case(name, [&](const std::string& trace) {
     auto h = make_harness<Model>(trace, bfm::StallPattern::none(), bfm::StallPattern::none(), 4, false);
     std::mt19937_64 rng(4);
     std::vector<std::vector<std::uint8_t>> frames;
