@@ -192,32 +192,25 @@ void drop_default_op(const std::string& name, unsigned entries) {
 // are common) under the idle x backpressure matrix.
 template <class Model>
 void random_matrix(const std::string& name, unsigned entries) {
-  const auto patterns = stall_patterns();
-  std::uint64_t seed = 200;
-  for (const auto& idle : patterns) {
-    for (const auto& bp : patterns) {
-      ++seed;
-      run_case(fmt::format("{}.idle_{}.bp_{}.seed{}", name, idle.name(), bp.name(), seed),
-               [&](const std::string& trace) {
-        std::mt19937_64 rng(seed);
-        const ClassifierConfig cfg = random_config(rng, entries);
-        ClassifierBench<Model> b(trace, idle, bp, seed, cfg, entries);
-        for (int i = 0; i < 400; ++i) {
-          ParsedFrame f = fields(static_cast<std::uint16_t>(rng() & 0xFFF), static_cast<std::uint8_t>(rng() & 0x3F),
-                                 static_cast<std::uint8_t>(rng()), static_cast<std::uint16_t>(rng()));
-          if (rng() % 2) {
-            const auto& e = cfg.classifier[rng() % entries];
-            f = fields(e.vlan, e.dscp, e.proto, e.port);
-            if (rng() % 4 == 0) f.dst_port ^= static_cast<std::uint16_t>(1U << (rng() % 16));
-          }
-          if (rng() % 10 == 0) f.drop = static_cast<ParseDrop>(1 + rng() % 4);
-          else if (rng() % 10 == 0) f.to_default = true;
-          b.send(f);
-        }
-        b.finish(cfg);
-      });
+  run_stall_matrix(name, 200, [&](const std::string& trace, const bfm::StallPattern& idle, const bfm::StallPattern& bp,
+                                  std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    const ClassifierConfig cfg = random_config(rng, entries);
+    ClassifierBench<Model> b(trace, idle, bp, seed, cfg, entries);
+    for (int i = 0; i < 400; ++i) {
+      ParsedFrame f = fields(static_cast<std::uint16_t>(rng() & 0xFFF), static_cast<std::uint8_t>(rng() & 0x3F),
+                             static_cast<std::uint8_t>(rng()), static_cast<std::uint16_t>(rng()));
+      if (rng() % 2) {
+        const auto& e = cfg.classifier[rng() % entries];
+        f = fields(e.vlan, e.dscp, e.proto, e.port);
+        if (rng() % 4 == 0) f.dst_port ^= static_cast<std::uint16_t>(1U << (rng() % 16));
+      }
+      if (rng() % 10 == 0) f.drop = static_cast<ParseDrop>(1 + rng() % 4);
+      else if (rng() % 10 == 0) f.to_default = true;
+      b.send(f);
     }
-  }
+    b.finish(cfg);
+  });
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -15,6 +16,22 @@ namespace nicsched::test {
 inline void run_case(const std::string& name, const std::function<void(const std::string&)>& body) {
   const std::string err = run_traced(name, body);
   if (!err.empty()) FAIL(err);
+}
+
+/// The idle x backpressure matrix: one case per pairing of stall_patterns() (input idles,
+/// output backpressure), named <name>.idle_<i>.bp_<b>.seed<seed> with seeds first_seed + 1,
+/// first_seed + 2, ...; runs body(trace, idle, bp, seed).
+template <class Body>
+void run_stall_matrix(const std::string& name, std::uint64_t first_seed, Body&& body) {
+  const auto patterns = stall_patterns();
+  std::uint64_t seed = first_seed;
+  for (const auto& idle : patterns) {
+    for (const auto& bp : patterns) {
+      ++seed;
+      run_case(fmt::format("{}.idle_{}.bp_{}.seed{}", name, idle.name(), bp.name(), seed),
+               [&](const std::string& trace) { body(trace, idle, bp, seed); });
+    }
+  }
 }
 
 }  // namespace nicsched::test

@@ -87,22 +87,15 @@ void deployment(const std::string& name) {
 
 template <class Model>
 void random_matrix(const std::string& name, std::size_t frames_per_run) {
-  const auto patterns = stall_patterns();
-  std::uint64_t seed = 300;
-  for (const auto& idle : patterns) {
-    for (const auto& bp : patterns) {
-      ++seed;
-      run_case(fmt::format("{}.idle_{}.bp_{}.seed{}", name, idle.name(), bp.name(), seed),
-               [&](const std::string& trace) {
-        std::mt19937_64 rng(seed);
-        ClassifierConfig cfg = random_config(rng, kIngressEntries);
-        // Copy some entries' values from the traffic so that every entry sees hits.
-        IngressBench<Model> b(trace, idle, bp, seed, cfg);
-        for (std::size_t i = 0; i < frames_per_run; ++i) b.send(random_frame(rng), rng() % 16 == 0);
-        b.finish();
-      });
-    }
-  }
+  run_stall_matrix(name, 300, [&](const std::string& trace, const bfm::StallPattern& idle, const bfm::StallPattern& bp,
+                                  std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    ClassifierConfig cfg = random_config(rng, kIngressEntries);
+    // Copy some entries' values from the traffic so that every entry sees hits.
+    IngressBench<Model> b(trace, idle, bp, seed, cfg);
+    for (std::size_t i = 0; i < frames_per_run; ++i) b.send(random_frame(rng), rng() % 16 == 0);
+    b.finish();
+  });
 }
 
 // Two bursts with different tables, written while the pipeline is empty (as a COMMIT

@@ -266,26 +266,19 @@ void every_length(const std::string& name) {
 // Random frames under every pairing of input idle and output backpressure patterns.
 template <class Model>
 void random_matrix(const std::string& name, std::size_t frames_per_run) {
-  const auto patterns = stall_patterns();
-  std::uint64_t seed = 100;
-  for (const auto& idle : patterns) {
-    for (const auto& bp : patterns) {
-      ++seed;
-      const std::string run = fmt::format("{}.idle_{}.bp_{}.seed{}", name, idle.name(), bp.name(), seed);
-      run_case(run, [&](const std::string& trace) {
-        std::mt19937_64 rng(seed);
-        const bool bad_to_default = (seed & 1) != 0;
-        auto h = make_harness<Model>(trace, idle, bp, seed, bad_to_default);
-        std::vector<std::vector<std::uint8_t>> frames;
-        for (std::size_t i = 0; i < frames_per_run; ++i) {
-          frames.push_back(random_frame(rng));
-          h->send(frames.back(), rng() % 16 == 0);
-        }
-        h->drain(20000);
-        check_all(*h, frames, bad_to_default);
-      });
+  run_stall_matrix(name, 100, [&](const std::string& trace, const bfm::StallPattern& idle, const bfm::StallPattern& bp,
+                                  std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    const bool bad_to_default = (seed & 1) != 0;
+    auto h = make_harness<Model>(trace, idle, bp, seed, bad_to_default);
+    std::vector<std::vector<std::uint8_t>> frames;
+    for (std::size_t i = 0; i < frames_per_run; ++i) {
+      frames.push_back(random_frame(rng));
+      h->send(frames.back(), rng() % 16 == 0);
     }
-  }
+    h->drain(20000);
+    check_all(*h, frames, bad_to_default);
+  });
 }
 
 // Back-to-back frames with the sink always ready: one beat per clock, no bubble between
