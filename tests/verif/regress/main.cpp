@@ -14,6 +14,7 @@
 
 #include "bench.hpp"
 #include "check.hpp"
+#include "nicsched/cli/parse.hpp"
 #include "nicsched/version.hpp"
 
 namespace verif = nicsched::verif;
@@ -66,11 +67,7 @@ int main(int argc, char** argv) {
                  "failing seeds rerun with tracing for a waveform, at most this many (default 5)");
   app.add_flag("--quiet", quiet, "print failing seeds and the summary only");
   o_seeds->excludes(o_seed);
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  if (const auto rc = nicsched::cli::parse_or_exit(app, argc, argv)) return *rc;
   if (lim.min_cycles == 0 || lim.min_cycles > lim.max_cycles) {
     fmt::print(stderr, "nicsched_regress: --min-cycles must be > 0 and <= --max-cycles\n");
     return 2;
