@@ -19,6 +19,9 @@ using nicsched::test::replaced;
 
 namespace {
 
+// Every file the tiny map generates, its source named tiny.yaml.
+std::vector<rg::GeneratedFile> tiny_files() { return rg::generate(rg::parse_map(kTinyMap, "tiny.yaml")); }
+
 std::string file_of(const std::vector<rg::GeneratedFile>& files, const std::string& rel) {
   for (const auto& f : files) {
     if (f.relative_path == rel) return f.content;
@@ -71,7 +74,7 @@ TEST_CASE("tiny map: every generated file names its source and says not to edit 
 }
 
 TEST_CASE("tiny map: SystemVerilog package") {
-  const auto pkg = file_of(rg::generate(rg::parse_map(kTinyMap, "tiny.yaml")), "rtl/generated/nicsched_regs_pkg.sv");
+  const auto pkg = file_of(tiny_files(), "rtl/generated/nicsched_regs_pkg.sv");
   CHECK_THAT(pkg, Contains("package nicsched_regs_pkg;"));
   CHECK_THAT(pkg, Contains("localparam int MODE_OFFSET = 'h4;"));
   CHECK_THAT(pkg, Contains("localparam int P_CFG_OFFSET = 'h104;"));  // base 0x100 + offset 0x4
@@ -86,7 +89,7 @@ TEST_CASE("tiny map: SystemVerilog package") {
 }
 
 TEST_CASE("tiny map: CSR module ports follow the contract") {
-  const auto csr = file_of(rg::generate(rg::parse_map(kTinyMap, "tiny.yaml")), "rtl/generated/nicsched_csr.sv");
+  const auto csr = file_of(tiny_files(), "rtl/generated/nicsched_csr.sv");
   CHECK_THAT(csr, Contains("module nicsched_csr #("));
   CHECK_THAT(csr, Contains("parameter int NumPorts = 2"));
   CHECK_THAT(csr, Contains("input  logic [11:0] s_axil_awaddr,"));
@@ -101,7 +104,7 @@ TEST_CASE("tiny map: CSR module ports follow the contract") {
 }
 
 TEST_CASE("tiny map: C++ header constants") {
-  const auto hpp = file_of(rg::generate(rg::parse_map(kTinyMap, "tiny.yaml")), "include/nicsched/regmap.hpp");
+  const auto hpp = file_of(tiny_files(), "include/nicsched/regmap.hpp");
   CHECK_THAT(hpp, Contains("namespace nicsched::regmap {"));
   CHECK_THAT(hpp, Contains("namespace P_CFG {"));
   CHECK_THAT(hpp, Contains("inline constexpr std::uint32_t kBase = 0x0104;"));
@@ -117,7 +120,7 @@ TEST_CASE("tiny map: C++ header constants") {
 }
 
 TEST_CASE("tiny map: docs table") {
-  const auto md = file_of(rg::generate(rg::parse_map(kTinyMap, "tiny.yaml")), "docs/registers.md");
+  const auto md = file_of(tiny_files(), "docs/registers.md");
   CHECK_THAT(md, Contains("| 0x0004 | MODE | 32 | rw | 0x00000021 |"));
   CHECK_THAT(md, Contains("| 0x0104 | P_CFG | 32 | rw | 0x00012300 |"));
   CHECK_THAT(md, Contains("`[5:4]` **SPEED** rw, reset 2: Speed (SLOW = 0, FAST = 2)"));
@@ -126,7 +129,7 @@ TEST_CASE("tiny map: docs table") {
 
 TEST_CASE("tiny map: generated RTL is lint-clean under verilator -Wall at several counts") {
   const auto dir = fresh_dir("lint");
-  rg::write_files(rg::generate(rg::parse_map(kTinyMap, "tiny.yaml")), dir);
+  rg::write_files(tiny_files(), dir);
   for (const char* p : {"-GNumPorts=1", "-GNumPorts=3", "-GNumPorts=4"}) {
     const std::string cmd = std::string("verilator --lint-only -Wall ") + p + " " +
                             (dir / "rtl/generated/nicsched_regs_pkg.sv").string() + " " +
@@ -139,7 +142,7 @@ TEST_CASE("tiny map: generated RTL is lint-clean under verilator -Wall at severa
 
 TEST_CASE("write_files writes every file once and leaves unchanged files untouched") {
   const auto dir = fresh_dir("write");
-  const auto files = rg::generate(rg::parse_map(kTinyMap, "tiny.yaml"));
+  const auto files = tiny_files();
   CHECK(rg::write_files(files, dir).size() == 4);
   for (const auto& f : files) {
     std::ifstream in(dir / f.relative_path);
@@ -153,7 +156,7 @@ TEST_CASE("write_files writes every file once and leaves unchanged files untouch
 
 TEST_CASE("write_files refuses a generated path that is not a regular file, naming it, without reading it") {
   const auto dir = fresh_dir("notreg");
-  const auto files = rg::generate(rg::parse_map(kTinyMap, "tiny.yaml"));
+  const auto files = tiny_files();
   const auto first = dir / files.front().relative_path;
   std::filesystem::create_directories(first);  // a directory where a generated file goes
   CHECK_THROWS_WITH(rg::write_files(files, dir), Contains(first.string()) && Contains("it is a directory"));
