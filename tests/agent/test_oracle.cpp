@@ -45,6 +45,20 @@ double known_judge(const StaticConfig& c) {
   return score;
 }
 
+// A baseline's decision on a 4-tenant NIC after one interval of telemetry, from `base`.
+struct BaselineDecision {
+  nicsched::testing::TrackedNic nic;
+  nicsched::control::TelemetryTracker& tracker = nic.tr;
+  nicsched::host::Policy base;
+  BaselineDecision() {
+    tracker.update(nic.s.bulk(0, 1000).next(1000));
+    base.tenants.resize(4);
+  }
+  nicsched::host::Policy of(const std::string& name, const std::vector<std::uint32_t>& levels = {}) {
+    return nicsched::control::make_baseline(name, levels)->decide(tracker, base);
+  }
+};
+
 }  // namespace
 
 TEST_CASE("oracle: FIFO is judged first and the result is never judged worse", "[oracle]") {
@@ -141,33 +155,20 @@ TEST_CASE("oracle: bad spaces are refused", "[oracle]") {
 }
 
 TEST_CASE("oracle: its FIFO candidate is what the fifo baseline writes", "[oracle]") {
-  const auto caps = nicsched::testing::test_caps(4, 4, 4);
-  nicsched::testing::TelemetryScript script(caps);
-  nicsched::control::TelemetryTracker tr(caps, 50.0);
-  tr.reset(script.now());
-  tr.update(script.bulk(0, 1000).next(1000));
-  nicsched::host::Policy base;
-  base.tenants.resize(4);
-  for (auto& t : base.tenants) t.qlimit_bulk_bytes = 12345;  // kept by both
-  const auto fifo = nicsched::control::make_baseline("fifo")->decide(tr, base);
-  CHECK(nicsched::control::to_policy(fifo_config(space4()), base) == fifo);
+  BaselineDecision d;
+  for (auto& t : d.base.tenants) t.qlimit_bulk_bytes = 12345;  // kept by both
+  const auto fifo = d.of("fifo");
+  CHECK(nicsched::control::to_policy(fifo_config(space4()), d.base) == fifo);
   nicsched::control::StaticController ctl(fifo_config(space4()), "oracle");
-  CHECK(ctl.decide(tr, base) == fifo);
+  CHECK(ctl.decide(d.tracker, d.base) == fifo);
   CHECK(ctl.name() == "oracle");
 }
 
 TEST_CASE("oracle: its sp candidate is what the sp baseline writes, judged third", "[oracle]") {
-  const auto caps = nicsched::testing::test_caps(4, 4, 4);
-  nicsched::testing::TelemetryScript script(caps);
-  nicsched::control::TelemetryTracker tr(caps, 50.0);
-  tr.reset(script.now());
-  tr.update(script.bulk(0, 1000).next(1000));
-  nicsched::host::Policy base;
-  base.tenants.resize(4);
+  BaselineDecision d;
   OracleSpace s = space4();
   s.sp_priority = {2, 0, 1, 4};  // tenant 3 unused: past the lowest level, clamped to 3
-  const auto sp = nicsched::control::make_baseline("sp", s.sp_priority)->decide(tr, base);
-  CHECK(nicsched::control::to_policy(nicsched::control::sp_config(s), base) == sp);
+  CHECK(nicsched::control::to_policy(nicsched::control::sp_config(s), d.base) == d.of("sp", s.sp_priority));
   CHECK(nicsched::control::sp_config(s).priority == std::vector<std::uint32_t>{2, 0, 1, 3});
 
   // A judge under which the sp configuration is the best there is: the oracle returns it.
