@@ -46,6 +46,7 @@ std::string to_json(const RunMetrics& m) {
     o["completed"] = t.completed;
     o["iter_mean_us"] = opt(t.iter_mean_us);
     o["iter_p99_us"] = opt(t.iter_p99_us);
+    o["comm_mean_us"] = opt(t.comm_mean_us);
     o["solo_iter_mean_us"] = opt(t.solo_iter_mean_us);
     o["slowdown"] = opt(t.slowdown);
     o["progress_units"] = t.progress_units;

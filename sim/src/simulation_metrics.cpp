@@ -60,6 +60,12 @@ RunMetrics Simulation::metrics() {
     for (auto c : t.workload->iteration_cycles()) iters.push_back(static_cast<double>(c) * us_per_cycle);
     tm.iter_mean_us = mean(iters);
     tm.iter_p99_us = percentile(iters, 99);
+    const auto& computes = t.workload->compute_cycles();
+    std::vector<double> comm;
+    for (std::size_t k = 0; k < computes.size(); ++k) {
+      comm.push_back(static_cast<double>(t.workload->iteration_cycles()[k] - computes[k]) * us_per_cycle);
+    }
+    tm.comm_mean_us = mean(comm);
     tm.progress_units = p.units();
     std::vector<double> lat;
     for (double c : h.control_latency) lat.push_back(c * us_per_cycle);

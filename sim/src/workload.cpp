@@ -103,6 +103,7 @@ void DdpWorkload::wake(std::uint64_t now, TrafficSink& out) {
   }
   if (progress_.phase == Phase::kNotArrived && now >= spec_.start_cycle) start_iteration(now);
   if (progress_.phase == Phase::kCompute && now >= phase_end_) {
+    compute_now_ = now - iter_start_;
     progress_.phase = Phase::kCommunicate;
     progress_.phase_start_cycle = now;
     phase_end_ = kNever;
@@ -125,6 +126,7 @@ void DdpWorkload::on_delivered(Flow flow, std::uint64_t payload_bytes, std::uint
       std::min(1.0, static_cast<double>(burst_delivered_) / static_cast<double>(spec_.burst_bytes));
   if (burst_delivered_ >= spec_.burst_bytes) {
     iterations_.push_back(now - iter_start_);
+    computes_.push_back(compute_now_);
     ++progress_.completed;
     if (leaving(now)) {
       leave(out);
@@ -168,6 +170,7 @@ void FlWorkload::wake(std::uint64_t now, TrafficSink& out) {
   }
   if (progress_.phase == Phase::kNotArrived && now >= spec_.start_cycle) start_round(now, out);
   if (progress_.phase == Phase::kTrain && now >= phase_end_) {
+    compute_now_ = now - progress_.phase_start_cycle;
     start_transfer(Phase::kUpload, Flow::kBulkTx, spec_.upload_bytes, now, out);
   }
 }
@@ -191,6 +194,7 @@ void FlWorkload::on_delivered(Flow flow, std::uint64_t payload_bytes, std::uint6
         static_cast<double>(phase_delivered_) / static_cast<double>(spec_.upload_bytes);
     if (phase_delivered_ >= spec_.upload_bytes) {
       iterations_.push_back(now - round_start_);
+      computes_.push_back(compute_now_);
       ++progress_.completed;
       if (leaving(now)) {
         leave(out);

@@ -105,6 +105,8 @@ TEST_CASE("DDP: compute then a burst of 2(N-1)/N x model and the iteration ends 
   CHECK(w.progress().completed == 1);
   REQUIRE(w.iteration_cycles().size() == 1);
   CHECK(w.iteration_cycles()[0] == 13000);  // 1000 .. 14000
+  REQUIRE(w.compute_cycles().size() == 1);
+  CHECK(w.compute_cycles()[0] == 10000);  // 1000 .. 11000; the other 3000 cycles are the burst
   CHECK(w.progress().phase == Phase::kCompute);
   CHECK(w.progress().delivered_bytes == 12000);
   CHECK(w.progress().offered_bytes == 12000);
@@ -123,7 +125,7 @@ TEST_CASE("DDP: a tenant that leaves stops sending and cancels what is queued", 
   CHECK(w.next_wakeup() == kNever);
 }
 
-TEST_CASE("DDP: jitter varies the compute time around its mean", "[workload]") {
+TEST_CASE("DDP: jitter varies the compute time around its mean, and each iteration records its own", "[workload]") {
   TenantSpec spec = ddp_spec();
   spec.jitter = 0.2;
   spec.control.enabled = false;
@@ -131,7 +133,7 @@ TEST_CASE("DDP: jitter varies the compute time around its mean", "[workload]") {
   RecordingSink sink;
   std::uint64_t now = spec.start_cycle;
   double sum = 0;
-  std::uint64_t lo = ~0ULL, hi = 0;
+  std::uint64_t lo = ~0ULL, hi = 0, last = 0;
   for (int i = 0; i < 200; ++i) {
     w.wake(now, sink);  // arrival or compute start
     const std::uint64_t start = now;
@@ -139,6 +141,9 @@ TEST_CASE("DDP: jitter varies the compute time around its mean", "[workload]") {
     w.wake(now, sink);  // compute done, burst sent
     const std::uint64_t c = now - start;
     sum += static_cast<double>(c);
+    REQUIRE(w.compute_cycles().size() == static_cast<std::size_t>(i));
+    if (i > 0) CHECK(w.compute_cycles()[static_cast<std::size_t>(i) - 1] == last);
+    last = c;
     lo = std::min(lo, c);
     hi = std::max(hi, c);
     w.on_delivered(Flow::kBulkTx, spec.burst_bytes, now, sink);
@@ -176,6 +181,7 @@ TEST_CASE("FL: download, train, upload with the expansion factor", "[workload]")
   w.on_delivered(Flow::kBulkTx, 12500, 7000, sink);
   CHECK(w.progress().completed == 1);
   CHECK(w.iteration_cycles().at(0) == 7000);
+  CHECK(w.compute_cycles().at(0) == 5000);  // 800 .. 5800: the rest of the round is transfer
   CHECK(w.progress().phase == Phase::kDownload);  // next round started
 }
 

@@ -71,10 +71,10 @@ Row summarise(const std::string& name, const std::vector<control::RunResult>& ru
         dp.push_back(or_nan(t.iter_p99_us));
       } else if (spec.kind == sim::WorkloadKind::kFl && t.iter_mean_us && t.completed > 0) {
         // Round = download + training + upload: the communication part is the round less
-        // the tenant's mean training time; of it, the crypto part is the time its packets
-        // waited for an engine slot at the head of the queue (CRYPTO_STATS *_WAIT).
+        // its measured training time (jitter included); of it, the crypto part is the time
+        // its packets waited for an engine slot at the head of the queue (CRYPTO_STATS *_WAIT).
         fm.push_back(*t.iter_mean_us);
-        fc.push_back(*t.iter_mean_us - static_cast<double>(spec.train_cycles) * us);
+        fc.push_back(or_nan(t.comm_mean_us));
         fw.push_back(static_cast<double>(t.crypto_wait_cycles) * us / static_cast<double>(t.completed));
       }
       if (t.control_p99_us) cp.push_back(*t.control_p99_us);

@@ -32,6 +32,7 @@ struct TenantMetrics {
   std::uint64_t completed = 0;            // iterations / rounds
   std::optional<double> iter_mean_us;     // iteration (round) time
   std::optional<double> iter_p99_us;
+  std::optional<double> comm_mean_us;     // iteration less its compute (training) time: communication and waiting
   std::optional<double> solo_iter_mean_us;  // the same tenant alone on the NIC
   std::optional<double> slowdown;         // iter_mean / solo_iter_mean
   double progress_units = 0;              // completed + fraction of current communication

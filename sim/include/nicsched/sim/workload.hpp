@@ -84,6 +84,9 @@ class Workload {
   [[nodiscard]] const Progress& progress() const { return progress_; }
   // Durations (cycles) of completed iterations / rounds, in order.
   [[nodiscard]] const std::vector<std::uint64_t>& iteration_cycles() const { return iterations_; }
+  // Of each completed iteration / round, the cycles spent computing (DDP) / training (FL),
+  // jitter included; the rest of the iteration is communication (and waiting for it).
+  [[nodiscard]] const std::vector<std::uint64_t>& compute_cycles() const { return computes_; }
   // Payload bytes the workload sends per iteration (DDP burst, FL download+upload); 0 for
   // open-ended traffic.
   [[nodiscard]] virtual std::uint64_t bytes_per_iteration() const { return 0; }
@@ -99,6 +102,8 @@ class Workload {
   TenantSpec spec_;
   Progress progress_;
   std::vector<std::uint64_t> iterations_;
+  std::vector<std::uint64_t> computes_;  // parallel to iterations_
+  std::uint64_t compute_now_ = 0;         // the compute/training time of the iteration under way
   std::mt19937_64 rng_;
 };
 
