@@ -367,6 +367,11 @@ int train(const TrainOptions& o) {
     if (stop_signal == 0 && ppo::world_any(mine != 0)) stop_signal = mine != 0 ? mine : SIGTERM;
     return stop_signal != 0;
   };
+  // The checkpoint and the policy exported from it, written together (rank 0 only).
+  const auto save = [&] {
+    trainer.save_checkpoint(checkpoint);
+    trainer.export_policy(policy_dir, env_yaml);
+  };
   bool stopping = agree_stop();
   while (!trainer.finished() && !stopping) {
     const auto st = trainer.update();
@@ -393,17 +398,13 @@ int train(const TrainOptions& o) {
                 << ' ' << st.steps_per_second << " sps   " << std::flush;
     }
     if ((cfg.checkpoint_every > 0 && st.update % cfg.checkpoint_every == 0) || trainer.finished() || stopping) {
-      trainer.save_checkpoint(checkpoint);
-      trainer.export_policy(policy_dir, env_yaml);
+      save();
       saved_at_stop = stopping;
     }
   }
   if (rank == 0 && !o.quiet) std::cerr << "\n";
   if (stop_signal != 0) {
-    if (rank == 0 && !saved_at_stop) {  // stopped before the first update of this session ended
-      trainer.save_checkpoint(checkpoint);
-      trainer.export_policy(policy_dir, env_yaml);
-    }
+    if (rank == 0 && !saved_at_stop) save();  // stopped before the first update of this session ended
     spdlog::warn("{}: stopped at update {} of {} (step {}); checkpoint {}, policy {}; continue with: nicagent train "
                  "--resume {}",
                  stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", trainer.updates_done(), cfg.num_updates,
