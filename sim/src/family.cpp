@@ -370,6 +370,8 @@ bool NameDist::can_produce(const std::string& v) const {
   return false;
 }
 
+std::uint32_t nic_tenants_for(std::uint32_t tenants) { return tenants <= 8 ? 8 : tenants <= 16 ? 16 : tenants; }
+
 double clock_for_link(double link_gbps) { return link_gbps <= 64.0 * 8.0 * 250.0 / 1e3 ? 250.0 : 400.0; }
 
 std::string Family::scenario_name(std::uint64_t seed) const { return name + "-" + std::to_string(seed); }
@@ -384,7 +386,7 @@ std::string Family::draw_yaml(std::uint64_t seed) const {
   const double link = link_gbps.draw(rng);
   const std::string& engine = crypto_engine.draw(rng);
   const auto slots = static_cast<std::uint32_t>(crypto_slots.draw(rng));
-  const std::uint32_t nic_tenants = n <= 8 ? 8 : n <= 16 ? 16 : n;
+  const std::uint32_t nic_tenants = nic_tenants_for(n);
 
   // Only the file's name, so that the text does not depend on where the family was read.
   std::string out = fmt::format(

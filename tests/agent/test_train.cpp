@@ -5,10 +5,12 @@
 // where, and exit 130 / 143.
 #include <catch2/catch.hpp>
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -150,6 +152,184 @@ TEST_CASE("train: SIGINT and SIGTERM write a final checkpoint, say where, and re
     CHECK(r.log.find("dropped") == std::string::npos);
     CHECK(csv_updates(out / "train.csv") == one_to(stopped + 2));
   }
+}
+
+namespace {
+
+// Family runs: 2 envs, 4-step episodes, 16 steps per env per update, a checkpoint every update.
+const std::string kFamilyPpo =
+    "seed: 5\nnum_envs: 2\nnum_steps: 16\ntotal_steps: 128\nupdate_epochs: 1\nnum_minibatches: 1\n"
+    "hidden_sizes: [8]\nenv_threads: 1\ncheckpoint_every: 1\n";
+const std::string kFamilyEnv = "interval_cycles: 2000\nepisode_steps: 4\n";
+const std::string kTrainFamily = NICSCHED_SOURCE_DIR "/sim/families/train.yaml";
+
+struct FamilyScratch {
+  fs::path dir;
+  explicit FamilyScratch(const char* name) : dir(fresh_dir("nicagent-train", name)) {
+    std::ofstream(dir / "ppo.yaml") << kFamilyPpo;
+    std::ofstream(dir / "env.yaml") << kFamilyEnv;
+  }
+  ~FamilyScratch() { fs::remove_all(dir); }
+  // train.yaml with another name and tenant counts.
+  [[nodiscard]] fs::path family(const std::string& name, const std::string& tenants) const {
+    std::string text = slurp(kTrainFamily);
+    const auto replace = [&](const std::string& from, const std::string& to) {
+      const auto at = text.find(from);
+      REQUIRE(at != std::string::npos);
+      text.replace(at, from.size(), to);
+    };
+    replace("name: train", "name: " + name);
+    replace("tenants: {choice: [2, 3, 4, 5, 6, 7, 8]}", "tenants: " + tenants);
+    const fs::path p = dir / (name + ".yaml");
+    std::ofstream(p) << text;
+    return p;
+  }
+};
+
+// nicagent --log-level debug train ... (the debug log names each episode's draw).
+Finished train_debug(const fs::path& dir, std::vector<std::string> args, const char* tag) {
+  args.insert(args.begin(), {NICAGENT_EXE, "--log-level", "debug", "train", "--quiet"});
+  return run_to_end(args, dir, tag, 600s);
+}
+
+std::vector<std::string> family_args(const FamilyScratch& s, const fs::path& out) {
+  return {"--family", kTrainFamily, "--ppo-config", (s.dir / "ppo.yaml").string(), "--env-config",
+          (s.dir / "env.yaml").string(), "--backend", "model", "--out", out.string()};
+}
+
+// Each env's family seeds, in the order its episodes drew them.
+std::map<unsigned long, std::vector<unsigned long>> draws(const std::string& log) {
+  std::map<unsigned long, std::vector<unsigned long>> out;
+  const std::regex re(R"(env (\d+): episode on train-(\d+))");
+  for (auto it = std::sregex_iterator(log.begin(), log.end(), re); it != std::sregex_iterator(); ++it) {
+    out[std::stoul((*it)[1])].push_back(std::stoul((*it)[2]));
+  }
+  return out;
+}
+
+std::vector<unsigned long> slice(const std::vector<unsigned long>& v, std::size_t from, std::size_t to) {
+  REQUIRE(to <= v.size());
+  return {v.begin() + static_cast<std::ptrdiff_t>(from), v.begin() + static_cast<std::ptrdiff_t>(to)};
+}
+
+}  // namespace
+
+TEST_CASE("train --family: a fresh draw every episode, and the same draws after a resume", "[train][family]") {
+  FamilyScratch s("family");
+  // 4 updates: each env runs 64 steps, 16 episodes, and has drawn the 17th.
+  auto r = train_debug(s.dir, family_args(s, s.dir / "full"), "full");
+  INFO("log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  CHECK(slurp(s.dir / "full/run.yaml").find("family: family/train.yaml") != std::string::npos);
+  CHECK(slurp(s.dir / "full/family/train.yaml") == slurp(kTrainFamily));
+  const auto full = draws(r.log);
+  REQUIRE(full.size() == 2);
+  for (const auto& [env, seq] : full) {
+    INFO("env " << env);
+    CHECK(seq.size() == 17);
+    CHECK(std::set<unsigned long>(seq.begin(), seq.end()).size() == seq.size());  // a fresh scenario each time
+    for (const auto seed : seq) CHECK((seed >= 1 && seed <= 899999));             // never a validation seed
+  }
+  CHECK(full.at(0) != full.at(1));
+
+  // The same run in two halves: the resumed half restarts the episode in progress at the
+  // checkpoint (the 9th) and continues each env's sequence.
+  r = train_debug(s.dir, [&] {
+    auto a = family_args(s, s.dir / "part");
+    a.insert(a.end(), {"--steps", "64"});
+    return a;
+  }(), "first-half");
+  REQUIRE(r.rc == 0);
+  const auto first = draws(r.log);
+  r = train_debug(s.dir, {"--resume", (s.dir / "part").string(), "--steps", "128"}, "second-half");
+  INFO("resume log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  const auto second = draws(r.log);
+  for (unsigned long env = 0; env < 2; ++env) {
+    INFO("env " << env);
+    CHECK(first.at(env) == slice(full.at(env), 0, 9));
+    // The trainer's first reset draws episode 1 before the checkpoint's counts replace it.
+    REQUIRE(second.at(env).size() == 10);
+    CHECK(second.at(env).front() == full.at(env).front());
+    CHECK(slice(second.at(env), 1, 10) == slice(full.at(env), 8, 17));
+  }
+}
+
+TEST_CASE("train --validation-family: every K updates the policy is scored and the best kept", "[train][family]") {
+  FamilyScratch s("validation");
+  const fs::path out = s.dir / "run";
+  auto args = family_args(s, out);
+  args.insert(args.end(), {"--cycles", "200000", "--validation-family", kTrainFamily, "--validation-count", "1",
+                           "--validation-every", "1"});
+  const auto r = train_debug(s.dir, args, "validation");
+  INFO("log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  CHECK(r.log.find("nicsim:train-900000 ") != std::string::npos);  // the first held-out seed
+  // validation.csv: one row per update, the best column the running minimum.
+  std::istringstream in(slurp(out / "validation.csv"));
+  std::string line;
+  std::getline(in, line);
+  REQUIRE(line == "update,global_step,norm_iter_time,best_norm_iter_time,new_best,seconds");
+  double best = 1e300;
+  unsigned long best_update = 0;
+  std::vector<unsigned long> updates;
+  while (std::getline(in, line)) {
+    INFO(line);
+    std::vector<std::string> f;
+    std::stringstream ls(line);
+    for (std::string x; std::getline(ls, x, ',');) f.push_back(x);
+    REQUIRE(f.size() == 6);
+    updates.push_back(std::stoul(f[0]));
+    const double score = std::stod(f[2]);
+    REQUIRE(std::isfinite(score));
+    CHECK(score >= 0.9);  // normalised by solo: about 1 or slower
+    const bool better = score < best;
+    if (better) {
+      best = score;
+      best_update = updates.back();
+    }
+    CHECK(std::stod(f[3]) == Approx(best));
+    CHECK(f[4] == (better ? "1" : "0"));
+  }
+  CHECK(updates == one_to(4));
+  // best/ is the policy of the best row, loadable as any exported policy.
+  CHECK(fs::is_regular_file(out / "best/policy.pt"));
+  CHECK(fs::is_regular_file(out / "best/policy.yaml"));
+  const std::string sel = slurp(out / "best/selection.yaml");
+  CHECK(sel.find(fmt::format("update: {}\n", best_update)) != std::string::npos);
+  std::smatch m;
+  REQUIRE(std::regex_search(sel, m, std::regex(R"(norm_iter_time: ([0-9.eE+-]+))")));
+  CHECK(std::stod(m[1]) == Approx(best));
+  CHECK_FALSE(fs::exists(out / "validation-candidate"));
+}
+
+TEST_CASE("train --family: refusals say why", "[train][family]") {
+  FamilyScratch s("refusals");
+  const std::string test_family = NICSCHED_SOURCE_DIR "/sim/families/test.yaml";
+  const auto refused = [&](std::vector<std::string> args, const std::string& why, const char* tag) {
+    const auto r = train_debug(s.dir, std::move(args), tag);
+    INFO(tag << " log:\n" << r.log);
+    CHECK(r.rc == 1);
+    CHECK(r.log.find(why) != std::string::npos);
+  };
+  auto a = family_args(s, s.dir / "t1");
+  a[1] = test_family;
+  refused(a, "is the test family, held out", "test-family");
+  a = family_args(s, s.dir / "t2");
+  a.insert(a.end(), {"--validation-family", test_family});
+  refused(a, "is the test family, held out", "test-validation");
+  a = family_args(s, s.dir / "t3");
+  a[1] = s.family("wide", "{choice: [4, 12]}").string();
+  refused(a, "on NICs of 8 and 16 tenant slots: a run trains on one NIC size", "wide");
+  a = family_args(s, s.dir / "t4");
+  a.insert(a.end(), {"--validation-family", s.family("big", "{choice: [12, 16]}").string()});
+  refused(a, "the mlp policy has 8 fixed slots", "mlp-slots");
+  CHECK_FALSE(fs::exists(s.dir / "t4/checkpoint.pt"));
+  // A resumed run keeps its own family.
+  a = family_args(s, s.dir / "t5");
+  a.insert(a.end(), {"--steps", "32"});
+  REQUIRE(train_debug(s.dir, a, "t5").rc == 0);
+  refused({"--resume", (s.dir / "t5").string(), "--family", kTrainFamily}, "cannot be given with it", "resume");
 }
 
 #ifdef NICAGENT_MPIEXEC

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "nicsched/control/vec_env.hpp"
 #include "nicsched/host/discovery.hpp"
@@ -66,13 +67,22 @@ ScenarioEntry load_scenario_entry(const std::filesystem::path& file, std::option
 }
 
 ScenarioEntry make_scenario_entry(sim::Scenario scenario, std::optional<std::uint64_t> cycles,
-                                  std::optional<sim::NicBackend> backend, std::uint64_t solo_iterations) {
+                                  std::optional<sim::NicBackend> backend, std::uint64_t solo_iterations,
+                                  const std::filesystem::path& cache_dir) {
   ScenarioEntry e;
   e.scenario = std::move(scenario);
   if (backend) e.scenario.backend = *backend;
   e.cycles = cycles;
-  e.solo = sim::solo_baselines(e.scenario, sim::default_cache_dir(), cycles, solo_iterations);
+  e.solo = sim::solo_baselines(e.scenario, cache_dir, cycles, solo_iterations);
   return e;
+}
+
+std::vector<ScenarioEntry> family_entries(const sim::Family& family, std::uint64_t first, std::uint32_t count,
+                                          std::optional<std::uint64_t> cycles,
+                                          std::optional<sim::NicBackend> backend) {
+  std::vector<ScenarioEntry> out;
+  for (std::uint64_t k = 0; k < count; ++k) out.push_back(make_scenario_entry(family.draw(first + k), cycles, backend));
+  return out;
 }
 
 std::unique_ptr<EnvTarget> make_sim_target(const ScenarioEntry& entry, std::uint64_t seed) {
@@ -84,6 +94,73 @@ TargetFactory sim_target_factory(std::shared_ptr<const std::vector<ScenarioEntry
   return [scenarios, env_index](std::uint64_t seed) {
     return make_sim_target((*scenarios)[env_index % scenarios->size()], seed);
   };
+}
+
+SeedRange validation_seeds(const sim::Family& family) {
+  const std::uint64_t span = family.seed_last - family.seed_first + 1;
+  if (span < 2) {
+    throw EnvError(family.file.string() + ": seeds " + std::to_string(family.seed_first) + ".." +
+                   std::to_string(family.seed_last) + ": training and validation need at least 2 seeds");
+  }
+  const std::uint64_t held_out = (span + 9) / 10;  // a tenth, rounded up
+  return {family.seed_last - held_out + 1, family.seed_last};
+}
+
+SeedRange training_seeds(const sim::Family& family) {
+  return {family.seed_first, validation_seeds(family).first - 1};
+}
+
+TargetFactory family_target_factory(std::shared_ptr<const sim::Family> family, std::optional<std::uint64_t> cycles,
+                                    std::optional<sim::NicBackend> backend,
+                                    std::function<void(std::uint64_t family_seed)> on_draw) {
+  if (!family) throw EnvError("family_target_factory: no family");
+  const SeedRange seeds = training_seeds(*family);
+  return [family, cycles, backend, seeds, on_draw = std::move(on_draw)](std::uint64_t seed) {
+    if (seed == 0) {  // NicEnv's probe of the NIC's shape: no solo baselines needed
+      ScenarioEntry probe;
+      probe.scenario = family->draw(seeds.first);
+      if (backend) probe.scenario.backend = *backend;
+      probe.cycles = cycles;
+      probe.solo.resize(probe.scenario.tenants.size());
+      return make_sim_target(probe, 0);
+    }
+    const std::uint64_t family_seed = seeds.first + seed % (seeds.last - seeds.first + 1);
+    if (on_draw) on_draw(family_seed);
+    const ScenarioEntry entry = make_scenario_entry(family->draw(family_seed), cycles, backend, 6, {});
+    return make_sim_target(entry, seed);
+  };
+}
+
+std::vector<RunResult> run_seeds(const ScenarioEntry& entry, std::uint32_t seeds,
+                                 const std::function<std::unique_ptr<Controller>()>& make,
+                                 std::uint64_t interval_cycles, std::optional<std::uint64_t> min_iterations,
+                                 ParallelFor& pool) {
+  std::vector<RunResult> runs(seeds);
+  pool.run(seeds, [&](std::size_t s) {
+    auto ctl = make();
+    runs[s] = run_controller(entry, s + 1, *ctl, interval_cycles, min_iterations);
+  });
+  return runs;
+}
+
+double mean_norm_time(const std::vector<RunResult>& runs, const sim::Scenario& scenario) {
+  std::vector<double> scores;
+  for (const auto& r : runs) {
+    const double v = score_run(r, scenario).norm_time;
+    if (!std::isnan(v)) scores.push_back(v);
+  }
+  return sim::mean(scores).value_or(NAN);
+}
+
+double validation_score(const std::vector<ScenarioEntry>& scenarios, std::uint32_t seeds,
+                        const std::function<std::unique_ptr<Controller>()>& make, std::uint64_t interval_cycles,
+                        std::optional<std::uint64_t> min_iterations, ParallelFor& pool) {
+  std::vector<double> per;
+  for (const auto& e : scenarios) {
+    const double v = mean_norm_time(run_seeds(e, seeds, make, interval_cycles, min_iterations, pool), e.scenario);
+    if (!std::isnan(v)) per.push_back(v);
+  }
+  return sim::mean(per).value_or(NAN);
 }
 
 RunScore score_run(const RunResult& run, const sim::Scenario& scenario) {

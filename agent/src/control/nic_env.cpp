@@ -339,9 +339,16 @@ bool NicEnv::expert_action(std::span<int> action_out) {
 void NicEnv::reset(std::uint64_t seed, std::span<float> obs_out) {
   target_ = factory_(seed);
   auto& bus = target_->bus();
-  if (host::discover(bus).tenants != caps_.tenants) {
+  const host::Capabilities caps = host::discover(bus);
+  if (caps.tenants != caps_.tenants) {
     throw EnvError("NicEnv: the target built for seed " + std::to_string(seed) + " has a different tenant count");
   }
+  // Each episode may run another NIC of the same tenant count (a scenario family's draws:
+  // other links, crypto slots): rates, masks and encodings follow this episode's NIC.
+  caps_ = caps;
+  tracker_.emplace(caps_, target_->link_bytes_per_cycle());
+  codec_.emplace(cfg_, caps_, target_->link_bytes_per_cycle());
+  encoder_.emplace(cfg_, caps_);
   base_ = host::read_policy(bus, caps_);
   base_.classifier.reset();  // the scenario's table stays as it is
   base_.default_action.reset();

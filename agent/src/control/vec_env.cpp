@@ -125,6 +125,15 @@ void VecEnv::reset() {
   });
 }
 
+void VecEnv::restart_episodes(std::span<const std::uint64_t> started) {
+  if (started.size() != envs_.size()) {
+    throw EnvError("VecEnv::restart_episodes: " + std::to_string(started.size()) + " episode counts for " +
+                   std::to_string(envs_.size()) + " environments");
+  }
+  for (std::size_t i = 0; i < envs_.size(); ++i) episodes_started_[i] = started[i] > 0 ? started[i] - 1 : 0;
+  reset();
+}
+
 void VecEnv::step(std::span<const int> actions) {
   const std::size_t heads = space_.heads();
   const std::size_t total = space_.total();

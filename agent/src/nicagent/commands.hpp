@@ -28,6 +28,13 @@ class TargetUnreachable : public std::runtime_error {
 
 struct TrainOptions {
   std::vector<std::filesystem::path> scenarios;  // empty on --resume (the run's own)
+  std::filesystem::path family;               // or: a fresh draw of this family every episode
+  // Model selection: every validation_every updates, the policy on validation_count draws
+  // of validation_family (its held-out seeds), validation_seeds runs each; best/ kept.
+  std::filesystem::path validation_family;
+  std::uint32_t validation_count = 8;
+  std::uint32_t validation_every = 10;
+  std::uint32_t validation_seeds = 1;
   std::optional<std::uint64_t> steps;         // overrides ppo total_steps
   std::optional<std::uint32_t> envs;          // overrides ppo num_envs
   std::optional<std::uint64_t> seed;          // overrides ppo seed

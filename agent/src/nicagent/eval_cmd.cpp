@@ -382,10 +382,9 @@ int eval(const EvalOptions& o) {
   if (!o.family.empty()) {
     const auto family = sim::load_family(o.family);
     family_name = family.name;
+    auto entries = control::family_entries(family, family.seed_first, o.count, o.cycles, backend);
     for (std::uint32_t k = 0; k < o.count; ++k) {
-      const std::uint64_t seed = family.seed_first + k;
-      items.push_back({"family seed " + std::to_string(seed),
-                       control::make_scenario_entry(family.draw(seed), o.cycles, backend)});
+      items.push_back({"family seed " + std::to_string(family.seed_first + k), std::move(entries[k])});
     }
   }
   for (const auto& file : o.scenarios) {
@@ -402,11 +401,7 @@ int eval(const EvalOptions& o) {
   // `make` (a fresh controller per run) on every seed of `entry`, the seeds in parallel.
   auto run_seeds = [&](const control::ScenarioEntry& entry,
                        const std::function<std::unique_ptr<control::Controller>()>& make) {
-    std::vector<control::RunResult> runs(o.seeds);
-    pool.run(o.seeds, [&](std::size_t s) {
-      auto ctl = make();
-      runs[s] = control::run_controller(entry, s + 1, *ctl, interval, o.min_iterations);
-    });
+    auto runs = control::run_seeds(entry, o.seeds, make, interval, o.min_iterations, pool);
     for (std::size_t s = 0; s < runs.size(); ++s) {
       const auto sc = control::score_run(runs[s], entry.scenario);
       csv << entry.scenario.name << ',' << runs[s].controller << ',' << s + 1 << ',' << sc.norm_time << ','

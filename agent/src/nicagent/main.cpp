@@ -23,9 +23,25 @@ int main(int argc, char** argv) {
 
   TrainOptions t;
   auto* train_cmd = app.add_subcommand("train", "train a policy with PPO on simulated scenarios");
-  train_cmd->add_option("--scenario", t.scenarios,
-                        "scenario YAML files (env k trains on scenario k mod n); copied into the run folder")
+  auto* train_scenarios = train_cmd->add_option(
+      "--scenario", t.scenarios, "scenario YAML files (env k trains on scenario k mod n); copied into the run folder")
       ->check(CLI::ExistingFile);
+  train_cmd->add_option("--family", t.family,
+                        "train on a fresh draw of this scenario family every episode (its training seeds); copied "
+                        "into the run folder")
+      ->check(CLI::ExistingFile)
+      ->excludes(train_scenarios);
+  auto* validation_opt =
+      train_cmd->add_option("--validation-family", t.validation_family,
+                            "model selection: score the policy on draws of this family's held-out validation seeds "
+                            "and keep the best as OUT/best (never the test family)")
+          ->check(CLI::ExistingFile);
+  train_cmd->add_option("--validation-count", t.validation_count, "scenarios drawn for validation")
+      ->capture_default_str()->check(CLI::Range(1, 10000))->needs(validation_opt);
+  train_cmd->add_option("--validation-every", t.validation_every, "validate every this many updates (and at the end)")
+      ->capture_default_str()->check(CLI::Range(1, 1000000))->needs(validation_opt);
+  train_cmd->add_option("--validation-seeds", t.validation_seeds, "runs (workload seeds) per validation scenario")
+      ->capture_default_str()->check(CLI::Range(1, 100))->needs(validation_opt);
   train_cmd->add_option("--steps", t.steps, "total environment steps (overrides the PPO config)");
   train_cmd->add_option("--envs", t.envs, "parallel environments (overrides the PPO config)");
   train_cmd->add_option("--seed", t.seed, "seed (overrides the PPO config)");

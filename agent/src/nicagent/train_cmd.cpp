@@ -2,27 +2,35 @@
 // log, atomic checkpoints, resume, and TorchScript export.
 //
 // The run folder (--out) holds everything a resume needs (docs/agent.md, "Run folders"):
-//   run.yaml              the run: its scenarios (copies, inside the folder), cycles, backend
+//   run.yaml              the run: its scenarios or family (copies, inside the folder),
+//                         cycles, backend, model selection
 //   scenarios/K/NAME.yaml copy of the K-th --scenario (and the pcap files it replays
 //                         from its own folder, at the same relative paths)
+//   family/NAME.yaml      copy of --family (a fresh draw every episode)
+//   validation/NAME.yaml  copy of --validation-family
+//   validation.csv        one row per validation; best/: the policy that scored best
 //   ppo.yaml, env.yaml    the settings in force
 //   checkpoint.pt         model, optimiser, counters, RNG (every checkpoint_every updates,
 //                         at the end, and on SIGINT/SIGTERM)
 //   train.csv             one row per update; on resume, rows after the checkpoint's update
 //                         (written before a crash) are dropped, so no update appears twice
 //   policy/               the exported policy of the last checkpoint
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <exception>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <numeric>
 #include <sstream>
+#include <thread>
 
 #include <yaml-cpp/yaml.h>
 
@@ -32,8 +40,11 @@
 #include "nicsched/control/sim_env.hpp"
 #include "nicsched/fileio/file.hpp"
 #include "nicsched/fileio/yaml.hpp"
+#include "nicsched/ppo/policy.hpp"
+#include "nicsched/ppo/ppo_controller.hpp"
 #include "nicsched/ppo/trainer.hpp"
 #include "nicsched/ppo/world.hpp"
+#include "nicsched/sim/family.hpp"
 #include "nicsched/sim/pcap_io.hpp"
 
 namespace nicsched::agent_cli {
@@ -45,6 +56,7 @@ constexpr const char* kCsvHeader =
     "update,global_step,learning_rate,mean_step_reward,episode_return_mean,episodes,policy_loss,value_loss,"
     "entropy,approx_kl,old_approx_kl,clip_fraction,explained_variance,epochs_run,steps_per_second,"
     "rollout_seconds,update_seconds";
+constexpr const char* kValidationHeader = "update,global_step,norm_iter_time,best_norm_iter_time,new_best,seconds";
 constexpr const char* kRunFormat = "nicsched-train-run-1";
 // train.csv grows by ~200 bytes per update; a million updates fit.
 constexpr std::uint64_t kMaxCsvBytes = std::uint64_t{256} << 20;
@@ -76,8 +88,18 @@ extern "C" void on_train_signal(int sig) {
 
 // ---------------------------------------------------------------- the run folder
 
+// Model selection (--validation-*).
+struct Validation {
+  fs::path family;  // relative to the run folder
+  std::uint32_t count = 0;
+  std::uint32_t every = 0;
+  std::uint32_t seeds = 0;
+};
+
 struct RunInfo {
-  std::vector<fs::path> scenarios;  // relative to the run folder
+  std::vector<fs::path> scenarios;  // relative to the run folder; empty with a family
+  fs::path family;                  // relative to the run folder; empty with scenarios
+  std::optional<Validation> validation;
   std::optional<std::uint64_t> cycles;
   std::string backend;  // "" (each scenario's own), "rtl" or "model"
 };
@@ -91,9 +113,21 @@ std::string run_yaml(const RunInfo& r) {
   YAML::Emitter out;
   out << YAML::BeginMap;
   out << YAML::Key << "format" << YAML::Value << kRunFormat;
-  out << YAML::Key << "scenarios" << YAML::Value << YAML::BeginSeq;
-  for (const auto& s : r.scenarios) out << s.generic_string();
-  out << YAML::EndSeq;
+  if (r.family.empty()) {
+    out << YAML::Key << "scenarios" << YAML::Value << YAML::BeginSeq;
+    for (const auto& s : r.scenarios) out << s.generic_string();
+    out << YAML::EndSeq;
+  } else {
+    out << YAML::Key << "family" << YAML::Value << r.family.generic_string();
+  }
+  if (r.validation) {
+    out << YAML::Key << "validation" << YAML::Value << YAML::BeginMap;
+    out << YAML::Key << "family" << YAML::Value << r.validation->family.generic_string();
+    out << YAML::Key << "count" << YAML::Value << r.validation->count;
+    out << YAML::Key << "every" << YAML::Value << r.validation->every;
+    out << YAML::Key << "seeds" << YAML::Value << r.validation->seeds;
+    out << YAML::EndMap;
+  }
   if (r.cycles) out << YAML::Key << "cycles" << YAML::Value << *r.cycles;
   if (!r.backend.empty()) out << YAML::Key << "backend" << YAML::Value << r.backend;
   out << YAML::EndMap;
@@ -111,19 +145,58 @@ RunInfo read_run(const fs::path& dir) {
   fileio::MapReader r(doc, doc.root(), "");
   r.choice("format", {kRunFormat}, std::nullopt);
   RunInfo run;
-  const YAML::Node list = r.node("scenarios");
-  if (!list.IsSequence() || list.size() == 0) r.fail(list ? list : doc.root(), "scenarios", "expected a non-empty list of paths");
-  for (std::size_t i = 0; i < list.size(); ++i) {
-    const fs::path p = doc.scalar(list[i], "scenarios[" + std::to_string(i) + "]");
+  const auto inside = [&](const YAML::Node& at, const std::string& key) {
+    const fs::path p = doc.scalar(at, key);
     if (p.is_absolute() || p.lexically_normal().string().starts_with("..")) {
-      doc.fail(list[i], "scenarios[" + std::to_string(i) + "]", "expected a path inside the run folder");
+      doc.fail(at, key, "expected a path inside the run folder");
     }
-    run.scenarios.push_back(p);
+    return p;
+  };
+  if (r.has("family") == r.has("scenarios")) r.fail_key("scenarios", "expected either scenarios or family");
+  if (r.has("family")) {
+    run.family = inside(r.node("family"), "family");
+  } else {
+    const YAML::Node list = r.node("scenarios");
+    if (!list.IsSequence() || list.size() == 0) r.fail(list, "scenarios", "expected a non-empty list of paths");
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      run.scenarios.push_back(inside(list[i], "scenarios[" + std::to_string(i) + "]"));
+    }
+  }
+  if (r.has("validation")) {
+    fileio::MapReader v(doc, r.node("validation"), "validation");
+    Validation val;
+    val.family = inside(v.node("family"), "validation.family");
+    val.count = static_cast<std::uint32_t>(v.integer("count", std::nullopt, 1, 10000, "validation scenarios"));
+    val.every = static_cast<std::uint32_t>(v.integer("every", std::nullopt, 1, 1000000, "updates between validations"));
+    val.seeds = static_cast<std::uint32_t>(v.integer("seeds", std::nullopt, 1, 100, "runs per validation scenario"));
+    v.finish("family, count, every, seeds");
+    run.validation = val;
   }
   if (r.has("cycles")) run.cycles = r.integer("cycles", std::nullopt, 1, ~0ULL >> 1, "simulated cycles per run");
   run.backend = r.choice("backend", {"rtl", "model"}, std::string());
-  r.finish("format, scenarios, cycles, backend");
+  r.finish("format, scenarios, family, validation, cycles, backend");
   return run;
+}
+
+// The test family is held out for the final numbers (docs/agent.md, "Training over a
+// family"): neither training nor model selection may see it.
+sim::Family load_usable_family(const fs::path& file, const std::string& option) {
+  sim::Family f = sim::load_family(file);
+  if (f.name == "test") {
+    throw std::runtime_error("train: " + option + " " + file.string() + " is the test family, held out for the final " +
+                             "numbers (nicagent eval --family); train on the train family and select on its " +
+                             "validation seeds");
+  }
+  return f;
+}
+
+// Copies a family file into out/DIR/ (a family is one file); returns its path relative to out.
+fs::path copy_family(const fs::path& file, const std::string& option, const std::string& dir, const fs::path& out) {
+  (void)load_usable_family(file, option);
+  const fs::path rel = fs::path(dir) / file.filename();
+  fs::create_directories(out / dir);
+  fileio::write_file_atomically(out / rel, fileio::read_text_file(file, "the family file"));
+  return rel;
 }
 
 // Copies a scenario (and the pcap files it replays from its own folder) into
@@ -155,10 +228,12 @@ fs::path copy_scenario(const fs::path& file, std::size_t k, const fs::path& out)
   return rel;
 }
 
-// train.csv of a resumed run: the rows of `from` up to the checkpoint's update, written to
-// `to`. Rows after it were written before a crash; the updates they logged are run again.
-void resume_csv(const fs::path& from, const fs::path& to, std::uint64_t checkpoint_update) {
-  std::string kept = std::string(kCsvHeader) + "\n";
+// train.csv (validation.csv) of a resumed run: the rows of `from` up to the checkpoint's
+// update, written to `to`. Rows after it were written before a crash; the updates they
+// logged are run again.
+void resume_csv(const fs::path& from, const fs::path& to, std::uint64_t checkpoint_update,
+                const char* header = kCsvHeader) {
+  std::string kept = std::string(header) + "\n";
   std::size_t dropped = 0;
   if (fs::exists(from)) {
     std::istringstream in(fileio::read_text_file(from, "the training log", kMaxCsvBytes));
@@ -199,7 +274,8 @@ void prepare_run_folder(const TrainOptions& o, const fs::path& out, bool in_plac
                                "continue it with --resume " + out.string() + ", or give --force to start over in it");
     }
     spdlog::warn("--force: replacing the run in {}", out.string());
-    for (const char* f : {"checkpoint.pt", "train.csv", "run.yaml", "bc.yaml", "scenarios", "policy", "bc-policy"}) {
+    for (const char* f : {"checkpoint.pt", "train.csv", "run.yaml", "bc.yaml", "scenarios", "policy", "bc-policy",
+                          "family", "validation", "validation.csv", "best", "validation-candidate"}) {
       fs::remove_all(out / f);
     }
   }
@@ -209,12 +285,19 @@ void prepare_run_folder(const TrainOptions& o, const fs::path& out, bool in_plac
   if (resuming) {
     run = read_run(o.resume);
     if (!in_place) {
-      fs::remove_all(out / "scenarios");
-      fs::copy(o.resume / "scenarios", out / "scenarios", fs::copy_options::recursive);
+      for (const char* d : {"scenarios", "family", "validation", "best"}) {
+        fs::remove_all(out / d);
+        if (fs::exists(o.resume / d)) fs::copy(o.resume / d, out / d, fs::copy_options::recursive);
+      }
     }
   } else {
-    fs::remove_all(out / "scenarios");  // left by an attempt that never trained
+    for (const char* d : {"scenarios", "family", "validation"}) fs::remove_all(out / d);  // an attempt that never trained
     for (std::size_t k = 0; k < o.scenarios.size(); ++k) run.scenarios.push_back(copy_scenario(o.scenarios[k], k, out));
+    if (!o.family.empty()) run.family = copy_family(o.family, "--family", "family", out);
+    if (!o.validation_family.empty()) {
+      run.validation = Validation{copy_family(o.validation_family, "--validation-family", "validation", out),
+                                  o.validation_count, o.validation_every, o.validation_seeds};
+    }
   }
   if (o.cycles) run.cycles = o.cycles;
   if (!o.backend.empty()) run.backend = o.backend;
@@ -245,10 +328,13 @@ int train(const TrainOptions& o) {
   const bool resuming = !o.resume.empty();
   const fs::path out = o.out.empty() ? o.resume : o.out;
   if (out.empty()) throw std::runtime_error("train: give --out DIR (or --resume DIR to continue a run in place)");
-  if (!resuming && o.scenarios.empty()) throw std::runtime_error("train: give --scenario (or --resume DIR)");
-  if (resuming && !o.scenarios.empty()) {
-    throw std::runtime_error("train: --resume trains on the run's own scenarios (" + (o.resume / "run.yaml").string() +
-                             "); --scenario cannot be given with it");
+  if (!resuming && o.scenarios.empty() && o.family.empty()) {
+    throw std::runtime_error("train: give --scenario or --family (or --resume DIR)");
+  }
+  if (resuming && (!o.scenarios.empty() || !o.family.empty() || !o.validation_family.empty())) {
+    throw std::runtime_error("train: --resume trains on the run's own scenarios or family and validates as it did (" +
+                             (o.resume / "run.yaml").string() +
+                             "); --scenario, --family and --validation-family cannot be given with it");
   }
   if (!o.bc_teacher.empty() && !resuming && ppo::world_size() > 1) {
     throw std::runtime_error("train: behaviour cloning (--bc-teacher) runs in one process, not under mpirun: start "
@@ -283,16 +369,43 @@ int train(const TrainOptions& o) {
 
   std::optional<sim::NicBackend> backend;
   if (!run.backend.empty()) backend = sim::parse_backend(run.backend);
-  auto scenarios = std::make_shared<std::vector<control::ScenarioEntry>>();
-  for (const auto& rel : run.scenarios) {
-    const fs::path s = out / rel;
-    spdlog::info("scenario {}: loading and measuring solo baselines (cached)", s.string());
-    scenarios->push_back(control::load_scenario_entry(s, run.cycles, backend));
+  // A family's draws run as long as an episode (its first observation's interval and
+  // episode_steps steps) unless --cycles says otherwise: the episode is truncated there
+  // anyway, and each draw's solo baselines are measured over no more than that.
+  std::optional<std::uint64_t> cycles = run.cycles;
+  std::vector<control::TargetFactory> factories;
+  if (!run.family.empty()) {
+    const auto family = std::make_shared<const sim::Family>(load_usable_family(out / run.family, "--family"));
+    const std::uint32_t nic_lo = sim::nic_tenants_for(static_cast<std::uint32_t>(family->tenants.min()));
+    const std::uint32_t nic_hi = sim::nic_tenants_for(static_cast<std::uint32_t>(family->tenants.max()));
+    if (nic_lo != nic_hi) {
+      throw std::runtime_error(fmt::format(
+          "train: family {} draws {}..{} tenants, on NICs of {} and {} tenant slots: a run trains on one NIC size "
+          "(the observation's size); split the family by tenant count",
+          family->file.string(), family->tenants.min(), family->tenants.max(), nic_lo, nic_hi));
+    }
+    if (!cycles) cycles = (std::uint64_t{env_cfg.episode_steps} + 1) * env_cfg.interval_cycles;
+    const auto seeds = control::training_seeds(*family);
+    spdlog::info("family {}: a fresh draw per episode from seeds {}..{} ({} cycles each); seeds {}..{} are held out "
+                 "for validation", family->name, seeds.first, seeds.last, *cycles, seeds.last + 1, family->seed_last);
+    for (std::uint32_t k = 0; k < cfg.num_envs; ++k) {
+      factories.push_back(control::family_target_factory(family, cycles, backend, [k, family](std::uint64_t seed) {
+        spdlog::debug("env {}: episode on {}", k, family->scenario_name(seed));
+      }));
+    }
+  } else {
+    auto scenarios = std::make_shared<std::vector<control::ScenarioEntry>>();
+    for (const auto& rel : run.scenarios) {
+      const fs::path s = out / rel;
+      spdlog::info("scenario {}: loading and measuring solo baselines (cached)", s.string());
+      scenarios->push_back(control::load_scenario_entry(s, cycles, backend));
+    }
+    for (std::uint32_t k = 0; k < cfg.num_envs; ++k) factories.push_back(control::sim_target_factory(scenarios, k));
   }
   std::vector<std::unique_ptr<control::Env>> envs;
   const bool cloning = !o.bc_teacher.empty() && !resuming;
-  for (std::uint32_t k = 0; k < cfg.num_envs; ++k) {
-    auto env = std::make_unique<control::NicEnv>(env_cfg, control::sim_target_factory(scenarios, k));
+  for (auto& factory : factories) {
+    auto env = std::make_unique<control::NicEnv>(env_cfg, std::move(factory));
     if (cloning) env->set_teacher(control::make_baseline(o.bc_teacher));
     envs.push_back(std::move(env));
   }
@@ -309,12 +422,44 @@ int train(const TrainOptions& o) {
     layout.heads_per_tenant = codec.heads_per_tenant();
     layout.logits_per_tenant = codec.logits_per_tenant();
   }
+  // Model selection: the validation draws, fixed for the run (every rank checks the family,
+  // so that a refusal stops them all; rank 0 alone validates).
+  std::vector<control::ScenarioEntry> validation;
+  if (run.validation) {
+    const auto vf = load_usable_family(out / run.validation->family, "--validation-family");
+    const std::uint32_t nic_hi = sim::nic_tenants_for(static_cast<std::uint32_t>(vf.tenants.max()));
+    if (cfg.network != "set" && (sim::nic_tenants_for(static_cast<std::uint32_t>(vf.tenants.min())) != layout.tenants ||
+                                 nic_hi != layout.tenants)) {
+      throw std::runtime_error(fmt::format(
+          "train: validation family {} draws NICs of up to {} tenant slots, the {} policy has {} fixed slots: "
+          "validate on a family of this NIC size, or train the set network (network: set), which runs on any",
+          vf.file.string(), nic_hi, cfg.network, layout.tenants));
+    }
+    const auto seeds = control::validation_seeds(vf);
+    const std::uint32_t count = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(run.validation->count, seeds.last - seeds.first + 1));
+    if (rank == 0) {
+      spdlog::info("validation: {} draws of {} (seeds {}..{}), {} runs each, every {} updates; measuring their solo "
+                   "baselines (cached)", count, vf.name, seeds.first, seeds.first + count - 1, run.validation->seeds,
+                   run.validation->every);
+      validation = control::family_entries(vf, seeds.first, count, cycles, backend);
+    }
+  }
   ppo::Trainer trainer(cfg, std::move(envs), layout);
   spdlog::info("{}", trainer.world_description());
   const auto checkpoint = out / "checkpoint.pt";
   const auto policy_dir = out / "policy";
   const std::string env_yaml = control::env_config_yaml(env_cfg);
   const auto csv_path = out / "train.csv";
+  const auto validation_csv = out / "validation.csv";
+  const auto best_dir = out / "best";
+  // The best validation score so far: the one best/ was selected with.
+  double best_score = std::numeric_limits<double>::infinity();
+  if (rank == 0 && run.validation && resuming && fs::exists(o.resume / "best" / "selection.yaml")) {
+    const auto doc = fileio::YamlDoc::load(o.resume / "best" / "selection.yaml", "the model selection record");
+    fileio::MapReader r(doc, doc.root(), "");
+    best_score = r.num("norm_iter_time", std::nullopt, 0, 1e12, "validation score");
+  }
   g_stop_signal.store(0);
   std::signal(SIGINT, on_train_signal);
   std::signal(SIGTERM, on_train_signal);
@@ -324,10 +469,12 @@ int train(const TrainOptions& o) {
                  trainer.updates_done(), trainer.global_step());
     if (rank == 0) {
       resume_csv(o.resume / "train.csv", csv_path, trainer.updates_done());
+      if (run.validation) resume_csv(o.resume / "validation.csv", validation_csv, trainer.updates_done(), kValidationHeader);
       if (!in_place) trainer.save_checkpoint(checkpoint);
     }
   } else if (rank == 0) {
     fileio::write_file_atomically(csv_path, std::string(kCsvHeader) + "\n");
+    if (run.validation) fileio::write_file_atomically(validation_csv, std::string(kValidationHeader) + "\n");
   }
   if (cloning) {
     spdlog::info("behaviour cloning '{}': {} envs x {} steps, {} epochs", o.bc_teacher, cfg.num_envs, o.bc_steps,
@@ -372,6 +519,42 @@ int train(const TrainOptions& o) {
     trainer.save_checkpoint(checkpoint);
     trainer.export_policy(policy_dir, env_yaml);
   };
+  // Model selection (rank 0 only): the current policy on the validation draws, scored as
+  // eval scores it; the best so far is kept in best/ (with selection.yaml saying when).
+  std::optional<control::ParallelFor> validation_pool;
+  if (!validation.empty()) {
+    validation_pool.emplace(std::min<std::size_t>(run.validation->seeds,
+                                                  std::max(1U, std::thread::hardware_concurrency())));
+  }
+  const auto validate = [&](const ppo::UpdateStats& st) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const fs::path candidate = out / "validation-candidate";
+    fs::remove_all(candidate);
+    trainer.export_policy(candidate, env_yaml);
+    const auto policy = std::make_shared<const ppo::TrainedPolicy>(candidate);
+    const double score = control::validation_score(
+        validation, run.validation->seeds, [&] { return std::make_unique<ppo::PpoController>(policy); },
+        env_cfg.interval_cycles, EvalOptions{}.min_iterations, *validation_pool);
+    const bool better = score < best_score;
+    if (better) {
+      best_score = score;
+      std::ostringstream sel;
+      sel << "# the policy of update " << st.update << ", best on the validation draws (validation.csv)\nupdate: "
+          << st.update << "\nglobal_step: " << st.global_step << "\nnorm_iter_time: " << std::setprecision(17) << score
+          << "\n";
+      fileio::write_file_atomically(candidate / "selection.yaml", sel.str());
+      fs::remove_all(best_dir);
+      fs::rename(candidate, best_dir);
+    } else {
+      fs::remove_all(candidate);
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::ofstream(validation_csv, std::ios::app) << st.update << ',' << st.global_step << ',' << score << ','
+                                                 << best_score << ',' << (better ? 1 : 0) << ',' << seconds << '\n';
+    spdlog::info("validation at update {}: normalised iteration time {:.4f}{} ({:.0f} s)", st.update, score,
+                 better ? ", the best so far: exported to " + best_dir.string() : fmt::format(" (best {:.4f})", best_score),
+                 seconds);
+  };
   bool stopping = agree_stop();
   while (!trainer.finished() && !stopping) {
     const auto st = trainer.update();
@@ -396,6 +579,10 @@ int train(const TrainOptions& o) {
                 << st.policy_loss << " v " << st.value_loss << " H " << st.entropy << " kl " << st.approx_kl
                 << " clip " << st.clip_fraction << " ev " << st.explained_variance << std::setprecision(0)
                 << ' ' << st.steps_per_second << " sps   " << std::flush;
+    }
+    if (!validation.empty() && (st.update % run.validation->every == 0 || trainer.finished())) {
+      if (!o.quiet) std::cerr << "\n";
+      validate(st);
     }
     if ((cfg.checkpoint_every > 0 && st.update % cfg.checkpoint_every == 0) || trainer.finished() || stopping) {
       save();

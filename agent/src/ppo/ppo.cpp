@@ -248,6 +248,9 @@ void Trainer::save_checkpoint(const std::filesystem::path& file) const {
   archive.write("head_sizes", torch::tensor(std::vector<std::int64_t>(impl_->heads.begin(),
                                                                       impl_->heads.end())));
   archive.write("rng_state", impl_->generator.get_state());
+  const auto& started = impl_->envs.episodes_started();
+  archive.write("episodes_started",
+                torch::tensor(std::vector<std::int64_t>(started.begin(), started.end()), torch::kInt64));
   std::ostringstream bytes;
   archive.save_to(bytes);
   fileio::write_file_atomically(file, bytes.str());
@@ -289,6 +292,13 @@ void Trainer::load_checkpoint(const std::filesystem::path& file) {
   impl_->global_step = static_cast<std::uint64_t>(global_step.item<std::int64_t>());
   impl_->updates = static_cast<std::uint64_t>(updates.item<std::int64_t>());
   impl_->generator.set_state(rng_state);
+  // The envs continue their episode seeds (checkpoints older than this key restart them).
+  torch::Tensor started;
+  if (archive.try_read("episodes_started", started) && started.numel() == static_cast<std::int64_t>(impl_->n_envs)) {
+    const auto c = started.to(torch::kInt64).contiguous();
+    std::vector<std::uint64_t> counts(c.data_ptr<std::int64_t>(), c.data_ptr<std::int64_t>() + c.numel());
+    impl_->envs.restart_episodes(counts);
+  }
 }
 
 }  // namespace nicsched::ppo

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,9 +14,12 @@
 
 #include "nicsched/control/controller.hpp"
 #include "nicsched/control/nic_env.hpp"
+#include "nicsched/control/vec_env.hpp"
+#include "nicsched/sim/family.hpp"
 #include "nicsched/sim/metrics.hpp"
 #include "nicsched/sim/scenario.hpp"
 #include "nicsched/sim/simulation.hpp"
+#include "nicsched/sim/solo.hpp"
 
 namespace nicsched::control {
 
@@ -33,10 +37,16 @@ struct ScenarioEntry {
                                                 std::optional<std::uint64_t> cycles = std::nullopt,
                                                 std::optional<sim::NicBackend> backend = std::nullopt);
 // The same for a scenario already in memory (e.g. drawn from a family); the solo baselines
-// are measured over `solo_iterations` iterations / rounds per tenant.
+// are measured over `solo_iterations` iterations / rounds per tenant and cached in
+// `cache_dir` (empty: not cached).
 [[nodiscard]] ScenarioEntry make_scenario_entry(sim::Scenario scenario, std::optional<std::uint64_t> cycles,
                                                 std::optional<sim::NicBackend> backend,
-                                                std::uint64_t solo_iterations = 6);
+                                                std::uint64_t solo_iterations = 6,
+                                                const std::filesystem::path& cache_dir = sim::default_cache_dir());
+// The scenarios of a family's seeds first .. first + count - 1, with their solo baselines.
+[[nodiscard]] std::vector<ScenarioEntry> family_entries(const sim::Family& family, std::uint64_t first,
+                                                        std::uint32_t count, std::optional<std::uint64_t> cycles,
+                                                        std::optional<sim::NicBackend> backend);
 
 // A fresh Simulation of the scenario whose workload seed is derived from `seed`.
 [[nodiscard]] std::unique_ptr<EnvTarget> make_sim_target(const ScenarioEntry& entry, std::uint64_t seed);
@@ -44,6 +54,25 @@ struct ScenarioEntry {
 // Env k of a vectorised run trains on scenarios[k % size] (all must have the same NIC).
 [[nodiscard]] TargetFactory sim_target_factory(std::shared_ptr<const std::vector<ScenarioEntry>> scenarios,
                                                std::size_t env_index);
+
+// Training over a scenario family (docs/agent.md, "Training over a family"): the top tenth
+// of the family's seed range is held out for validation draws (model selection), training
+// draws from the rest, so the two never share a scenario.
+struct SeedRange {
+  std::uint64_t first = 0;
+  std::uint64_t last = 0;
+};
+[[nodiscard]] SeedRange training_seeds(const sim::Family& family);
+[[nodiscard]] SeedRange validation_seeds(const sim::Family& family);
+// Every episode draws a fresh scenario: family seed = training_seeds().first + (episode
+// seed mod their count), simulated for `cycles` (its solo baselines measured over the same
+// cycles, not cached: a draw hardly ever repeats); `on_draw` (may be empty) is told the
+// family seed of each episode. Episode seed 0, NicEnv's probe of the NIC's shape, gives
+// the first training seed's scenario without solo baselines (not an episode).
+[[nodiscard]] TargetFactory family_target_factory(std::shared_ptr<const sim::Family> family,
+                                                  std::optional<std::uint64_t> cycles,
+                                                  std::optional<sim::NicBackend> backend,
+                                                  std::function<void(std::uint64_t family_seed)> on_draw = {});
 
 // One controller on one scenario and seed, from reset to the scenario's end.
 struct RunResult {
@@ -62,6 +91,13 @@ struct RunResult {
                                        std::uint64_t interval_cycles,
                                        std::optional<std::uint64_t> min_iterations = std::nullopt);
 
+// `make` (a fresh controller per run) on seeds 1 .. seeds of `entry`, the seeds in parallel
+// on `pool` (eval, and the validation runs of model selection in train).
+[[nodiscard]] std::vector<RunResult> run_seeds(const ScenarioEntry& entry, std::uint32_t seeds,
+                                               const std::function<std::unique_ptr<Controller>()>& make,
+                                               std::uint64_t interval_cycles,
+                                               std::optional<std::uint64_t> min_iterations, ParallelFor& pool);
+
 // The stopping rule of whole-scenario evaluation: every training tenant (DDP, FL) has
 // finished at least `min_iterations` iterations / rounds, or has left the scenario.
 // Background and pcap tenants never hold a run open.
@@ -77,5 +113,14 @@ struct RunScore {
   double speed = NAN;      // mean of solo / iteration time (the fraction of solo speed)
 };
 [[nodiscard]] RunScore score_run(const RunResult& run, const sim::Scenario& scenario);
+// The mean over runs of score_run().norm_time, runs without a score left out (NaN if none).
+[[nodiscard]] double mean_norm_time(const std::vector<RunResult>& runs, const sim::Scenario& scenario);
+// Model selection's score (nicagent train --validation-family): on every scenario, the
+// mean_norm_time of `seeds` runs of `make` (run_seeds), then the mean over scenarios (NaN
+// ones left out; NaN if none has a score). Lower is better.
+[[nodiscard]] double validation_score(const std::vector<ScenarioEntry>& scenarios, std::uint32_t seeds,
+                                      const std::function<std::unique_ptr<Controller>()>& make,
+                                      std::uint64_t interval_cycles, std::optional<std::uint64_t> min_iterations,
+                                      ParallelFor& pool);
 
 }  // namespace nicsched::control

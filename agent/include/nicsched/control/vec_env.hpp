@@ -74,6 +74,12 @@ class VecEnv {
   [[nodiscard]] std::span<const std::uint8_t> truncated() const { return truncated_; }
   // Episodes finished since the last call; clears the list.
   std::vector<EpisodeRecord> take_finished_episodes();
+  // Episodes each env has started, the one in progress included (saved in checkpoints).
+  [[nodiscard]] const std::vector<std::uint64_t>& episodes_started() const { return episodes_started_; }
+  // Resets every env so that env i runs again, from its beginning and with the same seed,
+  // the episode that was in progress when episodes_started() returned `started`: a resumed
+  // run continues each env's sequence of episode seeds. Throws EnvError on a size mismatch.
+  void restart_episodes(std::span<const std::uint64_t> started);
 
  private:
   [[nodiscard]] std::uint64_t episode_seed(std::size_t env);

@@ -124,6 +124,10 @@ struct Family {
 [[nodiscard]] Family load_family(const std::filesystem::path& file);
 [[nodiscard]] Family parse_family(const std::string& yaml_text, const std::string& file_name);
 
+// The NIC tenant count (nic.tenants) the generator gives a scenario of `tenants` tenants:
+// 8 up to 8, 16 up to 16, else the count.
+[[nodiscard]] std::uint32_t nic_tenants_for(std::uint32_t tenants);
+
 // Clock the generator gives a link: 250 MHz while the 64-byte datapath carries the link
 // there (up to 128 Gbit/s), else 400 MHz (up to 204.8 Gbit/s); docs/scaling.md.
 [[nodiscard]] double clock_for_link(double link_gbps);
