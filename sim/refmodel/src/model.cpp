@@ -148,6 +148,7 @@ RefModel::RefModel(const Params& params)
   sent_.assign(nt, 0);
   for (std::size_t t = 0; t < nt; ++t) buckets_[t].clock(bucket_config(cfg_.tenants[t]), 0);
   unservable_since_.assign(nt, kServable);
+  update_servable();
   ctr_.queues.resize(nt * kNumClasses);
   ctr_.crypto.resize(nt);
 }
@@ -191,7 +192,7 @@ std::uint64_t RefModel::push(Direction dir, std::span<const std::uint8_t> bytes,
   f.rec.dir = dir;
   f.rec.len = static_cast<std::uint32_t>(bytes.size());
   f.rec.arrival = arrival_cycle;
-  live_.emplace(id, f);
+  live_.emplace(id, f);  // queues and slots hold its node until finish(): no rehash moves it
   parsed_.emplace(id, parse_frame(bytes, false, dir == Direction::kTx ? kMinHostFrameBytes : kMinFrameBytes));
   arrivals_.emplace(arrival_cycle, id);
   return id;
@@ -200,23 +201,51 @@ std::uint64_t RefModel::push(Direction dir, std::span<const std::uint8_t> bytes,
 void RefModel::set_output_ready(Direction dir, bool ready) { path(dir).ready = ready; }
 
 void RefModel::step(std::uint64_t cycles) {
-  for (std::uint64_t i = 0; i < cycles; ++i) {
-    apply_commit();
-    admit_arrivals();
-    take_done(paths_[0]);
-    take_done(paths_[1]);
-    want_slots(paths_[0]);
-    want_slots(paths_[1]);
-    decide(paths_[0]);
-    decide(paths_[1]);
-    count_busy();
-    clock_buckets();
-    clock_crypto();
-    move_beats(paths_[0]);
-    move_beats(paths_[1]);
-    ++cycle_;
-    ++ctr_.cycle;
+  while (cycles > 0) {
+    step_cycle();
+    --cycles;
+    // The first quiet cycle is stepped in full (it brings the arbiters to rest); the rest
+    // of the span only moves the clock.
+    if (cycles > 0 && paths_[0].arb_at_rest && paths_[1].arb_at_rest) {
+      const std::uint64_t quiet = std::min(cycles, quiet_cycles());
+      skip_quiet(quiet);
+      cycles -= quiet;
+    }
   }
+}
+
+std::uint64_t RefModel::quiet_cycles() const {
+  // Every pushed frame is live until decided, and parsed_ until its arrival: a live frame
+  // beyond those is queued, in a slot or on an output (slots are free when none is).
+  if (commit_pending_ || live_.size() != parsed_.size()) return 0;
+  return arrivals_.empty() ? std::numeric_limits<std::uint64_t>::max() : arrivals_.begin()->first - cycle_;
+}
+
+// `cycles` quiet cycles after one stepped in full: what step_cycle() would do in each is
+// count the cycle and refill the buckets (no arrival, head, slot, beat or commit; the
+// servable state follows the configuration, the arbiters are at rest).
+void RefModel::skip_quiet(std::uint64_t cycles) {
+  for (std::size_t t = 0; t < buckets_.size(); ++t) buckets_[t].clock_idle(bucket_config(cfg_.tenants[t]), cycles);
+  cycle_ += cycles;
+  ctr_.cycle += cycles;
+}
+
+void RefModel::step_cycle() {
+  apply_commit();
+  admit_arrivals();
+  take_done(paths_[0]);
+  take_done(paths_[1]);
+  want_slots(paths_[0]);
+  want_slots(paths_[1]);
+  decide(paths_[0]);
+  decide(paths_[1]);
+  count_busy();
+  clock_buckets();
+  clock_crypto();
+  move_beats(paths_[0]);
+  move_beats(paths_[1]);
+  ++cycle_;
+  ++ctr_.cycle;
 }
 
 bool RefModel::run_until_idle(std::uint64_t max_cycles) {
@@ -252,7 +281,21 @@ void RefModel::apply_commit() {
   if (!commit_pending_) return;
   commit_pending_ = false;
   cfg_ = pending_cfg_;
+  ++cfg_serial_;
   ++ctr_.config_gen;
+  update_servable();
+}
+
+// The enables hold from one COMMIT to the next: unservable_since_ changes only then.
+void RefModel::update_servable() {
+  for (std::size_t t = 0; t < unservable_since_.size(); ++t) {
+    const bool servable = cfg_.enable && cfg_.tenants[t].enable;
+    if (servable) {
+      unservable_since_[t] = kServable;
+    } else if (unservable_since_[t] == kServable) {
+      unservable_since_[t] = cycle_;
+    }
+  }
 }
 
 // The crypto pool's clock edge, after this cycle's claims and takes: a frame whose hold
@@ -262,14 +305,6 @@ void RefModel::clock_crypto() {
 }
 
 void RefModel::admit_arrivals() {
-  for (std::size_t t = 0; t < unservable_since_.size(); ++t) {
-    const bool servable = cfg_.enable && cfg_.tenants[t].enable;
-    if (servable) {
-      unservable_since_[t] = kServable;
-    } else if (unservable_since_[t] == kServable) {
-      unservable_since_[t] = cycle_;
-    }
-  }
   while (!arrivals_.empty() && arrivals_.begin()->first == cycle_) {
     const std::uint64_t id = arrivals_.begin()->second;
     arrivals_.erase(arrivals_.begin());
@@ -333,7 +368,8 @@ void RefModel::admit(Live& f) {
   f.seq = next_seq_++;
   p.cells_used += f.cells;
   p.qbytes[q] += f.rec.len;
-  p.q[q].push_back(f.rec.id);
+  p.q[q].push_back(&f);
+  ++p.queued;
   ++qc.enq_pkts;
   qc.enq_bytes += f.rec.len;
   update_depth(q);
@@ -373,12 +409,13 @@ bool RefModel::slot_available(const Path& p, std::uint32_t t) const {
 // The pool's want input: tenants with a visible crypto head that nothing but a slot holds
 // back (servable; the output is not asked, as for any crypto head).
 void RefModel::want_slots(const Path& p) {
+  if (p.queued == 0) return;
   for (std::uint32_t t = 0; t < static_cast<std::uint32_t>(params_.num_tenants); ++t) {
     if (!tenant_servable(p, t)) continue;
     for (std::uint32_t c = 0; c < kNumClasses; ++c) {
       const auto& dq = p.q[t * kNumClasses + c];
       if (dq.empty()) continue;
-      const Live& f = live_.at(dq.front());
+      const Live& f = *dq.front();
       if (f.visible <= cycle_ && needs_crypto(p, f)) {
         crypto_.want(p.dir, t, cfg_.tenants[t].crypto_quota);
         break;
@@ -394,7 +431,7 @@ bool RefModel::needs_crypto(const Path& p, const Live& f) const {
 
 bool RefModel::queue_eligible(const Path& p, std::uint32_t q, bool plain_ok) const {
   if (p.q[q].empty()) return false;
-  const Live& f = live_.at(p.q[q].front());
+  const Live& f = *p.q[q].front();
   if (f.visible > cycle_) return false;
   const std::uint32_t t = q / kNumClasses;
   if (!tenant_servable(p, t)) return false;
@@ -428,7 +465,7 @@ void RefModel::start_output(Path& p, std::uint64_t id) {
 // A frame whose crypto is done goes first: it was scheduled already. Its slot is free
 // from the next cycle (the pool's edge).
 void RefModel::take_done(Path& p) {
-  if (p.active) return;
+  if (p.active || crypto_.held_total() == 0) return;
   const std::optional<std::uint64_t> id = crypto_.offered(p.dir);
   if (!id) return;
   crypto_.take(p.dir, *id);
@@ -441,14 +478,13 @@ void RefModel::decide(Path& p) {
   const auto nt = static_cast<std::uint32_t>(params_.num_tenants);
 
   // Crypto wait: a visible head that needs a slot its tenant cannot claim now.
-  for (std::uint32_t t = 0; t < nt; ++t) {
-    if (slot_available(p, t)) continue;
+  for (std::uint32_t t = 0; t < nt && p.queued != 0; ++t) {
     for (std::uint32_t c = 0; c < kNumClasses; ++c) {
       const auto& dq = p.q[t * kNumClasses + c];
       if (dq.empty()) continue;
-      const Live& f = live_.at(dq.front());
+      const Live& f = *dq.front();
       if (f.visible <= cycle_ && needs_crypto(p, f)) {
-        ++(p.dir == Direction::kTx ? ctr_.crypto[t].tx_wait : ctr_.crypto[t].rx_wait);
+        if (!slot_available(p, t)) ++(p.dir == Direction::kTx ? ctr_.crypto[t].tx_wait : ctr_.crypto[t].rx_wait);
         break;
       }
     }
@@ -459,39 +495,48 @@ void RefModel::decide(Path& p) {
   // now (a crypto head needs a slot its tenant may claim, a plain head the output free).
   // The FIFO timestamp is the admission order.
   ArbConfig& ac = p.arb_cfg;
+  const bool new_cfg = p.arb_cfg_serial != cfg_serial_;
+  if (new_cfg) {
+    p.arb_cfg_serial = cfg_serial_;
+    const bool gated = p.dir == Direction::kTx || params_.rx_obeys_enables;
+    ac.enable = !gated || cfg_.enable;
+    ac.mode = mode(p);
+    ac.t_enable.resize(nt);
+    ac.prio.resize(nt);
+    ac.quantum.resize(nt);
+    for (std::uint32_t t = 0; t < nt; ++t) {
+      ac.t_enable[t] = !gated || cfg_.tenants[t].enable;
+      ac.prio[t] = cfg_.tenants[t].priority;
+      ac.quantum[t] = cfg_.tenants[t].weight;
+    }
+  }
+  if (p.queued == 0 && p.arb_at_rest && !new_cfg) return;
   ArbHeads& h = p.heads;
-  const bool gated = p.dir == Direction::kTx || params_.rx_obeys_enables;
-  ac.enable = !gated || cfg_.enable;
-  ac.mode = mode(p);
-  ac.t_enable.resize(nt);
-  ac.prio.resize(nt);
-  ac.quantum.resize(nt);
-  for (std::uint32_t t = 0; t < nt; ++t) {
-    ac.t_enable[t] = !gated || cfg_.tenants[t].enable;
-    ac.prio[t] = cfg_.tenants[t].priority;
-    ac.quantum[t] = cfg_.tenants[t].weight;
-  }
   const std::size_t nq = p.q.size();
-  h.elig.assign(nq, false);
-  h.backlog.assign(nq, false);
-  h.len.assign(nq, 0);
-  h.ts.assign(nq, 0);
+  h.elig.resize(nq);
+  h.backlog.resize(nq);
+  h.len.resize(nq);
+  h.ts.resize(nq);
   h.now = static_cast<std::uint32_t>(next_seq_);
+  bool any_head = false;
   for (std::uint32_t q = 0; q < nq; ++q) {
-    if (p.q[q].empty()) continue;
-    const Live& f = live_.at(p.q[q].front());
-    if (f.visible > cycle_) continue;
-    h.backlog[q] = true;
-    h.elig[q] = queue_eligible(p, q, plain_ok);
-    h.len[q] = f.rec.len;
-    h.ts[q] = static_cast<std::uint32_t>(f.seq);
+    const Live* f = p.q[q].empty() ? nullptr : p.q[q].front();
+    const bool head = f != nullptr && f->visible <= cycle_;
+    h.backlog[q] = head;
+    h.elig[q] = head && queue_eligible(p, q, plain_ok);
+    h.len[q] = head ? f->rec.len : 0;
+    h.ts[q] = head ? static_cast<std::uint32_t>(f->seq) : 0;
+    any_head = any_head || head;
   }
+  if (!any_head && p.arb_at_rest && !new_cfg) return;
+  p.arb_at_rest = !any_head;
   const ArbDecision d = p.arb.step(ac, h);
   if (!d.valid) return;
   const std::uint32_t uq = d.queue;
-  const std::uint64_t id = p.q[uq].front();
+  Live& f = *p.q[uq].front();
+  const std::uint64_t id = f.rec.id;
   p.q[uq].pop_front();
-  Live& f = live_.at(id);
+  --p.queued;
   const std::uint32_t t = f.rec.action.tenant;
   f.rec.dispatch = cycle_;
   p.qbytes[uq] -= f.rec.len;
@@ -525,6 +570,7 @@ void RefModel::move_beats(Path& p) {
 
 // Slot-busy cycles: the slots in their hold this cycle.
 void RefModel::count_busy() {
+  if (crypto_.held_total() == 0) return;  // no slot in its hold
   for (std::uint32_t t = 0; t < static_cast<std::uint32_t>(params_.num_tenants); ++t) {
     ctr_.crypto[t].tx_busy += crypto_.busy(Direction::kTx, t);
     ctr_.crypto[t].rx_busy += crypto_.busy(Direction::kRx, t);

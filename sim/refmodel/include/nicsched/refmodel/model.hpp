@@ -78,7 +78,14 @@ class RefModel {
   // tready of m_axis_tx (MAC) or m_axis_rx (host) for the cycles that follow.
   void set_output_ready(Direction dir, bool ready);
 
+  // Cycle-exact however `cycles` is split: spans in which the model is quiet (see
+  // quiet_cycles()) are skipped in one go, with the counters and token buckets they move.
   void step(std::uint64_t cycles = 1);
+  // Cycles from cycle() on in which nothing can happen but the clock (CYCLE counts, token
+  // buckets refill): no frame has arrived that is still undecided (queued, in a crypto slot
+  // or on an output), no COMMIT waits, and no frame arrives before cycle() + the result
+  // (the maximum when none is pushed). 0 when the model is busy.
+  [[nodiscard]] std::uint64_t quiet_cycles() const;
   // Steps until idle() or `max_cycles` more cycles; returns true if idle.
   bool run_until_idle(std::uint64_t max_cycles);
   // Nothing pending, queued, in a slot or on an output.
@@ -100,6 +107,8 @@ class RefModel {
   // Cycles for which tenant t's TX queues have been unservable (tenant or egress
   // disabled) as of now; 0 when servable.
   [[nodiscard]] std::uint64_t unservable_for(std::uint32_t tenant) const;
+  // Tokens (1/1024 byte) in tenant t's TX rate-limit bucket now.
+  [[nodiscard]] std::int64_t bucket_tokens(std::uint32_t tenant) const { return buckets_.at(tenant).tokens(); }
 
  private:
   struct Live {
@@ -113,19 +122,28 @@ class RefModel {
   struct Path {
     Direction dir = Direction::kTx;
     CryptoOp op = CryptoOp::kEncrypt;
-    std::vector<std::deque<std::uint64_t>> q;
+    std::vector<std::deque<Live*>> q;  // live_'s nodes, which stay put until finish()
     std::vector<std::uint64_t> qbytes;
+    std::uint64_t queued = 0;     // frames in q, all queues
     std::uint64_t cells_used = 0;
     bool ready = true;            // tready of the output
     bool active = false;          // a frame is on the output
     std::uint64_t frame = 0;
     std::uint64_t beats_left = 0;
     Arbiter arb{0, 32};  // 32-bit timestamps: the admission order
-    ArbConfig arb_cfg;   // this cycle's arbiter inputs (kept to reuse their storage)
-    ArbHeads heads;
+    ArbConfig arb_cfg;   // the arbiter's configuration inputs, rebuilt when cfg_ changes
+    std::uint64_t arb_cfg_serial = ~0ULL;  // cfg_serial_ that arb_cfg was built from
+    ArbHeads heads;      // this cycle's heads (kept to reuse their storage)
+    // The arbiter's last step saw no head under the configuration in force: stepping it
+    // again with no head changes nothing (a step without a head grants nothing and only
+    // drops the positive credit of tenants with nothing queued), so decide() skips it.
+    bool arb_at_rest = false;
   };
 
+  void step_cycle();
+  void skip_quiet(std::uint64_t cycles);
   void apply_commit();
+  void update_servable();
   void clock_crypto();
   void admit_arrivals();
   void admit(Live& f);
@@ -152,6 +170,7 @@ class RefModel {
 
   Params params_;
   Config cfg_;
+  std::uint64_t cfg_serial_ = 0;  // counts the configurations cfg_ has held
   bool commit_pending_ = false;
   Config pending_cfg_;
   std::uint64_t cycle_ = 0;

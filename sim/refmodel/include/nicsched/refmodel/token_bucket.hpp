@@ -40,6 +40,21 @@ class TokenBucket {
                         : cap;
   }
 
+  // `cycles` clock edges in which nothing is sent, as clock(c, 0) that many times: the
+  // refill saturates at the burst, so the span is min(tokens + cycles * rate, cap).
+  void clock_idle(const Config& c, std::uint64_t cycles) {
+    if (cycles == 0) return;
+    const std::int64_t cap = static_cast<std::int64_t>(c.burst_bytes) * kScale;
+    const auto rate = static_cast<std::int64_t>(c.rate_bytes_per_kcycle);
+    if (!c.enabled || tokens_ >= cap) {
+      tokens_ = cap;
+    } else if (rate != 0) {
+      // cap - tokens_ > 0: full within the span if fewer than `cycles` refills are short of it.
+      const auto short_refills = static_cast<std::uint64_t>((cap - tokens_) / rate);
+      tokens_ = short_refills < cycles ? cap : tokens_ + rate * static_cast<std::int64_t>(cycles);
+    }
+  }
+
  private:
   std::int64_t tokens_;
 };
