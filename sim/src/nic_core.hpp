@@ -71,6 +71,12 @@ struct LinkCredit {
     credit = cap;
   }
   void refill() { credit = std::min(credit + rate, cap); }
+  // `cycles` refills in a row: the credit saturates at the cap, so one min() covers them.
+  void refill(std::uint64_t cycles) {
+    if (cycles == 0 || rate <= 0) return;
+    const auto gap = static_cast<std::uint64_t>(std::max<std::int64_t>(0, cap - credit));
+    credit = gap / static_cast<std::uint64_t>(rate) < cycles ? cap : credit + rate * static_cast<std::int64_t>(cycles);
+  }
 };
 
 // The MAC's egress pause periods (NicConfig::pauses: sorted, non-overlapping), asked cycle
@@ -83,6 +89,18 @@ class PauseSchedule {
   bool paused(std::uint64_t cycle) {
     if (cycle >= next_) update(cycle);
     return paused_;
+  }
+
+  // paused(c) for every c in [first, last], in order; returns for how many it was true.
+  std::uint64_t paused_cycles(std::uint64_t first, std::uint64_t last) {
+    std::uint64_t n = 0;
+    for (std::uint64_t c = first; c <= last;) {
+      const bool p = paused(c);
+      const std::uint64_t end = std::min(last + 1, next_);  // paused(c) holds until next_ (> c)
+      if (p) n += end - c;
+      c = end;
+    }
+    return n;
   }
 
  private:
