@@ -3,6 +3,7 @@
 #include "nicsched/refmodel/model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <optional>
 #include <string>
@@ -19,6 +20,16 @@ TokenBucket::Config bucket_config(const TenantConfig& t) {
 }
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+
+// f(q) for every queue q of path `p` that holds a frame, in ascending order.
+template <class Path, class F>
+void for_each_queued(const Path& p, F&& f) {
+  for (std::size_t w = 0; w < p.nonempty.size(); ++w) {
+    for (std::uint64_t bits = p.nonempty[w]; bits != 0; bits &= bits - 1) {
+      f(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
+    }
+  }
+}
 
 const Params& validated(const Params& p) {
   p.validate();
@@ -142,6 +153,10 @@ RefModel::RefModel(const Params& params)
     p.q.resize(nt * kNumClasses);
     p.qbytes.assign(nt * kNumClasses, 0);
     p.arb = Arbiter(static_cast<unsigned>(nt), 32);
+    p.heads.elig.assign(nt * kNumClasses, false);
+    p.heads.backlog.assign(nt * kNumClasses, false);
+    p.heads.len.assign(nt * kNumClasses, 0);
+    p.heads.ts.assign(nt * kNumClasses, 0);
   }
   // The buckets as one clock after reset leaves them (full: the reset config has no limit).
   buckets_.resize(nt);
@@ -206,7 +221,8 @@ void RefModel::step(std::uint64_t cycles) {
     --cycles;
     // The first quiet cycle is stepped in full (it brings the arbiters to rest); the rest
     // of the span only moves the clock.
-    if (cycles > 0 && paths_[0].arb_at_rest && paths_[1].arb_at_rest) {
+    if (cycles > 0 && paths_[0].arb_at_rest && paths_[0].rest_backlog_none && paths_[1].arb_at_rest &&
+        paths_[1].rest_backlog_none) {
       const std::uint64_t quiet = std::min(cycles, quiet_cycles());
       skip_quiet(quiet);
       cycles -= quiet;
@@ -370,6 +386,7 @@ void RefModel::admit(Live& f) {
   p.qbytes[q] += f.rec.len;
   p.q[q].push_back(&f);
   ++p.queued;
+  p.nonempty[q / 64] |= std::uint64_t{1} << (q % 64);
   ++qc.enq_pkts;
   qc.enq_bytes += f.rec.len;
   update_depth(q);
@@ -409,19 +426,17 @@ bool RefModel::slot_available(const Path& p, std::uint32_t t) const {
 // The pool's want input: tenants with a visible crypto head that nothing but a slot holds
 // back (servable; the output is not asked, as for any crypto head).
 void RefModel::want_slots(const Path& p) {
-  if (p.queued == 0) return;
-  for (std::uint32_t t = 0; t < static_cast<std::uint32_t>(params_.num_tenants); ++t) {
-    if (!tenant_servable(p, t)) continue;
-    for (std::uint32_t c = 0; c < kNumClasses; ++c) {
-      const auto& dq = p.q[t * kNumClasses + c];
-      if (dq.empty()) continue;
-      const Live& f = *dq.front();
-      if (f.visible <= cycle_ && needs_crypto(p, f)) {
-        crypto_.want(p.dir, t, cfg_.tenants[t].crypto_quota);
-        break;
-      }
+  // Per tenant, its first visible crypto head: the queues come in order, class 0 first.
+  std::uint32_t done = kMaxTenants;  // the tenant last asked for
+  for_each_queued(p, [&](std::uint32_t q) {
+    const std::uint32_t t = q / kNumClasses;
+    if (t == done) return;
+    const Live& f = *p.q[q].front();
+    if (f.visible <= cycle_ && needs_crypto(p, f)) {
+      done = t;
+      if (tenant_servable(p, t)) crypto_.want(p.dir, t, cfg_.tenants[t].crypto_quota);
     }
-  }
+  });
 }
 
 bool RefModel::needs_crypto(const Path& p, const Live& f) const {
@@ -478,17 +493,16 @@ void RefModel::decide(Path& p) {
   const auto nt = static_cast<std::uint32_t>(params_.num_tenants);
 
   // Crypto wait: a visible head that needs a slot its tenant cannot claim now.
-  for (std::uint32_t t = 0; t < nt && p.queued != 0; ++t) {
-    for (std::uint32_t c = 0; c < kNumClasses; ++c) {
-      const auto& dq = p.q[t * kNumClasses + c];
-      if (dq.empty()) continue;
-      const Live& f = *dq.front();
-      if (f.visible <= cycle_ && needs_crypto(p, f)) {
-        if (!slot_available(p, t)) ++(p.dir == Direction::kTx ? ctr_.crypto[t].tx_wait : ctr_.crypto[t].rx_wait);
-        break;
-      }
+  std::uint32_t counted = kMaxTenants;  // the tenant last counted
+  for_each_queued(p, [&](std::uint32_t q) {
+    const std::uint32_t t = q / kNumClasses;
+    if (t == counted) return;
+    const Live& f = *p.q[q].front();
+    if (f.visible <= cycle_ && needs_crypto(p, f)) {
+      counted = t;
+      if (!slot_available(p, t)) ++(p.dir == Direction::kTx ? ctr_.crypto[t].tx_wait : ctr_.crypto[t].rx_wait);
     }
-  }
+  });
 
   // The arbiter (Arbiter, arbiter.hpp: nicsched_arbiter's documented decision) sees the
   // visible heads; eligible = its tenant is servable (enables, token bucket) and it may go
@@ -510,26 +524,28 @@ void RefModel::decide(Path& p) {
       ac.quantum[t] = cfg_.tenants[t].weight;
     }
   }
-  if (p.queued == 0 && p.arb_at_rest && !new_cfg) return;
+  if (p.queued == 0 && p.arb_at_rest && p.rest_backlog_none && !new_cfg) return;
+  // Entries of empty queues are kept clear (see the pop below).
   ArbHeads& h = p.heads;
-  const std::size_t nq = p.q.size();
-  h.elig.resize(nq);
-  h.backlog.resize(nq);
-  h.len.resize(nq);
-  h.ts.resize(nq);
   h.now = static_cast<std::uint32_t>(next_seq_);
   bool any_head = false;
-  for (std::uint32_t q = 0; q < nq; ++q) {
-    const Live* f = p.q[q].empty() ? nullptr : p.q[q].front();
-    const bool head = f != nullptr && f->visible <= cycle_;
+  bool any_eligible = false;
+  for_each_queued(p, [&](std::uint32_t q) {
+    const Live& f = *p.q[q].front();
+    const bool head = f.visible <= cycle_;
     h.backlog[q] = head;
     h.elig[q] = head && queue_eligible(p, q, plain_ok);
-    h.len[q] = head ? f->rec.len : 0;
-    h.ts[q] = head ? static_cast<std::uint32_t>(f->seq) : 0;
+    h.len[q] = head ? f.rec.len : 0;
+    h.ts[q] = head ? static_cast<std::uint32_t>(f.seq) : 0;
     any_head = any_head || head;
+    any_eligible = any_eligible || h.elig[q];
+  });
+  if (!any_eligible && p.arb_at_rest && !new_cfg && h.backlog == p.rest_backlog) return;
+  p.arb_at_rest = !any_eligible;
+  if (p.arb_at_rest) {
+    p.rest_backlog = h.backlog;
+    p.rest_backlog_none = !any_head;
   }
-  if (!any_head && p.arb_at_rest && !new_cfg) return;
-  p.arb_at_rest = !any_head;
   const ArbDecision d = p.arb.step(ac, h);
   if (!d.valid) return;
   const std::uint32_t uq = d.queue;
@@ -537,6 +553,13 @@ void RefModel::decide(Path& p) {
   const std::uint64_t id = f.rec.id;
   p.q[uq].pop_front();
   --p.queued;
+  if (p.q[uq].empty()) {
+    p.nonempty[uq / 64] &= ~(std::uint64_t{1} << (uq % 64));
+    h.backlog[uq] = false;
+    h.elig[uq] = false;
+    h.len[uq] = 0;
+    h.ts[uq] = 0;
+  }
   const std::uint32_t t = f.rec.action.tenant;
   f.rec.dispatch = cycle_;
   p.qbytes[uq] -= f.rec.len;

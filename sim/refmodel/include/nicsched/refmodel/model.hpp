@@ -41,6 +41,7 @@
 // quota alternate between the directions.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -125,6 +126,7 @@ class RefModel {
     std::vector<std::deque<Live*>> q;  // live_'s nodes, which stay put until finish()
     std::vector<std::uint64_t> qbytes;
     std::uint64_t queued = 0;     // frames in q, all queues
+    std::array<std::uint64_t, kMaxTenants * kNumClasses / 64> nonempty{};  // bit q: q holds a frame
     std::uint64_t cells_used = 0;
     bool ready = true;            // tready of the output
     bool active = false;          // a frame is on the output
@@ -134,10 +136,13 @@ class RefModel {
     ArbConfig arb_cfg;   // the arbiter's configuration inputs, rebuilt when cfg_ changes
     std::uint64_t arb_cfg_serial = ~0ULL;  // cfg_serial_ that arb_cfg was built from
     ArbHeads heads;      // this cycle's heads (kept to reuse their storage)
-    // The arbiter's last step saw no head under the configuration in force: stepping it
-    // again with no head changes nothing (a step without a head grants nothing and only
-    // drops the positive credit of tenants with nothing queued), so decide() skips it.
+    // The arbiter's last step saw no eligible head under the configuration in force, and
+    // these backlogged ones: a step without an eligible head grants nothing and only
+    // drops the positive credit of the tenants with nothing backlogged, so stepping it
+    // again with the same backlog changes nothing, and decide() skips it.
     bool arb_at_rest = false;
+    std::vector<bool> rest_backlog;
+    bool rest_backlog_none = false;  // rest_backlog is all false
   };
 
   void step_cycle();
