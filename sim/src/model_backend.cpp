@@ -265,6 +265,7 @@ class ModelCore final : public NicCore {
     tx_frames_.emplace(id, f);
     tx_queue_.at(f.q).push_back(id);
     tx_queue_bytes_[f.q] += f.len;
+    mirror_arrived_ = true;
   }
 
   // A mirrored TX frame left the model (delivered or dropped at admission).
@@ -292,6 +293,12 @@ class ModelCore final : public NicCore {
   // Heads the model dispatched this cycle (at most one per cycle and direction).
   void mirror_dispatches() {
     if (tx_out_.size() == tx_frames_.size()) return;  // every mirrored frame is dispatched already
+    // A queue's model bytes fall below the mirror's only when the model dispatches or a
+    // frame is mirrored (a leave only lowers the mirror's): otherwise nothing to look at.
+    const std::uint64_t dispatched = model_.dispatched(Direction::kTx);
+    if (dispatched == mirror_dispatched_ && !mirror_arrived_) return;
+    mirror_dispatched_ = dispatched;
+    mirror_arrived_ = false;
     for (std::uint32_t q = 0; q < tx_queue_.size(); ++q) {
       auto& dq = tx_queue_[q];
       while (!dq.empty() && model_.queue_bytes(Direction::kTx, q) < tx_queue_bytes_[q]) {
@@ -366,6 +373,8 @@ class ModelCore final : public NicCore {
   std::vector<std::uint64_t> tx_queue_bytes_;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> tx_out_;  // dispatched, not delivered: id, on_output_from
   bool mirror_warned_ = false;
+  std::uint64_t mirror_dispatched_ = 0;  // model_.dispatched(kTx) at the last look
+  bool mirror_arrived_ = false;          // a frame was mirrored since
   LinkCredit tx_credit_;
   LinkCredit rx_credit_;
   bool tx_ready_ = false;

@@ -553,6 +553,7 @@ void RefModel::decide(Path& p) {
   const std::uint64_t id = f.rec.id;
   p.q[uq].pop_front();
   --p.queued;
+  ++p.dispatched;
   if (p.q[uq].empty()) {
     p.nonempty[uq / 64] &= ~(std::uint64_t{1} << (uq % 64));
     h.backlog[uq] = false;

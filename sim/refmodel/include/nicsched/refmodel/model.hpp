@@ -105,6 +105,8 @@ class RefModel {
     return path(d).qbytes.at(q);
   }
   [[nodiscard]] std::uint64_t buffer_cells_used(Direction d) const { return path(d).cells_used; }
+  // Frames the direction's arbiter has released (to a slot or the output) since reset.
+  [[nodiscard]] std::uint64_t dispatched(Direction d) const { return path(d).dispatched; }
   // Cycles for which tenant t's TX queues have been unservable (tenant or egress
   // disabled) as of now; 0 when servable.
   [[nodiscard]] std::uint64_t unservable_for(std::uint32_t tenant) const;
@@ -126,6 +128,7 @@ class RefModel {
     std::vector<std::deque<Live*>> q;  // live_'s nodes, which stay put until finish()
     std::vector<std::uint64_t> qbytes;
     std::uint64_t queued = 0;     // frames in q, all queues
+    std::uint64_t dispatched = 0;  // frames the arbiter released
     std::array<std::uint64_t, kMaxTenants * kNumClasses / 64> nonempty{};  // bit q: q holds a frame
     std::uint64_t cells_used = 0;
     bool ready = true;            // tready of the output
