@@ -1,6 +1,7 @@
 // Tagged frame construction and checking.
 #include "nicsched/sim/frame.hpp"
 
+#include <array>
 #include <cstring>
 
 #include "nicsched/sim/error.hpp"
@@ -29,6 +30,18 @@ std::uint64_t get64le(const std::uint8_t* p) {
 }
 std::uint32_t tag_check(std::uint64_t id, std::uint32_t len) {
   return static_cast<std::uint32_t>(id * 2654435761ULL) ^ len;
+}
+
+// The filler pattern of a packet with seed 0: byte i is 7 i + i / 256 (mod 256).
+const std::array<std::uint8_t, kMaxTaggedFrame>& filler_pattern() {
+  static const std::array<std::uint8_t, kMaxTaggedFrame> pattern = [] {
+    std::array<std::uint8_t, kMaxTaggedFrame> p{};
+    for (std::uint32_t i = 0; i < kMaxTaggedFrame; ++i) {
+      p[i] = static_cast<std::uint8_t>(static_cast<std::uint8_t>(i * 7U) + static_cast<std::uint8_t>(i >> 8));
+    }
+    return p;
+  }();
+  return pattern;
 }
 
 }  // namespace
@@ -79,11 +92,11 @@ void FrameBuilder::build(std::uint8_t* out, std::uint32_t frame_len, const FlowI
   put64le(t + 16, tag.created);
   put32le(t + 24, frame_len);
   put32le(t + 28, tag_check(tag.id, frame_len));
-  // Filler: a per-packet byte pattern, so a swapped or shifted payload is caught.
+  // Filler: a per-packet byte pattern, so a swapped or shifted payload is caught: byte i
+  // is seed + 7 i + i / 256 (mod 256), the packet's seed added to one table (a vector add).
   const auto seed = static_cast<std::uint8_t>(tag.id * 13U);
-  for (std::uint32_t i = kMinTaggedFrame; i < frame_len; ++i) {
-    out[i] = static_cast<std::uint8_t>(seed + static_cast<std::uint8_t>(i * 7U) + static_cast<std::uint8_t>(i >> 8));
-  }
+  const std::array<std::uint8_t, kMaxTaggedFrame>& pattern = filler_pattern();
+  for (std::uint32_t i = kMinTaggedFrame; i < frame_len; ++i) out[i] = static_cast<std::uint8_t>(seed + pattern[i]);
 }
 
 bool FrameBuilder::intact(const std::uint8_t* frame, std::uint32_t len, const FlowId& flow, const Tag& tag) {
