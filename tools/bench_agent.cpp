@@ -182,6 +182,27 @@ int main(int argc, char** argv) {
       }
       std::cout << "| policy decision, caches evicted: thread CPU p50 / p99 (us) | " << percentile(cold_us, 50) << " / "
                 << percentile(cold_us, 99) << " | 300 calls, 48 MiB written between calls |\n";
+      // As eval and serve decide: one decision after each env step, on its observation.
+      NicEnv env(cfg, nicsched::control::sim_target_factory(scenarios, 0));
+      if (env.observation_size() == policy.observation_size() && env.action_space().total() == total) {
+        std::vector<float> env_obs(env.observation_size());
+        std::vector<std::uint8_t> env_mask(total);
+        env.reset(1, env_obs);
+        std::vector<double> step_us, step_cpu_us;
+        for (std::uint64_t i = 0; i < std::min<std::uint64_t>(steps, 1000); ++i) {
+          env.action_mask(env_mask);
+          const auto t0 = Clock::now();
+          const double c0 = thread_cpu_seconds();
+          const std::vector<int> a = policy.act(env_obs, env_mask);
+          step_cpu_us.push_back((thread_cpu_seconds() - c0) * 1e6);
+          step_us.push_back(seconds(t0) * 1e6);
+          (void)env.step(a, env_obs);
+        }
+        std::cout << "| policy decision between env steps, wall / thread CPU p50 / p99 (us) | "
+                  << percentile(step_us, 50) << " / " << percentile(step_us, 99) << ", " << percentile(step_cpu_us, 50)
+                  << " / " << percentile(step_cpu_us, 99) << " | " << step_us.size()
+                  << " decisions, each after a NicEnv step (as eval and serve decide) |\n";
+      }
     }
     for (const std::string network : {"mlp", "set"}) {  // one PPO update on NicEnv
       nicsched::ppo::PpoConfig pc;
