@@ -423,19 +423,25 @@ bool RefModel::slot_available(const Path& p, std::uint32_t t) const {
   return crypto_.can_claim(p.dir, t, cfg_.tenants[t].crypto_quota);
 }
 
+template <class F>
+void RefModel::for_each_crypto_tenant(const Path& p, F&& f) const {
+  std::uint32_t last = kMaxTenants;  // the queues come in order: a tenant's two are adjacent
+  for_each_queued(p, [&](std::uint32_t q) {
+    const std::uint32_t t = q / kNumClasses;
+    if (t == last) return;
+    const Live& head = *p.q[q].front();
+    if (head.visible <= cycle_ && needs_crypto(p, head)) {
+      last = t;
+      f(t);
+    }
+  });
+}
+
 // The pool's want input: tenants with a visible crypto head that nothing but a slot holds
 // back (servable; the output is not asked, as for any crypto head).
 void RefModel::want_slots(const Path& p) {
-  // Per tenant, its first visible crypto head: the queues come in order, class 0 first.
-  std::uint32_t done = kMaxTenants;  // the tenant last asked for
-  for_each_queued(p, [&](std::uint32_t q) {
-    const std::uint32_t t = q / kNumClasses;
-    if (t == done) return;
-    const Live& f = *p.q[q].front();
-    if (f.visible <= cycle_ && needs_crypto(p, f)) {
-      done = t;
-      if (tenant_servable(p, t)) crypto_.want(p.dir, t, cfg_.tenants[t].crypto_quota);
-    }
+  for_each_crypto_tenant(p, [&](std::uint32_t t) {
+    if (tenant_servable(p, t)) crypto_.want(p.dir, t, cfg_.tenants[t].crypto_quota);
   });
 }
 
@@ -493,15 +499,8 @@ void RefModel::decide(Path& p) {
   const auto nt = static_cast<std::uint32_t>(params_.num_tenants);
 
   // Crypto wait: a visible head that needs a slot its tenant cannot claim now.
-  std::uint32_t counted = kMaxTenants;  // the tenant last counted
-  for_each_queued(p, [&](std::uint32_t q) {
-    const std::uint32_t t = q / kNumClasses;
-    if (t == counted) return;
-    const Live& f = *p.q[q].front();
-    if (f.visible <= cycle_ && needs_crypto(p, f)) {
-      counted = t;
-      if (!slot_available(p, t)) ++(p.dir == Direction::kTx ? ctr_.crypto[t].tx_wait : ctr_.crypto[t].rx_wait);
-    }
+  for_each_crypto_tenant(p, [&](std::uint32_t t) {
+    if (!slot_available(p, t)) ++(p.dir == Direction::kTx ? ctr_.crypto[t].tx_wait : ctr_.crypto[t].rx_wait);
   });
 
   // The arbiter (Arbiter, arbiter.hpp: nicsched_arbiter's documented decision) sees the

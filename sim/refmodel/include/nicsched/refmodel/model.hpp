@@ -168,6 +168,9 @@ class RefModel {
   [[nodiscard]] bool tenant_servable(const Path& p, std::uint32_t t) const;
   [[nodiscard]] bool slot_available(const Path& p, std::uint32_t t) const;
   void want_slots(const Path& p);
+  // f(t) for every tenant t of p with a visible head that needs crypto (either class).
+  template <class F>
+  void for_each_crypto_tenant(const Path& p, F&& f) const;
   void take_done(Path& p);
   [[nodiscard]] bool needs_crypto(const Path& p, const Live& f) const;
   [[nodiscard]] bool queue_eligible(const Path& p, std::uint32_t q, bool plain_ok) const;
