@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "nicsched/interface.hpp"
 #include "nicsched/sim/scenario.hpp"
 
 namespace nicsched::sim {
@@ -66,12 +67,9 @@ struct Progress {
   [[nodiscard]] double units() const { return static_cast<double>(completed) + phase_fraction; }
 };
 
-class Workload {
+class Workload : public Interface {
  public:
   Workload(const TenantSpec& spec, std::uint64_t seed);
-  virtual ~Workload() = default;
-  Workload(const Workload&) = delete;
-  Workload& operator=(const Workload&) = delete;
 
   // Cycle at which the workload next changes state by itself (kNever: only deliveries).
   [[nodiscard]] virtual std::uint64_t next_wakeup() const = 0;
