@@ -94,6 +94,9 @@ class Workload : public Interface {
   std::uint64_t jittered(std::uint64_t cycles);
   void leave(TrafficSink& out);
   bool leaving(std::uint64_t now) const { return now >= spec_.stop_cycle; }
+  // The iteration (DDP) or round (FL) that began at `start` ends at `now`: records it and
+  // its compute time, then leaves at the stop cycle (false) or goes on (true).
+  bool end_iteration(std::uint64_t start, std::uint64_t now, TrafficSink& out);
   // `t`, or the stop cycle if that comes first (kNever: no stop).
   [[nodiscard]] std::uint64_t until_stop(std::uint64_t t) const { return std::min(t, spec_.stop_cycle); }
 
