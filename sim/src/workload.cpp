@@ -144,8 +144,6 @@ void DdpWorkload::on_delivered(Flow flow, std::uint64_t payload_bytes, std::uint
 
 // ---------------------------------------------------------------- FL
 
-FlWorkload::FlWorkload(const TenantSpec& spec, std::uint64_t seed) : Workload(spec, seed) {}
-
 std::uint64_t FlWorkload::next_wakeup() const {
   if (progress_.phase == Phase::kLeft) return kNever;
   return until_stop(progress_.phase == Phase::kNotArrived ? spec_.start_cycle : phase_end_);

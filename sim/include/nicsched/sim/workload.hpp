@@ -134,7 +134,7 @@ class DdpWorkload final : public Workload {
 // FL: download (kBulkRx, decrypt), train, upload (kBulkTx, encrypt, expansion applied).
 class FlWorkload final : public Workload {
  public:
-  FlWorkload(const TenantSpec& spec, std::uint64_t seed);
+  using Workload::Workload;
   [[nodiscard]] std::uint64_t next_wakeup() const override;
   void wake(std::uint64_t now, TrafficSink& out) override;
   void on_delivered(Flow flow, std::uint64_t payload_bytes, std::uint64_t now, TrafficSink& out) override;
