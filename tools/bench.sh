@@ -2,9 +2,8 @@
 # make bench: every part's benchmark, each writing its table into docs/ (the file named
 # beside it). Usage: tools/bench.sh [BUILD_DIR]. One part: BENCH=sim tools/bench.sh.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-build}
-[[ $build = /* ]] || build="$root/$build"
+source "$(dirname "$0")/lib.sh"
+build=$(build_dir "${1:-}")
 # part  script                  results in
 benches=(
   "rtl   tools/bench_rtl.sh   docs/rtl.md"

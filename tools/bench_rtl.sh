@@ -4,9 +4,8 @@
 # docs/rtl.md between the bench_rtl markers.
 # Usage: tools/bench_rtl.sh [BUILD_DIR]   (default: build)
 set -euo pipefail
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-build="${1:-build}"
-case "$build" in /*) ;; *) build="$root/$build" ;; esac
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+build=$(build_dir "${1:-}")
 doc="$root/docs/rtl.md"
 
 cmake --build "$build" --target bench_rtl >/dev/null

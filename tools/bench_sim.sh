@@ -11,9 +11,8 @@
 #      behind the same register map), for the speed-up over the Verilated top
 #   6. control steps/s on both backends (step, snapshot, policy write: the agent's loop)
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-build}
-[[ $build = /* ]] || build="$root/$build"
+source "$(dirname "$0")/lib.sh"
+build=$(build_dir "${1:-}")
 CYCLES=${CYCLES:-1000000}
 MODEL_CYCLES=${MODEL_CYCLES:-10000000}
 SCALE_CYCLES=${SCALE_CYCLES:-300000}

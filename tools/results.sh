@@ -15,14 +15,10 @@
 # results:end markers of docs/results.md, so `FAMILIES=background tools/results.sh`
 # refreshes one family's tables.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-build}
-[[ $build = /* ]] || build="$root/$build"
+source "$(dirname "$0")/lib.sh"
+build=$(build_dir "${1:-}")
 nicagent="$build/agent/nicagent"
-if [[ ! -x $nicagent ]]; then
-  echo "results: $nicagent not built (cmake --build $build --target nicagent)" >&2
-  exit 1
-fi
+require_built results "$nicagent" "cmake --build $build --target nicagent"
 count=${COUNT:-3}
 seeds=${SEEDS:-3}
 min_iter=${MIN_ITER:-20}

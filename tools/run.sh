@@ -2,14 +2,10 @@
 # make run: the default scenario (sim/scenarios/default.yaml) under each built-in static
 # baseline (fifo, fair, sp), printed as one metrics table. Usage: tools/run.sh [BUILD_DIR]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${1:-build}
-[[ $build = /* ]] || build="$root/$build"
+source "$(dirname "$0")/lib.sh"
+build=$(build_dir "${1:-}")
 nicsim="$build/sim/nicsim"
-if [[ ! -x $nicsim ]]; then
-  echo "run: $nicsim not built (make run builds it)" >&2
-  exit 1
-fi
+require_built run "$nicsim" "make run builds it"
 echo "==> nicsim run sim/scenarios/default.yaml --baseline all"
 "$nicsim" run "$root/sim/scenarios/default.yaml" --baseline all
 

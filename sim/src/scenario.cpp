@@ -16,16 +16,6 @@
 
 namespace nicsched::sim {
 
-const char* to_string(WorkloadKind k) {
-  switch (k) {
-    case WorkloadKind::kDdp: return "ddp";
-    case WorkloadKind::kFl: return "fl";
-    case WorkloadKind::kBackground: return "background";
-    case WorkloadKind::kPcap: return "pcap";
-  }
-  return "?";
-}
-
 const char* to_string(Direction d) { return d == Direction::kTx ? "tx" : "rx"; }
 
 const char* to_string(NicBackend b) { return b == NicBackend::kModel ? "model" : "rtl"; }
@@ -179,7 +169,35 @@ void read_pcap(MapReader& r, TenantSpec& t, const Scenario&) {
   t.window_bytes = 0;
 }
 
+void read_ddp_and_control(MapReader& r, TenantSpec& t, const Scenario& s) {
+  read_ddp(r, t, s);
+  read_control(r, t, s);
+}
+
+// Each workload kind: its `type:` in a scenario, the reader of its own keys and those keys
+// (named when a tenant has a key no reader asked about).
+struct WorkloadType {
+  WorkloadKind kind;
+  const char* name;
+  void (*read)(MapReader&, TenantSpec&, const Scenario&);
+  const char* keys;
+};
+constexpr WorkloadType kWorkloadTypes[] = {
+    {WorkloadKind::kDdp, "ddp", read_ddp_and_control, "model, model_mb, compute_ms, workers, window_bytes, control"},
+    {WorkloadKind::kFl, "fl", read_fl, "model, update_mb, train_ms, expansion, window_bytes"},
+    {WorkloadKind::kBackground, "background", read_background,
+     "pattern, rate_gbps, packet_bytes, on_ms, off_ms, direction, window_bytes"},
+    {WorkloadKind::kPcap, "pcap", read_pcap, "file, direction, loop, speed, classify"},
+};
+
 }  // namespace
+
+const char* to_string(WorkloadKind k) {
+  for (const WorkloadType& w : kWorkloadTypes) {
+    if (w.kind == k) return w.name;
+  }
+  return "?";
+}
 
 namespace {
 
@@ -274,35 +292,17 @@ Scenario read_scenario(const fileio::YamlDoc& doc, const std::string& yaml_text,
     TenantSpec spec;
     spec.index = static_cast<std::uint32_t>(i);
     spec.line = line_of(tl[i]);
-    const auto type = t.choice("type", {"ddp", "fl", "background", "pcap"}, std::nullopt);
-    spec.kind = type == "ddp" ? WorkloadKind::kDdp
-                : type == "fl" ? WorkloadKind::kFl
-                : type == "background" ? WorkloadKind::kBackground
-                                       : WorkloadKind::kPcap;
+    std::vector<std::string> type_names;
+    for (const WorkloadType& w : kWorkloadTypes) type_names.emplace_back(w.name);
+    const auto type = t.choice("type", type_names, std::nullopt);
+    const WorkloadType& w = *std::find_if(std::begin(kWorkloadTypes), std::end(kWorkloadTypes),
+                                          [&](const WorkloadType& k) { return k.name == type; });
+    spec.kind = w.kind;
     if (spec.kind == WorkloadKind::kPcap) spec.classify = t.boolean("classify", true);
     read_common(t, spec, s, vlans, ports);
     if (!names.insert(spec.name).second) t.fail_key("name", "expected a tenant name no other tenant uses");
-    std::string allowed = "name, type, vlan, port, priority, start_ms, stop_ms, mtu, jitter, ";
-    switch (spec.kind) {
-      case WorkloadKind::kDdp:
-        read_ddp(t, spec, s);
-        read_control(t, spec, s);
-        allowed += "model, model_mb, compute_ms, workers, window_bytes, control";
-        break;
-      case WorkloadKind::kFl:
-        read_fl(t, spec, s);
-        allowed += "model, update_mb, train_ms, expansion, window_bytes";
-        break;
-      case WorkloadKind::kBackground:
-        read_background(t, spec, s);
-        allowed += "pattern, rate_gbps, packet_bytes, on_ms, off_ms, direction, window_bytes";
-        break;
-      case WorkloadKind::kPcap:
-        read_pcap(t, spec, s);
-        allowed += "file, direction, loop, speed, classify";
-        break;
-    }
-    t.finish(allowed);
+    w.read(t, spec, s);
+    t.finish(std::string("name, type, vlan, port, priority, start_ms, stop_ms, mtu, jitter, ") + w.keys);
     if (spec.kind == WorkloadKind::kPcap && spec.pcap_file.is_relative() && !file_name.empty()) {
       spec.pcap_file = std::filesystem::path(file_name).parent_path() / spec.pcap_file;
     }

@@ -43,6 +43,15 @@ void Workload::leave(TrafficSink& out) {
   out.cancel(spec_.index);
 }
 
+bool Workload::end_iteration(std::uint64_t start, std::uint64_t now, TrafficSink& out) {
+  iterations_.push_back(now - start);
+  computes_.push_back(compute_now_);
+  ++progress_.completed;
+  if (!leaving(now)) return true;
+  leave(out);
+  return false;
+}
+
 std::unique_ptr<Workload> make_workload(const TenantSpec& spec, std::uint64_t scenario_seed,
                                         double clock_mhz) {
   switch (spec.kind) {
@@ -125,21 +134,15 @@ void DdpWorkload::on_delivered(Flow flow, std::uint64_t payload_bytes, std::uint
   progress_.phase_fraction =
       std::min(1.0, static_cast<double>(burst_delivered_) / static_cast<double>(spec_.burst_bytes));
   if (burst_delivered_ >= spec_.burst_bytes) {
-    iterations_.push_back(now - iter_start_);
-    computes_.push_back(compute_now_);
-    ++progress_.completed;
-    if (leaving(now)) {
-      leave(out);
-      phase_end_ = next_control_ = kNever;
-    } else {
+    if (end_iteration(iter_start_, now, out)) {
       start_iteration(now);
+    } else {
+      phase_end_ = next_control_ = kNever;
     }
   }
 }
 
 // ---------------------------------------------------------------- FL
-
-FlWorkload::FlWorkload(const TenantSpec& spec, std::uint64_t seed) : Workload(spec, seed) {}
 
 std::uint64_t FlWorkload::next_wakeup() const {
   if (progress_.phase == Phase::kLeft) return kNever;
@@ -192,16 +195,7 @@ void FlWorkload::on_delivered(Flow flow, std::uint64_t payload_bytes, std::uint6
     phase_delivered_ += payload_bytes;
     progress_.phase_fraction =
         static_cast<double>(phase_delivered_) / static_cast<double>(spec_.upload_bytes);
-    if (phase_delivered_ >= spec_.upload_bytes) {
-      iterations_.push_back(now - round_start_);
-      computes_.push_back(compute_now_);
-      ++progress_.completed;
-      if (leaving(now)) {
-        leave(out);
-      } else {
-        start_round(now, out);
-      }
-    }
+    if (phase_delivered_ >= spec_.upload_bytes && end_iteration(round_start_, now, out)) start_round(now, out);
   }
 }
 

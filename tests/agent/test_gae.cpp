@@ -1,6 +1,9 @@
 // GAE(lambda) against values worked out by hand (the arithmetic is in the comments).
 #include <catch2/catch.hpp>
 
+#include <initializer_list>
+#include <vector>
+
 #include "nicsched/ppo/gae.hpp"
 
 using nicsched::ppo::compute_gae;
@@ -31,6 +34,16 @@ Rollout three_steps() {
   return {{1, 2, 3}, {0.5F, 1.0F, 1.5F}, {1.0F, 1.5F, 2.0F}, {0, 0, 0}, {0, 0, 0}};
 }
 
+// `got` holds `expect`, element by element.
+void check_all(const std::vector<float>& got, std::initializer_list<double> expect) {
+  REQUIRE(got.size() == expect.size());
+  std::size_t i = 0;
+  for (double e : expect) {
+    INFO("element " << i);
+    CHECK(got[i++] == Approx(e));
+  }
+}
+
 }  // namespace
 
 TEST_CASE("gae: advantages discount and accumulate deltas backwards", "[gae]") {
@@ -38,12 +51,8 @@ TEST_CASE("gae: advantages discount and accumulate deltas backwards", "[gae]") {
   const auto out = compute_gae(r.input(3, 1, 0.9, 0.8));
   // delta = r + 0.9 V' - V: 1.4, 2.35, 3.3
   // A2 = 3.3; A1 = 2.35 + 0.72 * 3.3 = 4.726; A0 = 1.4 + 0.72 * 4.726 = 4.80272
-  CHECK(out.advantages[2] == Approx(3.3));
-  CHECK(out.advantages[1] == Approx(4.726));
-  CHECK(out.advantages[0] == Approx(4.80272));
-  CHECK(out.returns[0] == Approx(4.80272 + 0.5));
-  CHECK(out.returns[1] == Approx(4.726 + 1.0));
-  CHECK(out.returns[2] == Approx(3.3 + 1.5));
+  check_all(out.advantages, {4.80272, 4.726, 3.3});
+  check_all(out.returns, {4.80272 + 0.5, 4.726 + 1.0, 3.3 + 1.5});
 }
 
 TEST_CASE("gae: termination neither bootstraps nor carries the next advantage", "[gae]") {
@@ -53,9 +62,7 @@ TEST_CASE("gae: termination neither bootstraps nor carries the next advantage", 
   r.next_values[1] = 99.0F;  // must be ignored: the state after a termination has no value
   const auto out = compute_gae(r.input(3, 1, 0.9, 0.8));
   // delta1 = 2 - 1.0 = 1.0, A1 = 1.0; A2 = 3.3 (a new episode); A0 = 1.4 + 0.72 * 1.0
-  CHECK(out.advantages[1] == Approx(1.0));
-  CHECK(out.advantages[2] == Approx(3.3));
-  CHECK(out.advantages[0] == Approx(2.12));
+  check_all(out.advantages, {2.12, 1.0, 3.3});
 }
 
 TEST_CASE("gae: truncation bootstraps from the final state's value", "[gae]") {
@@ -64,9 +71,7 @@ TEST_CASE("gae: truncation bootstraps from the final state's value", "[gae]") {
   r.next_values[1] = 4.0F;  // V of the final observation of the cut episode
   const auto out = compute_gae(r.input(3, 1, 0.9, 0.8));
   // delta1 = 2 + 0.9 * 4 - 1 = 4.6, A1 = 4.6 (no carry across the cut); A0 = 1.4 + 0.72 * 4.6
-  CHECK(out.advantages[1] == Approx(4.6));
-  CHECK(out.advantages[0] == Approx(4.712));
-  CHECK(out.advantages[2] == Approx(3.3));
+  check_all(out.advantages, {4.712, 4.6, 3.3});
 }
 
 TEST_CASE("gae: lambda 1 gives discounted Monte-Carlo return minus the baseline", "[gae]") {

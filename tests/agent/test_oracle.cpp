@@ -10,12 +10,7 @@
 #include "nicsched/control/oracle.hpp"
 #include "telemetry_fixture.hpp"
 
-using nicsched::control::EnvError;
-using nicsched::control::fifo_config;
-using nicsched::control::OracleBudget;
-using nicsched::control::OracleSpace;
-using nicsched::control::search_oracle;
-using nicsched::control::StaticConfig;
+using namespace nicsched::control;
 using nicsched::host::ArbMode;
 
 namespace {
@@ -48,14 +43,14 @@ double known_judge(const StaticConfig& c) {
 // A baseline's decision on a 4-tenant NIC after one interval of telemetry, from `base`.
 struct BaselineDecision {
   nicsched::testing::TrackedNic nic;
-  nicsched::control::TelemetryTracker& tracker = nic.tr;
+  TelemetryTracker& tracker = nic.tr;
   nicsched::host::Policy base;
   BaselineDecision() {
     tracker.update(nic.s.bulk(0, 1000).next(1000));
     base.tenants.resize(4);
   }
   nicsched::host::Policy of(const std::string& name, const std::vector<std::uint32_t>& levels = {}) {
-    return nicsched::control::make_baseline(name, levels)->decide(tracker, base);
+    return make_baseline(name, levels)->decide(tracker, base);
   }
 };
 
@@ -158,8 +153,8 @@ TEST_CASE("oracle: its FIFO candidate is what the fifo baseline writes", "[oracl
   BaselineDecision d;
   for (auto& t : d.base.tenants) t.qlimit_bulk_bytes = 12345;  // kept by both
   const auto fifo = d.of("fifo");
-  CHECK(nicsched::control::to_policy(fifo_config(space4()), d.base) == fifo);
-  nicsched::control::StaticController ctl(fifo_config(space4()), "oracle");
+  CHECK(to_policy(fifo_config(space4()), d.base) == fifo);
+  StaticController ctl(fifo_config(space4()), "oracle");
   CHECK(ctl.decide(d.tracker, d.base) == fifo);
   CHECK(ctl.name() == "oracle");
 }
@@ -168,8 +163,8 @@ TEST_CASE("oracle: its sp candidate is what the sp baseline writes, judged third
   BaselineDecision d;
   OracleSpace s = space4();
   s.sp_priority = {2, 0, 1, 4};  // tenant 3 unused: past the lowest level, clamped to 3
-  CHECK(nicsched::control::to_policy(nicsched::control::sp_config(s), d.base) == d.of("sp", s.sp_priority));
-  CHECK(nicsched::control::sp_config(s).priority == std::vector<std::uint32_t>{2, 0, 1, 3});
+  CHECK(to_policy(sp_config(s), d.base) == d.of("sp", s.sp_priority));
+  CHECK(sp_config(s).priority == std::vector<std::uint32_t>{2, 0, 1, 3});
 
   // A judge under which the sp configuration is the best there is: the oracle returns it.
   std::vector<StaticConfig> seen;
@@ -177,11 +172,11 @@ TEST_CASE("oracle: its sp candidate is what the sp baseline writes, judged third
   b.evaluations = 6;
   const auto r = search_oracle(s, [&](const StaticConfig& c) {
     seen.push_back(c);
-    return c == nicsched::control::sp_config(s) ? 0.0 : 1.0;
+    return c == sp_config(s) ? 0.0 : 1.0;
   }, b);
   REQUIRE(seen.size() >= 3);
-  CHECK(seen[2] == nicsched::control::sp_config(s));
-  CHECK(r.best == nicsched::control::sp_config(s));
+  CHECK(seen[2] == sp_config(s));
+  CHECK(r.best == sp_config(s));
   CHECK(r.best_score == 0.0);
 
   s.sp_priority = {0, 1};  // not one per NIC tenant
@@ -189,11 +184,11 @@ TEST_CASE("oracle: its sp candidate is what the sp baseline writes, judged third
 }
 
 TEST_CASE("oracle: configurations are described over the active tenants", "[oracle]") {
-  CHECK(nicsched::control::describe(fifo_config(space4()), space4()) == "fifo q=[4]");
+  CHECK(describe(fifo_config(space4()), space4()) == "fifo q=[4]");
   StaticConfig c = fifo_config(space4());
   c.arb_mode = ArbMode::kSpDwrr;
   c.priority = {1, 0, 3, 0};
   c.weight_level = {2, 0, 1, 0};
   c.crypto_quota = {4, 4, 2, 4};
-  CHECK(nicsched::control::describe(c, space4()) == "sp-dwrr p=[1,0,3] w=[2,0,1] q=[2]");
+  CHECK(describe(c, space4()) == "sp-dwrr p=[1,0,3] w=[2,0,1] q=[2]");
 }

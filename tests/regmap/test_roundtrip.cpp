@@ -30,6 +30,11 @@ std::string file_of(const std::vector<rg::GeneratedFile>& files, const std::stri
   return {};
 }
 
+// Every one of `parts` stands somewhere in `text`.
+void check_contains(const std::string& text, std::initializer_list<const char*> parts) {
+  for (const char* part : parts) CHECK_THAT(text, Contains(part));
+}
+
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
 // SystemVerilog without its // comments.
@@ -75,56 +80,56 @@ TEST_CASE("tiny map: every generated file names its source and says not to edit 
 
 TEST_CASE("tiny map: SystemVerilog package") {
   const auto pkg = file_of(tiny_files(), "rtl/generated/nicsched_regs_pkg.sv");
-  CHECK_THAT(pkg, Contains("package nicsched_regs_pkg;"));
-  CHECK_THAT(pkg, Contains("localparam int MODE_OFFSET = 'h4;"));
-  CHECK_THAT(pkg, Contains("localparam int P_CFG_OFFSET = 'h104;"));  // base 0x100 + offset 0x4
-  CHECK_THAT(pkg, Contains("localparam int PORT_STRIDE = 'h10;"));
-  CHECK_THAT(pkg, Contains("localparam int P_CFG_LIMIT_LSB = 8;"));
-  CHECK_THAT(pkg, Contains("localparam int P_CFG_LIMIT_WIDTH = 12;"));
-  CHECK_THAT(pkg, Contains("localparam logic [1:0] MODE_SPEED_FAST = 2'h2;"));
-  CHECK_THAT(pkg, Contains("localparam int NUM_PORTS_MAX = 4;"));
-  CHECK_THAT(pkg, Contains("localparam int NUM_LANES_MAX = 8;"));
-  CHECK_THAT(pkg, Contains("localparam int TIME_OFFSET = 'h8;"));
+  check_contains(pkg, {"package nicsched_regs_pkg;",
+                       "localparam int MODE_OFFSET = 'h4;",
+                       "localparam int P_CFG_OFFSET = 'h104;",  // base 0x100 + offset 0x4
+                       "localparam int PORT_STRIDE = 'h10;",
+                       "localparam int P_CFG_LIMIT_LSB = 8;",
+                       "localparam int P_CFG_LIMIT_WIDTH = 12;",
+                       "localparam logic [1:0] MODE_SPEED_FAST = 2'h2;",
+                       "localparam int NUM_PORTS_MAX = 4;",
+                       "localparam int NUM_LANES_MAX = 8;",
+                       "localparam int TIME_OFFSET = 'h8;"});
   CHECK_THAT(code_only(pkg), !Contains("import") && !Contains("'{"));
 }
 
 TEST_CASE("tiny map: CSR module ports follow the contract") {
   const auto csr = file_of(tiny_files(), "rtl/generated/nicsched_csr.sv");
-  CHECK_THAT(csr, Contains("module nicsched_csr #("));
-  CHECK_THAT(csr, Contains("parameter int NumPorts = 2"));
-  CHECK_THAT(csr, Contains("input  logic [11:0] s_axil_awaddr,"));
-  CHECK_THAT(csr, Contains("output logic [NumPorts*12-1:0] p_cfg_limit_o,"));
-  CHECK_THAT(csr, Contains("input  logic [NumPorts*16-1:0] p_stat_depth_i  // Depth"));
-  CHECK_THAT(csr, Contains("input  logic [63:0] time_count_i,"));
-  CHECK_THAT(csr, Contains("output logic [1:0]  mode_speed_o,"));
-  CHECK_THAT(csr, Contains("output logic        cmd_commit_we_o,"));
-  CHECK_THAT(csr, Contains("input  logic [3:0]  limit64_flags_set_i,"));
-  CHECK_THAT(csr, Contains("output logic [39:0] limit64_val_o,"));
+  check_contains(csr, {"module nicsched_csr #(",
+                       "parameter int NumPorts = 2",
+                       "input  logic [11:0] s_axil_awaddr,",
+                       "output logic [NumPorts*12-1:0] p_cfg_limit_o,",
+                       "input  logic [NumPorts*16-1:0] p_stat_depth_i  // Depth",
+                       "input  logic [63:0] time_count_i,",
+                       "output logic [1:0]  mode_speed_o,",
+                       "output logic        cmd_commit_we_o,",
+                       "input  logic [3:0]  limit64_flags_set_i,",
+                       "output logic [39:0] limit64_val_o,"});
   CHECK_THAT(code_only(csr), !Contains("import") && !Contains("return") && !Contains("'{"));
 }
 
 TEST_CASE("tiny map: C++ header constants") {
   const auto hpp = file_of(tiny_files(), "include/nicsched/regmap.hpp");
-  CHECK_THAT(hpp, Contains("namespace nicsched::regmap {"));
-  CHECK_THAT(hpp, Contains("namespace P_CFG {"));
-  CHECK_THAT(hpp, Contains("inline constexpr std::uint32_t kBase = 0x0104;"));
-  CHECK_THAT(hpp, Contains("inline constexpr std::uint32_t kStride = 0x10;"));
-  CHECK_THAT(hpp, Contains("inline constexpr std::uint32_t kMaxCount = 4;"));
-  CHECK_THAT(hpp, Contains("inline constexpr std::string_view kCountParam = \"NumPorts\";"));
-  CHECK_THAT(hpp, Contains("inline constexpr Field LIMIT{8, 12};"));
-  CHECK_THAT(hpp, Contains("inline constexpr Field64 VAL{0, 40};"));
-  CHECK_THAT(hpp, Contains("enum class Speed : std::uint32_t {"));
-  CHECK_THAT(hpp, Contains("kFast = 2,"));
-  CHECK_THAT(hpp, Contains("inline constexpr std::uint32_t kReset = 0x21;"));
-  CHECK_THAT(hpp, Contains("{\"MODE\", 0x0004, 0x0, 1, \"\", 32, \"rw\", true, false, \"TOP\""));
+  check_contains(hpp, {"namespace nicsched::regmap {",
+                       "namespace P_CFG {",
+                       "inline constexpr std::uint32_t kBase = 0x0104;",
+                       "inline constexpr std::uint32_t kStride = 0x10;",
+                       "inline constexpr std::uint32_t kMaxCount = 4;",
+                       "inline constexpr std::string_view kCountParam = \"NumPorts\";",
+                       "inline constexpr Field LIMIT{8, 12};",
+                       "inline constexpr Field64 VAL{0, 40};",
+                       "enum class Speed : std::uint32_t {",
+                       "kFast = 2,",
+                       "inline constexpr std::uint32_t kReset = 0x21;",
+                       "{\"MODE\", 0x0004, 0x0, 1, \"\", 32, \"rw\", true, false, \"TOP\""});
 }
 
 TEST_CASE("tiny map: docs table") {
   const auto md = file_of(tiny_files(), "docs/registers.md");
-  CHECK_THAT(md, Contains("| 0x0004 | MODE | 32 | rw | 0x00000021 |"));
-  CHECK_THAT(md, Contains("| 0x0104 | P_CFG | 32 | rw | 0x00012300 |"));
-  CHECK_THAT(md, Contains("`[5:4]` **SPEED** rw, reset 2: Speed (SLOW = 0, FAST = 2)"));
-  CHECK_THAT(md, Contains("| 0x0010 | LIMIT64 | 64 | rw/w1c |"));
+  check_contains(md, {"| 0x0004 | MODE | 32 | rw | 0x00000021 |",
+                      "| 0x0104 | P_CFG | 32 | rw | 0x00012300 |",
+                      "`[5:4]` **SPEED** rw, reset 2: Speed (SLOW = 0, FAST = 2)",
+                      "| 0x0010 | LIMIT64 | 64 | rw/w1c |"});
 }
 
 TEST_CASE("tiny map: generated RTL is lint-clean under verilator -Wall at several counts") {

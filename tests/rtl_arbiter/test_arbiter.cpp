@@ -17,6 +17,7 @@
 #include "Varbiter_t4.h"
 #include "Varbiter_t8.h"
 #include "core_tb.hpp"
+#include "run_case.hpp"
 
 namespace {
 
@@ -131,7 +132,7 @@ void random_modes(const std::string& name, std::uint64_t seed) {
     for (double block : {0.0, 0.3}) {
       const std::string run = fmt::format("{}_mode{}_block{}", name, mode, block);
       std::uint64_t max_wait = 0;
-      const auto err = run_traced(run, [&](const std::string& trace) {
+      run_case(run, [&](const std::string& trace) {
         ArbBench<Model, kT> b(trace, seed + mode);
         b.mode = mode;
         b.block_p = block;
@@ -153,7 +154,6 @@ void random_modes(const std::string& name, std::uint64_t seed) {
         max_wait = b.max_wait;
       });
       INFO(run);
-      REQUIRE(err == "");
       // no starvation inside a level: a waiting tenant is served within a bounded number of
       // decisions (round robin over the level; DWRR: plus the rounds other tenants' credit takes)
       if (mode == kSp) CHECK(max_wait < kT);
@@ -164,7 +164,7 @@ void random_modes(const std::string& name, std::uint64_t seed) {
 
 template <class Model, unsigned kT>
 void dwrr_shares(const std::string& name, bool sp_levels) {
-  const auto err = run_traced(name, [&](const std::string& trace) {
+  run_case(name, [&](const std::string& trace) {
     ArbBench<Model, kT> b(trace, 77);
     b.mode = sp_levels ? kSpDwrr : kDwrr;
     std::uniform_int_distribution<unsigned> len_d(64, 1518);
@@ -190,7 +190,6 @@ void dwrr_shares(const std::string& name, bool sp_levels) {
       check(std::abs(share / want - 1) < 0.02, fmt::format("tenant {}: byte share {:.4f}, quantum share {:.4f}", t, share, want));
     }
   });
-  REQUIRE(err == "");
 }
 
 }  // namespace
@@ -205,7 +204,7 @@ TEST_CASE("DWRR byte shares follow the quanta within 2 percent (16 tenants)") { 
 TEST_CASE("SP+DWRR with one level behaves as DWRR") { dwrr_shares<Varbiter_t4, 4>("arb_shares_spdwrr_t4", true); }
 
 TEST_CASE("one decision per clock with quanta of at least one frame") {
-  const auto err = run_traced("arb_one_per_clock", [](const std::string& trace) {
+  run_case("arb_one_per_clock", [](const std::string& trace) {
     ArbBench<Varbiter_t8, 8> b(trace, 5);
     b.mode = kSpDwrr;
     for (unsigned t = 0; t < 8; ++t) b.quantum[t] = 64;  // 64-byte frames: quantum = frame
@@ -218,5 +217,4 @@ TEST_CASE("one decision per clock with quanta of at least one frame") {
     }
     check(b.grants == 10000, fmt::format("{} grants in 10000 clocks", b.grants));
   });
-  REQUIRE(err == "");
 }

@@ -21,6 +21,7 @@
 #include "Varbiter_t8.h"
 #include "core_tb.hpp"
 #include "nicsched/refmodel/arbiter.hpp"
+#include "run_case.hpp"
 
 namespace {
 
@@ -140,7 +141,7 @@ struct ModelBench {
 template <class Model, unsigned kT, unsigned kLenW, unsigned kTsW>
 void random_against_model(const std::string& name, std::uint64_t seed) {
   std::uint64_t grants = 0;
-  const auto err = run_traced(name, [&](const std::string& trace) {
+  run_case(name, [&](const std::string& trace) {
     ModelBench<Model, kT, kLenW, kTsW> b(trace, seed);
     using B = decltype(b);
     for (unsigned i = 0; i < 60000; ++i) {
@@ -153,7 +154,6 @@ void random_against_model(const std::string& name, std::uint64_t seed) {
     }
     grants = b.grants;
   });
-  REQUIRE(err == "");
   CHECK(grants > 15000);
 }
 
@@ -161,7 +161,7 @@ void random_against_model(const std::string& name, std::uint64_t seed) {
 // quanta far above 2^LenW (what a deficit of LenW + a few bits could not hold).
 template <class Model, unsigned kT, unsigned kLenW, unsigned kTsW>
 void shares_with_large_quanta(const std::string& name, unsigned base_quantum) {
-  const auto err = run_traced(name, [&](const std::string& trace) {
+  run_case(name, [&](const std::string& trace) {
     ModelBench<Model, kT, kLenW, kTsW> b(trace, 31);
     using B = decltype(b);
     b.cfg.mode = ArbMode::kDwrr;
@@ -185,7 +185,6 @@ void shares_with_large_quanta(const std::string& name, unsigned base_quantum) {
             fmt::format("tenant {}: byte share {:.4f}, quantum share {:.4f}", t, share, want));
     }
   });
-  REQUIRE(err == "");
 }
 
 }  // namespace

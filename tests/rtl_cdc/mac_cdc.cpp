@@ -82,11 +82,12 @@ std::string describe(const Frame& f) {
 }
 
 // Two jittered clocks and a model; Src is the writing side.
-// Both CDCs: a core and a MAC clock domain, each with its reset.
-template <class Model>
+// Both CDCs: a core and a MAC clock domain, each with its reset; Scenario names the run,
+// seeds it and sets its load.
+template <class Model, class Scenario>
 class MacBench : public Bench<Model> {
  public:
-  MacBench(const std::string& name, uint32_t seed, bool trace) : Bench<Model>(name, "dut", seed, trace) {}
+  MacBench(const Scenario& s, bool trace) : Bench<Model>(s.name, "dut", s.seed, trace), s_(s) {}
 
  protected:
   // Both domains in reset for four clocks of both, then out of it.
@@ -104,6 +105,28 @@ class MacBench : public Bench<Model> {
     m.mac_rst_ni = 1;
     this->eval();
   }
+
+  // At a rising edge of the writing side: moves (frame, beat) past the beat s_axis just
+  // handed over (`taken`), lets the model see the edge, then offers the next beat with
+  // probability `p` (nothing once every frame is out).
+  void source_edge(const std::vector<Frame>& frames, size_t& frame, size_t& beat, bool taken, double p) {
+    if (taken && ++beat == frames[frame].size()) {
+      ++frame;
+      beat = 0;
+    }
+    this->eval();
+    auto& m = *this->m_;
+    const bool on = frame < frames.size() && this->chance(p);
+    m.s_axis_tvalid = on;
+    if (on) {
+      const Beat& b = frames[frame][beat];
+      m.s_axis_tdata = b.data;
+      m.s_axis_tkeep = b.keep;
+      m.s_axis_tlast = b.last;
+    }
+  }
+
+  const Scenario& s_;
 };
 
 // ------------------------------------------------------------------------------ TX
@@ -115,9 +138,9 @@ struct TxScenario {
   uint32_t seed;
 };
 
-class TxBench : public MacBench<Vcdc_mac_tx> {
+class TxBench : public MacBench<Vcdc_mac_tx, TxScenario> {
  public:
-  TxBench(const TxScenario& s, bool trace) : MacBench(s.name, s.seed, trace), s_(s) {}
+  using MacBench::MacBench;
 
   void run() {
     const auto frames = make_frames(s_.frames, rng_);
@@ -141,12 +164,7 @@ class TxBench : public MacBench<Vcdc_mac_tx> {
         m_->core_clk_i = rising;
         if (rising) {
           truncations += m_->truncated_o;
-          if (m_->s_axis_tvalid && m_->s_axis_tready && ++beat == frames[frame].size()) {
-            ++frame;
-            beat = 0;
-          }
-          eval();
-          drive_core(frames, frame, beat);
+          source_edge(frames, frame, beat, m_->s_axis_tvalid && m_->s_axis_tready, s_.core_valid);
         }
       } else {
         m_->mac_clk_i = rising;
@@ -184,20 +202,6 @@ class TxBench : public MacBench<Vcdc_mac_tx> {
     std::printf("%s: %d frames (%d cut) passed whole and in order, no underflow\n", name_.c_str(),
                 s_.frames, long_frames);
   }
-
- private:
-  void drive_core(const std::vector<Frame>& frames, size_t frame, size_t beat) {
-    const bool offer = frame < frames.size() && chance(s_.core_valid);
-    m_->s_axis_tvalid = offer;
-    if (offer) {
-      const Beat& b = frames[frame][beat];
-      m_->s_axis_tdata = b.data;
-      m_->s_axis_tkeep = b.keep;
-      m_->s_axis_tlast = b.last;
-    }
-  }
-
-  const TxScenario& s_;
 };
 
 // ------------------------------------------------------------------------------ RX
@@ -211,9 +215,9 @@ struct RxScenario {
   uint32_t seed;
 };
 
-class RxBench : public MacBench<Vcdc_mac_rx> {
+class RxBench : public MacBench<Vcdc_mac_rx, RxScenario> {
  public:
-  RxBench(const RxScenario& s, bool trace) : MacBench(s.name, s.seed, trace), s_(s) {}
+  using MacBench::MacBench;
 
   void run() {
     const auto frames = make_frames(s_.frames, rng_);
@@ -236,19 +240,7 @@ class RxBench : public MacBench<Vcdc_mac_rx> {
         if (rising) {
           dropped_pulses += m_->dropped_o;
           truncated_pulses += m_->truncated_o;
-          if (m_->s_axis_tvalid && ++beat == frames[frame].size()) {
-            ++frame;
-            beat = 0;
-          }
-          eval();
-          const bool offer = frame < frames.size() && chance(s_.mac_valid);
-          m_->s_axis_tvalid = offer;
-          if (offer) {
-            const Beat& b = frames[frame][beat];
-            m_->s_axis_tdata = b.data;
-            m_->s_axis_tkeep = b.keep;
-            m_->s_axis_tlast = b.last;
-          }
+          source_edge(frames, frame, beat, m_->s_axis_tvalid != 0, s_.mac_valid);
         }
       } else {
         m_->core_clk_i = rising;
@@ -314,9 +306,6 @@ class RxBench : public MacBench<Vcdc_mac_rx> {
     std::printf("%s: %d frames delivered (%d cut), %d dropped and counted\n", name_.c_str(), delivered,
                 delivered_cut, skipped);
   }
-
- private:
-  const RxScenario& s_;
 };
 
 const std::vector<TxScenario>& tx_scenarios() {
@@ -336,6 +325,19 @@ const std::vector<RxScenario>& rx_scenarios() {
   return list;
 }
 
+// Runs the scenario `name` of `list` on a bench B; false when `list` has none of that name.
+template <class B, class Scenario>
+bool run_named(const std::vector<Scenario>& list, const std::string& name, bool trace) {
+  for (const auto& s : list) {
+    if (s.name == name) {
+      B b(s, trace);
+      b.run();
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<std::string> mac_scenarios() {
@@ -346,21 +348,7 @@ std::vector<std::string> mac_scenarios() {
 }
 
 bool run_mac_scenario(const std::string& name, bool trace) {
-  for (const auto& s : tx_scenarios()) {
-    if (s.name == name) {
-      TxBench b(s, trace);
-      b.run();
-      return true;
-    }
-  }
-  for (const auto& s : rx_scenarios()) {
-    if (s.name == name) {
-      RxBench b(s, trace);
-      b.run();
-      return true;
-    }
-  }
-  return false;
+  return run_named<TxBench>(tx_scenarios(), name, trace) || run_named<RxBench>(rx_scenarios(), name, trace);
 }
 
 }  // namespace cdc_tb

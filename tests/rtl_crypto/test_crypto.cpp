@@ -15,6 +15,7 @@
 #include "Vcrypto_t8_s4.h"
 #include "core_tb.hpp"
 #include "nicsched/refmodel/crypto_slots.hpp"
+#include "run_case.hpp"
 
 namespace {
 
@@ -127,7 +128,7 @@ struct CryptoBench {
 
 template <class Model, unsigned kT, unsigned kS>
 void random_run(const std::string& name, std::uint64_t seed) {
-  const auto err = run_traced(name, [&](const std::string& trace) {
+  run_case(name, [&](const std::string& trace) {
     CryptoBench<Model, kT, kS> b(trace, seed);
     for (int phase = 0; phase < 12; ++phase) {
       for (unsigned t = 0; t < kT; ++t) b.quota[t] = std::uniform_int_distribution<unsigned>(0, kS + 1)(b.rng);
@@ -138,7 +139,6 @@ void random_run(const std::string& name, std::uint64_t seed) {
     }
     check(b.claims[0] > 100 && b.claims[1] > 100, fmt::format("claims TX {} RX {}", b.claims[0], b.claims[1]));
   });
-  REQUIRE(err == "");
 }
 
 }  // namespace
@@ -152,7 +152,7 @@ TEST_CASE("slots, quotas, hold times and completions follow the model (4 tenants
 }
 
 TEST_CASE("hold time is ceil(len / bytes per cycle) + latency and busy cycles add up to it") {
-  const auto err = run_traced("crypto_hold", [](const std::string& trace) {
+  run_case("crypto_hold", [](const std::string& trace) {
     CryptoBench<Vcrypto_t8_s4, 8, 4> b(trace, 43);
     b.bpc = 16;
     b.latency = 32;
@@ -166,11 +166,10 @@ TEST_CASE("hold time is ceil(len / bytes per cycle) + latency and busy cycles ad
             fmt::format("dir {}: busy {} vs hold {}", d, b.busy_sum[d], b.hold_sum[d]));
     }
   });
-  REQUIRE(err == "");
 }
 
 TEST_CASE("TX and RX share the pool: neither direction starves under contention") {
-  const auto err = run_traced("crypto_share", [](const std::string& trace) {
+  run_case("crypto_share", [](const std::string& trace) {
     CryptoBench<Vcrypto_t4_s2, 4, 2> b(trace, 44);
     b.claim_p = 1.0;
     b.ready_p = 1.0;
@@ -181,5 +180,4 @@ TEST_CASE("TX and RX share the pool: neither direction starves under contention"
     const double tx = static_cast<double>(b.claims[0]), rx = static_cast<double>(b.claims[1]);
     check(tx > 0.35 * (tx + rx) && rx > 0.35 * (tx + rx), fmt::format("claims TX {} RX {}", tx, rx));
   });
-  REQUIRE(err == "");
 }

@@ -150,8 +150,7 @@ TEMPLATE_TEST_CASE("reset values: every register reads its reset, ports show it"
 TEMPLATE_TEST_CASE("rw registers: every element reads back, ports follow (shadowed: after COMMIT)", "[csr]", T4, T1) {
   CsrBench<typename TestType::Model> b(TestType::counts(), trace_name("rw", TestType::counts()));
   std::mt19937_64 rng(2);
-  for (std::size_t i = 0; i < rm::kRegisters.size(); ++i) {
-    const auto& r = rm::kRegisters[i];
+  for (const auto& r : rm::kRegisters) {
     if (r.access.find("rw") == std::string_view::npos) continue;
     for (std::uint32_t e = 0; e < b.model().count_of(r); ++e) {
       for (std::uint32_t w = 0; w < r.width / 32; ++w) {
@@ -232,8 +231,7 @@ TEMPLATE_TEST_CASE("wo: a write drives the value with one cycle of write enable,
   WePulseCounter<decltype(b)> we(b);
   b.on_cycle([&](std::uint64_t) { we.sample(); });
   std::mt19937_64 rng(5);
-  for (std::size_t i = 0; i < rm::kRegisters.size(); ++i) {
-    const auto& r = rm::kRegisters[i];
+  for (const auto& r : rm::kRegisters) {
     if (r.access != "wo") continue;
     for (std::uint32_t e = 0; e < b.model().count_of(r); ++e) {
       for (int n = 0; n < 3; ++n) {
@@ -254,8 +252,7 @@ TEMPLATE_TEST_CASE("wo: a write drives the value with one cycle of write enable,
 TEMPLATE_TEST_CASE("byte strobes apply to rw and w1c fields", "[csr]", T4, T1) {
   CsrBench<typename TestType::Model> b(TestType::counts(), trace_name("strobes", TestType::counts()));
   std::mt19937_64 rng(6);
-  for (std::size_t i = 0; i < rm::kRegisters.size(); ++i) {
-    const auto& r = rm::kRegisters[i];
+  for (const auto& r : rm::kRegisters) {
     if (r.access.find("rw") == std::string_view::npos) continue;
     const std::uint32_t last = b.model().count_of(r) - 1;
     for (std::uint32_t e : {0U, last}) {

@@ -4,19 +4,12 @@
 
 #include <catch2/catch.hpp>
 #include <cstdint>
-#include <functional>
 #include <string>
 
 #include "ingress_bench.hpp"
+#include "run_case.hpp"
 
 namespace nicsched::test {
-
-/// Runs one case of a bench; a failure fails the test case with its message and waveform
-/// path (run_traced reruns a failing case with tracing on).
-inline void run_case(const std::string& name, const std::function<void(const std::string&)>& body) {
-  const std::string err = run_traced(name, body);
-  if (!err.empty()) FAIL(err);
-}
 
 /// The idle x backpressure matrix: one case per pairing of stall_patterns() (input idles,
 /// output backpressure), named <name>.idle_<i>.bp_<b>.seed<seed> with seeds first_seed + 1,

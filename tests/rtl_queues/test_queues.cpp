@@ -17,6 +17,7 @@
 #include "Vqueues_t8_w512.h"
 #include "core_tb.hpp"
 #include "nicsched/sim/bfm/axis.hpp"
+#include "run_case.hpp"
 
 namespace {
 
@@ -329,7 +330,7 @@ void matrix_test(const std::string& name) {
       ++seed;
       const std::string run = fmt::format("{}_idle-{}_stall-{}", name, idle.name(), stall.name());
       std::uint64_t accepted = 0, limit_drops = 0;
-      const auto err = run_traced(run, [&](const std::string& trace) {
+      run_case(run, [&](const std::string& trace) {
         B b(trace, idle, stall, seed);
         std::mt19937_64 rng(seed);
         random_traffic(b, 1500, 0.08, rng);
@@ -339,7 +340,6 @@ void matrix_test(const std::string& name) {
         limit_drops = b.outcomes[Outcome::drop_limit];
       });
       INFO(run);
-      REQUIRE(err == "");
       CHECK(accepted > 500);  // the run exercised both outcomes
       if (stall.mode != bfm::StallPattern::Mode::none) CHECK(limit_drops > 0);
     }
@@ -361,7 +361,7 @@ TEST_CASE("frames leave intact in per-queue order, tail drop as the model says (
 }
 
 TEST_CASE("a queue takes frames exactly up to its byte limit") {
-  const auto err = run_traced("queues_limit", [](const std::string& trace) {
+  run_case("queues_limit", [](const std::string& trace) {
     QueuesBench<Vqueues_t8_w512, 8, 512, 65536> b(trace, bfm::StallPattern::none(), bfm::StallPattern::none(), 3);
     b.reader_enabled = false;
     for (unsigned q = 0; q < 16; ++q) b.set_limit(q, 1000);
@@ -379,11 +379,10 @@ TEST_CASE("a queue takes frames exactly up to its byte limit") {
     b.run_until_drained(10000);
     check(b.delivered == 16, "all taken frames leave");
   });
-  REQUIRE(err == "");
 }
 
 TEST_CASE("a flood on one queue never drops a frame of another queue within its limit") {
-  const auto err = run_traced("queues_flood", [](const std::string& trace) {
+  run_case("queues_flood", [](const std::string& trace) {
     QueuesBench<Vqueues_t8_w512, 8, 512, 65536> b(trace, bfm::StallPattern::none(), bfm::StallPattern::random(0.7), 5);
     for (unsigned q = 0; q < 16; ++q) b.set_limit(q, 3000);
     b.set_limit(0, 40000);  // the flooding queue may take most of the buffer (not all)
@@ -401,11 +400,10 @@ TEST_CASE("a flood on one queue never drops a frame of another queue within its 
     // every trickle frame was accepted (the model would have flagged any other outcome)
     check(b.delivered == b.outcomes[Outcome::accept], "accepted frames lost");
   });
-  REQUIRE(err == "");
 }
 
 TEST_CASE("frames with a parser drop reason never enter and their cells come back") {
-  const auto err = run_traced("queues_parse_drop", [](const std::string& trace) {
+  run_case("queues_parse_drop", [](const std::string& trace) {
     QueuesBench<Vqueues_t4_w512, 4, 512, 65536> b(trace, bfm::StallPattern::none(), bfm::StallPattern::none(), 9);
     b.reader_enabled = false;
     for (unsigned q = 0; q < 8; ++q) b.set_limit(q, 0xFFFFFF);
@@ -422,11 +420,10 @@ TEST_CASE("frames with a parser drop reason never enter and their cells come bac
     b.run_until_drained(100000);
     check(b.delivered == 127, "accepted frames leave intact");
   });
-  REQUIRE(err == "");
 }
 
 TEST_CASE("a full buffer drops whole frames and every cell is reusable afterwards") {
-  const auto err = run_traced("queues_buffer_full", [](const std::string& trace) {
+  run_case("queues_buffer_full", [](const std::string& trace) {
     QueuesBench<Vqueues_t16_w64, 16, 64, 65536> b(trace, bfm::StallPattern::none(), bfm::StallPattern::none(), 13);
     b.reader_enabled = false;
     for (unsigned q = 0; q < 32; ++q) b.set_limit(q, 0xFFFFFF);
@@ -444,7 +441,6 @@ TEST_CASE("a full buffer drops whole frames and every cell is reusable afterward
     }
     check(b.delivered == 1260, "both rounds delivered in full");
   });
-  REQUIRE(err == "");
 }
 
 TEST_CASE("a backlogged queue is dequeued on consecutive clocks, a preferred queue is never skipped") {
@@ -453,7 +449,7 @@ TEST_CASE("a backlogged queue is dequeued on consecutive clocks, a preferred que
   // (checked every clock) its head is valid all along: 200 dequeues of queue 5 in 200
   // consecutive clocks, then queue 2's 200 in the next 200, no queue-2 frame in between
   // (what a strict-priority arbiter above the queues relies on).
-  const auto err = run_traced("queues_back_to_back", [](const std::string& trace) {
+  run_case("queues_back_to_back", [](const std::string& trace) {
     QueuesBench<Vqueues_t8_w512, 8, 512, 65536> b(trace, bfm::StallPattern::none(), bfm::StallPattern::none(), 17);
     b.reader_enabled = false;
     b.fast_reader = true;
@@ -476,5 +472,4 @@ TEST_CASE("a backlogged queue is dequeued on consecutive clocks, a preferred que
       check(b.deq_queues[i] == (i < 200 ? 5U : 2U), fmt::format("dequeue {} from queue {}", i, b.deq_queues[i]));
     }
   });
-  REQUIRE(err == "");
 }

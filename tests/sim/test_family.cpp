@@ -13,6 +13,8 @@
 #include "nicsched/sim/presets.hpp"
 
 using namespace nicsched::sim;
+using nicsched::test::check_refused;
+using nicsched::test::Refusal;
 
 namespace {
 
@@ -40,14 +42,6 @@ const std::string kGood =
 
 ScenarioError fails(const std::string& text) { return nicsched::test::refused(parse_family, text); }
 
-// A line of kGood replaced by `text`: refused at that line, naming `key`, saying `says`.
-struct BadLine {
-  std::size_t line;
-  std::string text;
-  std::string key;
-  std::string says;
-};
-
 // kGood with line `line` (1-based) replaced.
 std::string with_line(std::size_t line, const std::string& replacement) {
   std::string out;
@@ -60,6 +54,11 @@ std::string with_line(std::size_t line, const std::string& replacement) {
     ++n;
   }
   return out;
+}
+
+// kGood with line `line` replaced by `text`: refused at that line, naming `key`, saying `says`.
+Refusal bad_line(std::size_t line, const std::string& text, std::string key, std::string says = "") {
+  return {with_line(line, text), line, std::move(key), std::move(says)};
 }
 
 }  // namespace
@@ -220,42 +219,33 @@ TEST_CASE("bad families are refused with file, line and field", "[family]") {
     CHECK(e.key() == "colour");
     CHECK(std::string(e.what()).rfind("bad.yaml:16: colour: unknown key", 0) == 0);
   }
-  SECTION("one bad line: refused at that line, naming the field and what is wrong") {
-    const std::vector<BadLine> cases = {
-        {9, "  compute_factr: 1", "ddp.compute_factr", ""},  // unknown nested key
-        {9, "  compute_factor: {uniform: [1.2, 0.8]}", "ddp.compute_factor.uniform", "lo <= hi"},  // uniform with lo above hi
-        {5, "link_gbps: {choice: [25, 400]}", "link_gbps.choice[1]", "[0.1, 204.8]"},  // a value out of range inside a choice
-        {8, "  model: {choice: [resnet50-a100, alexnet]}", "ddp.model.choice[1]", "resnet50-a100"},  // an unknown model preset; lists the presets
-        {4, "tenants: {uniform: [2, 8]}", "tenants.uniform", "choice"},  // a count drawn uniformly
-        {9, "  compute_factor: {uniform: [1, 2], choice: [1]}", "ddp.compute_factor", ""},  // both uniform and choice
-        {5, "link_gbps: {choice: [25, 100], weights: [1]}", "link_gbps.weights", ""},  // weights that do not match the choices
-    };
-    for (const auto& c : cases) {
-      INFO(c.text);
-      const auto e = fails(with_line(c.line, c.text));
-      CHECK(e.line() == c.line);
-      CHECK(e.key() == c.key);
-      CHECK(std::string(e.what()).find(c.says) != std::string::npos);
-    }
-  }
-  SECTION("a missing seed range") {
-    const auto e = fails(with_line(2, "scale: 1000"));
-    CHECK(e.key() == "seeds");
-  }
-  SECTION("a kind in the mix without its section") {
-    const auto e = fails("name: f\nseeds: {first: 1, last: 2}\nduration_s: 1\ntenants: 2\nmix: {fl: 1}\n");
-    CHECK(e.key() == "fl");
-    CHECK(std::string(e.what()).find("mix.fl") != std::string::npos);
-  }
-  SECTION("more guaranteed tenants than the smallest count") {
-    const auto e = fails(kGood + "at_least: {ddp: 2, fl: 1}\n");
-    CHECK(e.line() == 16);
-    CHECK(e.key() == "at_least");
-  }
-  SECTION("arrivals after the end") {
-    const auto e = fails(with_line(15, "arrivals: {probability: 0.5, at_s: {uniform: [1, 9]}}"));
-    CHECK(e.line() == 15);
-    CHECK(e.key() == "arrivals.at_s");
+  SECTION("one bad line or section: refused naming the field (and its line, and what is wrong)") {
+    check_refused(
+        parse_family,
+        {
+            // unknown nested key
+            bad_line(9, "  compute_factr: 1", "ddp.compute_factr"),
+            // uniform with lo above hi
+            bad_line(9, "  compute_factor: {uniform: [1.2, 0.8]}", "ddp.compute_factor.uniform", "lo <= hi"),
+            // a value out of range inside a choice
+            bad_line(5, "link_gbps: {choice: [25, 400]}", "link_gbps.choice[1]", "[0.1, 204.8]"),
+            // an unknown model preset; lists the presets
+            bad_line(8, "  model: {choice: [resnet50-a100, alexnet]}", "ddp.model.choice[1]", "resnet50-a100"),
+            // a count drawn uniformly
+            bad_line(4, "tenants: {uniform: [2, 8]}", "tenants.uniform", "choice"),
+            // both uniform and choice
+            bad_line(9, "  compute_factor: {uniform: [1, 2], choice: [1]}", "ddp.compute_factor"),
+            // weights that do not match the choices
+            bad_line(5, "link_gbps: {choice: [25, 100], weights: [1]}", "link_gbps.weights"),
+            // arrivals after the end
+            bad_line(15, "arrivals: {probability: 0.5, at_s: {uniform: [1, 9]}}", "arrivals.at_s"),
+            // a missing seed range
+            {with_line(2, "scale: 1000"), 0, "seeds", ""},
+            // a kind in the mix without its section
+            {"name: f\nseeds: {first: 1, last: 2}\nduration_s: 1\ntenants: 2\nmix: {fl: 1}\n", 0, "fl", "mix.fl"},
+            // more guaranteed tenants than the smallest count
+            {kGood + "at_least: {ddp: 2, fl: 1}\n", 16, "at_least", ""},
+        });
   }
   SECTION("a YAML syntax error") {
     const auto e = fails(with_line(5, "link_gbps: {choice: [25, 100"));

@@ -9,6 +9,7 @@
 #include "nicsched/sim/scenario.hpp"
 
 using namespace nicsched::sim;
+using nicsched::test::check_refused;
 
 namespace {
 
@@ -60,55 +61,45 @@ TEST_CASE("an unknown key is named with its line", "[scenario]") {
 }
 
 TEST_CASE("a wrong type is named with its line and the expected type", "[scenario]") {
-  const auto e = fails(kBase + "    workers: many\n");
-  CHECK(e.line() == 7);
-  CHECK(e.key() == "tenants[0].workers");
-  CHECK(std::string(e.what()).find("integer") != std::string::npos);
-  const auto e2 = fails("name: t\nduration_s: [1]\ntenants: []\n");
-  CHECK(e2.line() == 2);
-  CHECK(e2.key() == "duration_s");
+  check_refused(parse_scenario,
+                {
+                    {kBase + "    workers: many\n", 7, "tenants[0].workers", "integer"},
+                    {"name: t\nduration_s: [1]\ntenants: []\n", 2, "duration_s", ""},
+                });
 }
 
 TEST_CASE("impossible values are rejected with the allowed range", "[scenario]") {
-  SECTION("negative rate") {
-    const auto e = fails("name: t\nduration_s: 1\ntenants:\n  - {name: b, type: background, rate_gbps: -5}\n");
-    CHECK(e.line() == 4);
-    CHECK(e.key() == "tenants[0].rate_gbps");
-  }
-  SECTION("link faster than the datapath") {
-    const auto e = fails("name: t\nduration_s: 1\nlink_gbps: 400\ntenants:\n  - {name: a, type: ddp, model: bert}\n");
-    CHECK(e.key() == "link_gbps");
-    CHECK(e.line() == 3);
-  }
-  SECTION("stop before start") {
-    const auto e = fails(kBase + "    start_ms: 10\n    stop_ms: 5\n");
-    CHECK(e.key() == "tenants[0].stop_ms");
-    CHECK(e.line() == 8);
-  }
-  SECTION("more tenants than the NIC has") {
-    const auto e = fails("name: t\nduration_s: 1\nnic: {tenants: 1}\ntenants:\n  - {name: a, type: ddp, model: bert}\n"
-                         "  - {name: b, type: ddp, model: bert}\n");
-    CHECK(e.key() == "tenants");
-  }
-  SECTION("unknown enum value") {
-    const auto e = fails("name: t\nduration_s: 1\ntenants:\n  - {name: a, type: torrent}\n");
-    CHECK(e.key() == "tenants[0].type");
-    CHECK(std::string(e.what()).find("ddp, fl, background, pcap") != std::string::npos);
-  }
-  SECTION("two tenants on one VLAN") {
-    const auto e = fails("name: t\nduration_s: 1\ntenants:\n  - {name: a, type: ddp, model: bert, vlan: 7}\n"
-                         "  - {name: b, type: ddp, model: bert, vlan: 7}\n");
-    CHECK(e.key() == "tenants[1].vlan");
-    CHECK(e.line() == 5);
-  }
+  const std::string bert = "  - {name: a, type: ddp, model: bert}\n";
+  check_refused(
+      parse_scenario,
+      {
+          // negative rate
+          {"name: t\nduration_s: 1\ntenants:\n  - {name: b, type: background, rate_gbps: -5}\n", 4,
+           "tenants[0].rate_gbps", ""},
+          // link faster than the datapath
+          {"name: t\nduration_s: 1\nlink_gbps: 400\ntenants:\n" + bert, 3, "link_gbps", ""},
+          // stop before start
+          {kBase + "    start_ms: 10\n    stop_ms: 5\n", 8, "tenants[0].stop_ms", ""},
+          // more tenants than the NIC has
+          {"name: t\nduration_s: 1\nnic: {tenants: 1}\ntenants:\n" + bert + "  - {name: b, type: ddp, model: bert}\n",
+           0, "tenants", ""},
+          // unknown enum value
+          {"name: t\nduration_s: 1\ntenants:\n  - {name: a, type: torrent}\n", 0, "tenants[0].type",
+           "ddp, fl, background, pcap"},
+          // two tenants on one VLAN
+          {"name: t\nduration_s: 1\ntenants:\n  - {name: a, type: ddp, model: bert, vlan: 7}\n"
+           "  - {name: b, type: ddp, model: bert, vlan: 7}\n",
+           5, "tenants[1].vlan", ""},
+      });
 }
 
 TEST_CASE("a missing required key names the mapping that lacks it", "[scenario]") {
-  const auto e = fails("name: t\nduration_s: 1\ntenants:\n  - {name: a, type: fl, update_mb: 10}\n");
-  CHECK(e.key() == "tenants[0].train_ms");
-  CHECK(e.line() == 4);
-  const auto e2 = fails("name: t\ntenants:\n  - {name: a, type: ddp, model: bert}\n");
-  CHECK(e2.key() == "duration_s");
+  check_refused(parse_scenario,
+                {
+                    {"name: t\nduration_s: 1\ntenants:\n  - {name: a, type: fl, update_mb: 10}\n", 4,
+                     "tenants[0].train_ms", ""},
+                    {"name: t\ntenants:\n  - {name: a, type: ddp, model: bert}\n", 0, "duration_s", ""},
+                });
 }
 
 TEST_CASE("a YAML syntax error carries its line", "[scenario]") {

@@ -66,14 +66,26 @@ std::vector<FrameRecord> drain(RefModel& m, std::uint64_t max_cycles = 1000000) 
   return m.pop_records();
 }
 
-// The frames queued while the scheduler was off, after `wait` more cycles: turns it on
-// (commits `c` with enable set) and drains the NIC.
-std::vector<FrameRecord> enable_and_drain(RefModel& m, Config c, std::uint64_t wait) {
-  m.step(wait);
-  c.enable = true;
-  m.commit(c);
-  return drain(m);
-}
+// Most tests' NIC: the small parameters, the routed classifier in `c`, not yet committed.
+struct RoutedNic {
+  Params p = small_params();
+  RefModel m{p};
+  Config c = routed_config(p);
+
+  // Commits `c` with the scheduler off: frames pushed next queue up.
+  void commit_held() {
+    c.enable = false;
+    m.commit(c);
+  }
+  // The frames queued while the scheduler was off, after `wait` more cycles: turns it on
+  // (commits `c` with enable set) and drains the NIC.
+  std::vector<FrameRecord> enable_and_drain(std::uint64_t wait) {
+    m.step(wait);
+    c.enable = true;
+    m.commit(c);
+    return drain(m);
+  }
+};
 
 }  // namespace
 
@@ -162,10 +174,8 @@ TEST_CASE("classifier: first valid matching entry wins, misses take the default"
   CHECK(classify(parse_frame(ip4(s)), c).cls == 0);  // default: tenant 1 control
 }
 
-TEST_CASE("64-byte frames leave back to back, one per cycle", "[timing]") {
-  Params p = small_params();
-  RefModel m(p);
-  m.commit(routed_config(p));
+TEST_CASE_METHOD(RoutedNic, "64-byte frames leave back to back, one per cycle", "[timing]") {
+  m.commit(c);
   for (std::uint64_t i = 0; i < 8; ++i) m.push(Direction::kTx, frame_for(0, 1, 64), 1 + i);
   const auto recs = drain(m);
   REQUIRE(recs.size() == 8);
@@ -177,10 +187,8 @@ TEST_CASE("64-byte frames leave back to back, one per cycle", "[timing]") {
   }
 }
 
-TEST_CASE("a 130-byte frame takes 3 beats and MAC stalls stretch it", "[timing]") {
-  Params p = small_params();
-  RefModel m(p);
-  m.commit(routed_config(p));
+TEST_CASE_METHOD(RoutedNic, "a 130-byte frame takes 3 beats and MAC stalls stretch it", "[timing]") {
+  m.commit(c);
   m.push(Direction::kTx, frame_for(0, 1, 130), 1);
   m.step(2);  // cycles 0, 1: beat 1 at cycle 1
   m.set_output_ready(Direction::kTx, false);
@@ -192,13 +200,9 @@ TEST_CASE("a 130-byte frame takes 3 beats and MAC stalls stretch it", "[timing]"
   CHECK(recs[0].last_beat == 8);  // beats at cycles 1, 7, 8
 }
 
-TEST_CASE("tail drop past the queue byte limit while egress is disabled", "[queues]") {
-  Params p = small_params();
-  RefModel m(p);
-  Config c = routed_config(p);
-  c.enable = false;
+TEST_CASE_METHOD(RoutedNic, "tail drop past the queue byte limit while egress is disabled", "[queues]") {
   c.tenants[0].qlimit_bulk_bytes = 2500;
-  m.commit(c);
+  commit_held();
   for (std::uint64_t i = 0; i < 3; ++i) m.push(Direction::kTx, frame_for(0, 1, 1000), 10 + 20 * i);
   m.push(Direction::kTx, frame_for(1, 1, 1000), 80);  // another queue, within its limit
   m.step(100);
@@ -249,34 +253,26 @@ TEST_CASE("the shared buffer drops a frame when no cell is free", "[queues]") {
   CHECK(m.buffer_cells_used(Direction::kTx) == 64);
 }
 
-TEST_CASE("FIFO mode serves the oldest head across all queues", "[arbiter]") {
-  Params p = small_params();
-  RefModel m(p);
-  Config c = routed_config(p);
-  c.enable = false;
-  m.commit(c);
+TEST_CASE_METHOD(RoutedNic, "FIFO mode serves the oldest head across all queues", "[arbiter]") {
+  commit_held();
   // Arrival order (tenant, class): (1,1) (0,0) (1,0) (0,1) (1,1) (0,0)
   const std::uint32_t who[6][2] = {{1, 1}, {0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 0}};
   for (std::uint64_t i = 0; i < 6; ++i) m.push(Direction::kTx, frame_for(who[i][0], who[i][1], 200), 5 + i * 4);
-  const auto recs = enable_and_drain(m, c, 40);
+  const auto recs = enable_and_drain(40);
   REQUIRE(recs.size() == 6);
   for (std::size_t i = 0; i < 6; ++i) CHECK(recs[i].id == i);
 }
 
-TEST_CASE("strict priority: lower level first, control before bulk in a tenant", "[arbiter]") {
-  Params p = small_params();
-  RefModel m(p);
-  Config c = routed_config(p);
+TEST_CASE_METHOD(RoutedNic, "strict priority: lower level first, control before bulk in a tenant", "[arbiter]") {
   c.arb_mode = ArbMode::kSp;
-  c.enable = false;
   c.tenants[0].priority = 2;
   c.tenants[1].priority = 1;
-  m.commit(c);
+  commit_held();
   m.push(Direction::kTx, frame_for(0, 0, 100), 2);  // id 0: tenant 0 control, level 2
   m.push(Direction::kTx, frame_for(1, 1, 100), 4);  // id 1: tenant 1 bulk, level 1
   m.push(Direction::kTx, frame_for(1, 0, 100), 6);  // id 2: tenant 1 control, level 1
   m.push(Direction::kTx, frame_for(0, 1, 100), 8);  // id 3: tenant 0 bulk, level 2
-  const auto recs = enable_and_drain(m, c, 20);
+  const auto recs = enable_and_drain(20);
   REQUIRE(recs.size() == 4);
   CHECK(recs[0].id == 2);
   CHECK(recs[1].id == 1);
@@ -284,20 +280,16 @@ TEST_CASE("strict priority: lower level first, control before bulk in a tenant",
   CHECK(recs[3].id == 3);
 }
 
-TEST_CASE("DWRR: quantum 3000 against 1500 gives two 1500-byte frames per one", "[arbiter]") {
-  Params p = small_params();
-  RefModel m(p);
-  Config c = routed_config(p);
+TEST_CASE_METHOD(RoutedNic, "DWRR: quantum 3000 against 1500 gives two 1500-byte frames per one", "[arbiter]") {
   c.arb_mode = ArbMode::kDwrr;
-  c.enable = false;
   c.tenants[0].weight = 1500;
   c.tenants[1].weight = 3000;
-  m.commit(c);
+  commit_held();
   for (std::uint64_t i = 0; i < 12; ++i) {
     m.push(Direction::kTx, frame_for(0, 1, 1500), 2 + 2 * i);
     m.push(Direction::kTx, frame_for(1, 1, 1500), 3 + 2 * i);
   }
-  const auto recs = enable_and_drain(m, c, 40);
+  const auto recs = enable_and_drain(40);
   REQUIRE(recs.size() == 24);
   // nicsched_arbiter's rule: nobody has credit, so both gain a quantum (t0 1500, t1 3000);
   // round robin with credit > 0 from after the last grant (tenant 0 after reset): t1
@@ -308,27 +300,20 @@ TEST_CASE("DWRR: quantum 3000 against 1500 gives two 1500-byte frames per one", 
   for (std::size_t i = 1; i < recs.size(); ++i) CHECK(recs[i].first_beat == recs[i - 1].last_beat + 1);
 }
 
-TEST_CASE("DWRR with a small quantum still decides in one cycle", "[arbiter]") {
-  Params p = small_params();
-  RefModel m(p);
-  Config c = routed_config(p);
+TEST_CASE_METHOD(RoutedNic, "DWRR with a small quantum still decides in one cycle", "[arbiter]") {
   c.arb_mode = ArbMode::kSpDwrr;
-  c.enable = false;
   c.tenants[0].weight = 1;  // 9000-byte frames need 9000 rounds of quantum
   c.tenants[1].weight = 0;  // treated as 1
-  m.commit(c);
+  commit_held();
   m.push(Direction::kTx, frame_for(0, 1, 9000), 2);
   m.push(Direction::kTx, frame_for(1, 1, 9000), 3);
-  const auto recs = enable_and_drain(m, c, 10);
+  const auto recs = enable_and_drain(10);
   REQUIRE(recs.size() == 2);
   CHECK(recs[0].first_beat == 10);  // committed after cycle 9: in force from cycle 10
   CHECK(recs[1].first_beat == recs[0].last_beat + 1);
 }
 
-TEST_CASE("token bucket: a rate-limited tenant sends at most burst + rate x time", "[shaper]") {
-  Params p = small_params();
-  RefModel m(p);
-  Config c = routed_config(p);
+TEST_CASE_METHOD(RoutedNic, "token bucket: a rate-limited tenant sends at most burst + rate x time", "[shaper]") {
   c.tenants[0].rate_limited = true;
   c.tenants[0].rate_bytes_per_kcycle = 4096;  // 4 bytes per cycle
   c.tenants[0].burst_bytes = 2000;
@@ -350,10 +335,7 @@ TEST_CASE("token bucket: a rate-limited tenant sends at most burst + rate x time
   CHECK(sent + 2000 >= 4 * 40000);
 }
 
-TEST_CASE("crypto: hold is ceil(len/bpc)+latency and the quota serialises a tenant", "[crypto]") {
-  Params p = small_params();
-  RefModel m(p);
-  Config c = routed_config(p);
+TEST_CASE_METHOD(RoutedNic, "crypto: hold is ceil(len/bpc)+latency and the quota serialises a tenant", "[crypto]") {
   c.crypto_bytes_per_cycle = 16;
   c.crypto_latency = 32;
   c.tenants[0].crypto_quota = 1;
@@ -455,13 +437,11 @@ TEST_CASE("crypto: TX and RX take turns for the last free slot", "[crypto]") {
   }
 }
 
-TEST_CASE("crypto: frames of one queue leave in claim order, a finished one waits in its slot", "[crypto]") {
+TEST_CASE_METHOD(RoutedNic, "crypto: frames of one queue leave in claim order, a finished one waits in its slot",
+                 "[crypto]") {
   // Tenant 0 (quota 2) queues a 1500-byte then a 64-byte encrypt frame at cycle 1. Holds
   // ceil(1500/16) + 32 = 126 and ceil(64/16) + 32 = 36: the short frame's hold ends first,
   // but it waits in its slot (the tenant still holds 2) until the long one has left.
-  Params p = small_params();
-  RefModel m(p);
-  Config c = routed_config(p);
   c.tenants[0].crypto_quota = 2;
   m.commit(c);
   m.step(1);
@@ -481,10 +461,7 @@ TEST_CASE("crypto: frames of one queue leave in claim order, a finished one wait
   CHECK(k.crypto[0].tx_busy == crypto_hold_cycles(1500, 16, 32) + crypto_hold_cycles(64, 16, 32));
 }
 
-TEST_CASE("parser drops are counted per reason and per direction", "[parser]") {
-  Params p = small_params();
-  RefModel m(p);
-  Config c = routed_config(p);
+TEST_CASE_METHOD(RoutedNic, "parser drops are counted per reason and per direction", "[parser]") {
   c.bad_to_default = false;                       // non-IP frames dropped (the reset keeps them)
   m.commit(c);
   m.step(1);
@@ -524,10 +501,7 @@ TEST_CASE("parser drops are counted per reason and per direction", "[parser]") {
   CHECK(k.queues[2].tx_pkts == 1);
 }
 
-TEST_CASE("a configuration takes effect at the next cycle, COUNTER_CLEAR zeroes counters", "[config]") {
-  Params p = small_params();
-  RefModel m(p);
-  Config c = routed_config(p);
+TEST_CASE_METHOD(RoutedNic, "a configuration takes effect at the next cycle, COUNTER_CLEAR zeroes counters", "[config]") {
   m.commit(c);
   m.push(Direction::kTx, frame_for(0, 1, 64), 0);
   m.step(1);
@@ -540,10 +514,7 @@ TEST_CASE("a configuration takes effect at the next cycle, COUNTER_CLEAR zeroes 
   CHECK(k.cycle == 1);
 }
 
-TEST_CASE("bad configuration and input name what is wrong", "[errors]") {
-  Params p = small_params();
-  RefModel m(p);
-  Config c = routed_config(p);
+TEST_CASE_METHOD(RoutedNic, "bad configuration and input name what is wrong", "[errors]") {
   c.tenants[1].priority = 5;
   REQUIRE_THROWS_WITH(m.commit(c), Catch::Contains("tenants[1].priority = 5"));
   c = routed_config(p);
@@ -598,10 +569,8 @@ TEST_CASE("counters read back through the register map land in the right fields"
   CHECK(c.config_gen == nicsched::regmap::CONFIG_GEN::kOffset);
 }
 
-TEST_CASE("any crypto op in the classification means the direction's own op", "[crypto]") {
-  Params p = small_params();
-  RefModel m(p);
-  m.commit(routed_config(p));
+TEST_CASE_METHOD(RoutedNic, "any crypto op in the classification means the direction's own op", "[crypto]") {
+  m.commit(c);
   m.step(1);
   m.push(Direction::kTx, frame_for(0, 1, 200, CryptoOp::kDecrypt), 1);  // encrypted on TX
   m.push(Direction::kRx, frame_for(1, 1, 200, CryptoOp::kEncrypt), 1);  // decrypted on RX

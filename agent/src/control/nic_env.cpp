@@ -1,12 +1,10 @@
 #include "nicsched/control/nic_env.hpp"
 
-#include <yaml-cpp/yaml.h>
-
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "nicsched/control/controller.hpp"
+#include "nicsched/fileio/settings.hpp"
 #include "nicsched/fileio/yaml.hpp"
 #include "nicsched/host/discovery.hpp"
 #include "nicsched/host/policy.hpp"
@@ -17,28 +15,32 @@ namespace {
 
 float clipped(double v, double hi) { return static_cast<float>(std::clamp(v, 0.0, hi)); }
 
+using fileio::setting;
+
+const fileio::Settings<NicEnvConfig>& env_settings() {
+  static const fileio::Settings<NicEnvConfig> table(
+      "unknown env setting",
+      {
+          setting("interval_cycles", &NicEnvConfig::interval_cycles, "an unsigned integer"),
+          setting("history", &NicEnvConfig::history, "an unsigned integer"),
+          setting("episode_steps", &NicEnvConfig::episode_steps, "an unsigned integer"),
+          setting("priority_levels", &NicEnvConfig::priority_levels, "an unsigned integer"),
+          setting("weight_levels", &NicEnvConfig::weight_levels, "an unsigned integer"),
+          setting("quota_levels", &NicEnvConfig::quota_levels, "an unsigned integer"),
+          setting("rate_levels", &NicEnvConfig::rate_levels, "an unsigned integer"),
+          setting("progress_coef", &NicEnvConfig::progress_coef, "a number"),
+          setting("fairness_coef", &NicEnvConfig::fairness_coef, "a number"),
+          setting("drop_coef", &NicEnvConfig::drop_coef, "a number"),
+          setting("deadline_coef", &NicEnvConfig::deadline_coef, "a number"),
+      });
+  return table;
+}
+
 // The settings of one env config document (fileio's YAML reader: file, line and key in errors).
 NicEnvConfig read_env_config(const fileio::YamlDoc& doc) {
   NicEnvConfig c;
   if (doc.empty()) return c;
-  doc.expect_map(doc.root(), "(top level)");
-  for (const auto& kv : doc.root()) {
-    const auto key = doc.scalar(kv.first, "(key)");
-    const auto& v = kv.second;
-    const std::string whole = "an unsigned integer";
-    if (key == "interval_cycles") c.interval_cycles = doc.as<decltype(c.interval_cycles)>(v, key, whole);
-    else if (key == "history") c.history = doc.as<decltype(c.history)>(v, key, whole);
-    else if (key == "episode_steps") c.episode_steps = doc.as<decltype(c.episode_steps)>(v, key, whole);
-    else if (key == "priority_levels") c.priority_levels = doc.as<decltype(c.priority_levels)>(v, key, whole);
-    else if (key == "weight_levels") c.weight_levels = doc.as<decltype(c.weight_levels)>(v, key, whole);
-    else if (key == "quota_levels") c.quota_levels = doc.as<decltype(c.quota_levels)>(v, key, whole);
-    else if (key == "rate_levels") c.rate_levels = doc.as<decltype(c.rate_levels)>(v, key, whole);
-    else if (key == "progress_coef") c.progress_coef = doc.as<double>(v, key, "a number");
-    else if (key == "fairness_coef") c.fairness_coef = doc.as<double>(v, key, "a number");
-    else if (key == "drop_coef") c.drop_coef = doc.as<double>(v, key, "a number");
-    else if (key == "deadline_coef") c.deadline_coef = doc.as<double>(v, key, "a number");
-    else doc.fail(kv.first, key, "unknown env setting");
-  }
+  env_settings().read(doc, c);
   try {
     c.validate();
   } catch (const EnvError& e) {
@@ -91,23 +93,7 @@ NicEnvConfig load_env_config(const std::filesystem::path& file) {
   }
 }
 
-std::string env_config_yaml(const NicEnvConfig& c) {
-  YAML::Emitter out;
-  out << YAML::BeginMap;
-  out << YAML::Key << "interval_cycles" << YAML::Value << c.interval_cycles;
-  out << YAML::Key << "history" << YAML::Value << c.history;
-  out << YAML::Key << "episode_steps" << YAML::Value << c.episode_steps;
-  out << YAML::Key << "priority_levels" << YAML::Value << c.priority_levels;
-  out << YAML::Key << "weight_levels" << YAML::Value << c.weight_levels;
-  out << YAML::Key << "quota_levels" << YAML::Value << c.quota_levels;
-  out << YAML::Key << "rate_levels" << YAML::Value << c.rate_levels;
-  out << YAML::Key << "progress_coef" << YAML::Value << c.progress_coef;
-  out << YAML::Key << "fairness_coef" << YAML::Value << c.fairness_coef;
-  out << YAML::Key << "drop_coef" << YAML::Value << c.drop_coef;
-  out << YAML::Key << "deadline_coef" << YAML::Value << c.deadline_coef;
-  out << YAML::EndMap;
-  return std::string(out.c_str()) + "\n";
-}
+std::string env_config_yaml(const NicEnvConfig& c) { return env_settings().yaml(c); }
 
 // ---------------------------------------------------------------------------------------
 ActionCodec::ActionCodec(const NicEnvConfig& cfg, const host::Capabilities& caps, double link_bytes_per_cycle)

@@ -52,15 +52,21 @@ struct Row {
   double control_p99 = kNaN, drops = kNaN, jain = kNaN, crypto = kNaN, link_tx = kNaN, sim_ms = kNaN;
 };
 
+// The figures of a Row that are each seed's figure averaged over the seeds.
+constexpr double Row::*kSeedAverages[] = {
+    &Row::speed,       &Row::ddp_mean, &Row::ddp_p99, &Row::fl_mean, &Row::fl_comm, &Row::fl_crypto_wait,
+    &Row::control_p99, &Row::drops,    &Row::jain,    &Row::crypto,  &Row::link_tx, &Row::sim_ms};
+
 Row summarise(const std::string& name, const std::vector<control::RunResult>& runs, const sim::Scenario& s) {
   Row row;
   row.controller = name;
-  std::vector<double> speed, ddp_m, ddp_p, fl_m, fl_comm, fl_wait, ctl, drops, jain, crypto, link, ms;
+  std::vector<Row> seeds;  // each run's figures
   const double us = 1.0 / s.clock_mhz;
   for (const auto& r : runs) {
     const auto sc = control::score_run(r, s);
     row.norm_times.push_back(sc.norm_time);
-    speed.push_back(sc.speed);
+    Row& seed = seeds.emplace_back();
+    seed.speed = sc.speed;
     std::vector<double> dm, dp, fm, fc, fw, cp;
     double d = 0;
     for (std::size_t i = 0; i < r.metrics.tenants.size() && i < s.tenants.size(); ++i) {
@@ -80,32 +86,25 @@ Row summarise(const std::string& name, const std::vector<control::RunResult>& ru
       if (t.control_p99_us) cp.push_back(*t.control_p99_us);
       d += static_cast<double>(t.nic_drops);
     }
-    ddp_m.push_back(avg(dm));
-    ddp_p.push_back(avg(dp));
-    fl_m.push_back(avg(fm));
-    fl_comm.push_back(avg(fc));
-    fl_wait.push_back(avg(fw));
-    ctl.push_back(cp.empty() ? kNaN : *std::max_element(cp.begin(), cp.end()));
-    drops.push_back(d);
-    jain.push_back(or_nan(r.metrics.jain));
-    crypto.push_back(r.metrics.crypto_utilisation);
-    link.push_back(r.metrics.link_utilisation_tx);
-    ms.push_back(r.metrics.simulated_ms);
+    seed.ddp_mean = avg(dm);
+    seed.ddp_p99 = avg(dp);
+    seed.fl_mean = avg(fm);
+    seed.fl_comm = avg(fc);
+    seed.fl_crypto_wait = avg(fw);
+    seed.control_p99 = cp.empty() ? kNaN : *std::max_element(cp.begin(), cp.end());
+    seed.drops = d;
+    seed.jain = or_nan(r.metrics.jain);
+    seed.crypto = r.metrics.crypto_utilisation;
+    seed.link_tx = r.metrics.link_utilisation_tx;
+    seed.sim_ms = r.metrics.simulated_ms;
   }
   row.norm_mean = avg(row.norm_times);
   row.norm_ci = or_nan(sim::ci95_half_width(row.norm_times));
-  row.speed = avg(speed);
-  row.ddp_mean = avg(ddp_m);
-  row.ddp_p99 = avg(ddp_p);
-  row.fl_mean = avg(fl_m);
-  row.fl_comm = avg(fl_comm);
-  row.fl_crypto_wait = avg(fl_wait);
-  row.control_p99 = avg(ctl);
-  row.drops = avg(drops);
-  row.jain = avg(jain);
-  row.crypto = avg(crypto);
-  row.link_tx = avg(link);
-  row.sim_ms = avg(ms);
+  for (double Row::*figure : kSeedAverages) {
+    std::vector<double> per_seed;
+    for (const Row& seed : seeds) per_seed.push_back(seed.*figure);
+    row.*figure = avg(per_seed);
+  }
   return row;
 }
 

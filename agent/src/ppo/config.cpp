@@ -1,53 +1,45 @@
 #include "nicsched/ppo/config.hpp"
 
-#include <yaml-cpp/yaml.h>
+#include <string>
 
-#include "nicsched/fileio/yaml.hpp"
-
-#include <functional>
-#include <map>
+#include "nicsched/fileio/settings.hpp"
 
 namespace nicsched::ppo {
 namespace {
 
-using Setter = std::function<void(PpoConfig&, const fileio::YamlDoc&, const YAML::Node&, const std::string&)>;
+using fileio::setting;
 
-template <typename T>
-Setter field(T PpoConfig::*member, const char* expected) {
-  return [member, expected](PpoConfig& c, const fileio::YamlDoc& doc, const YAML::Node& n, const std::string& k) {
-    c.*member = doc.as<T>(n, k, expected);
-  };
-}
-
-const std::map<std::string, Setter>& setters() {
-  static const std::map<std::string, Setter> table = {
-      {"seed", field(&PpoConfig::seed, "an unsigned integer")},
-      {"total_steps", field(&PpoConfig::total_steps, "an unsigned integer")},
-      {"num_envs", field(&PpoConfig::num_envs, "an unsigned integer")},
-      {"num_steps", field(&PpoConfig::num_steps, "an unsigned integer")},
-      {"torch_threads", field(&PpoConfig::torch_threads, "an unsigned integer")},
-      {"env_threads", field(&PpoConfig::env_threads, "an unsigned integer")},
-      {"learning_rate", field(&PpoConfig::learning_rate, "a number")},
-      {"anneal_lr", field(&PpoConfig::anneal_lr, "true or false")},
-      {"adam_eps", field(&PpoConfig::adam_eps, "a number")},
-      {"update_epochs", field(&PpoConfig::update_epochs, "an unsigned integer")},
-      {"num_minibatches", field(&PpoConfig::num_minibatches, "an unsigned integer")},
-      {"max_grad_norm", field(&PpoConfig::max_grad_norm, "a number")},
-      {"gamma", field(&PpoConfig::gamma, "a number")},
-      {"gae_lambda", field(&PpoConfig::gae_lambda, "a number")},
-      {"norm_adv", field(&PpoConfig::norm_adv, "true or false")},
-      {"clip_coef", field(&PpoConfig::clip_coef, "a number")},
-      {"clip_vloss", field(&PpoConfig::clip_vloss, "true or false")},
-      {"ent_coef", field(&PpoConfig::ent_coef, "a number")},
-      {"vf_coef", field(&PpoConfig::vf_coef, "a number")},
-      {"use_target_kl", field(&PpoConfig::use_target_kl, "true or false")},
-      {"target_kl", field(&PpoConfig::target_kl, "a number")},
-      {"hidden_sizes", field(&PpoConfig::hidden_sizes, "a list of unsigned integers")},
-      {"network", field(&PpoConfig::network, "mlp or set")},
-      {"norm_obs", field(&PpoConfig::norm_obs, "true or false")},
-      {"obs_clip", field(&PpoConfig::obs_clip, "a number")},
-      {"checkpoint_every", field(&PpoConfig::checkpoint_every, "an unsigned integer")},
-  };
+const fileio::Settings<PpoConfig>& settings() {
+  static const fileio::Settings<PpoConfig> table(
+      "unknown PPO setting",
+      {
+          setting("seed", &PpoConfig::seed, "an unsigned integer"),
+          setting("total_steps", &PpoConfig::total_steps, "an unsigned integer"),
+          setting("num_envs", &PpoConfig::num_envs, "an unsigned integer"),
+          setting("num_steps", &PpoConfig::num_steps, "an unsigned integer"),
+          setting("torch_threads", &PpoConfig::torch_threads, "an unsigned integer"),
+          setting("env_threads", &PpoConfig::env_threads, "an unsigned integer"),
+          setting("learning_rate", &PpoConfig::learning_rate, "a number"),
+          setting("anneal_lr", &PpoConfig::anneal_lr, "true or false"),
+          setting("adam_eps", &PpoConfig::adam_eps, "a number"),
+          setting("update_epochs", &PpoConfig::update_epochs, "an unsigned integer"),
+          setting("num_minibatches", &PpoConfig::num_minibatches, "an unsigned integer"),
+          setting("max_grad_norm", &PpoConfig::max_grad_norm, "a number"),
+          setting("gamma", &PpoConfig::gamma, "a number"),
+          setting("gae_lambda", &PpoConfig::gae_lambda, "a number"),
+          setting("norm_adv", &PpoConfig::norm_adv, "true or false"),
+          setting("clip_coef", &PpoConfig::clip_coef, "a number"),
+          setting("clip_vloss", &PpoConfig::clip_vloss, "true or false"),
+          setting("ent_coef", &PpoConfig::ent_coef, "a number"),
+          setting("vf_coef", &PpoConfig::vf_coef, "a number"),
+          setting("use_target_kl", &PpoConfig::use_target_kl, "true or false"),
+          setting("target_kl", &PpoConfig::target_kl, "a number"),
+          setting("hidden_sizes", &PpoConfig::hidden_sizes, "a list of unsigned integers"),
+          setting("network", &PpoConfig::network, "mlp or set"),
+          setting("norm_obs", &PpoConfig::norm_obs, "true or false"),
+          setting("obs_clip", &PpoConfig::obs_clip, "a number"),
+          setting("checkpoint_every", &PpoConfig::checkpoint_every, "an unsigned integer"),
+      });
   return table;
 }
 
@@ -87,16 +79,7 @@ void PpoConfig::validate() {
 PpoConfig load_ppo_config(const std::filesystem::path& file) {
   PpoConfig cfg;
   try {
-    const auto doc = fileio::YamlDoc::load(file, "the PPO config file");
-    if (!doc.empty()) {
-      doc.expect_map(doc.root(), "(top level)");
-      for (const auto& kv : doc.root()) {
-        const auto key = doc.scalar(kv.first, "(key)");
-        const auto it = setters().find(key);
-        if (it == setters().end()) doc.fail(kv.first, key, "unknown PPO setting");
-        it->second(cfg, doc, kv.second, key);
-      }
-    }
+    settings().read(fileio::YamlDoc::load(file, "the PPO config file"), cfg);
   } catch (const fileio::YamlError& e) {
     throw ConfigError(e.what());
   } catch (const fileio::FileError& e) {
@@ -110,37 +93,6 @@ PpoConfig load_ppo_config(const std::filesystem::path& file) {
   return cfg;
 }
 
-std::string ppo_config_yaml(const PpoConfig& c) {
-  YAML::Emitter out;
-  out << YAML::BeginMap;
-  out << YAML::Key << "seed" << YAML::Value << c.seed;
-  out << YAML::Key << "total_steps" << YAML::Value << c.total_steps;
-  out << YAML::Key << "num_envs" << YAML::Value << c.num_envs;
-  out << YAML::Key << "num_steps" << YAML::Value << c.num_steps;
-  out << YAML::Key << "torch_threads" << YAML::Value << c.torch_threads;
-  out << YAML::Key << "env_threads" << YAML::Value << c.env_threads;
-  out << YAML::Key << "learning_rate" << YAML::Value << c.learning_rate;
-  out << YAML::Key << "anneal_lr" << YAML::Value << c.anneal_lr;
-  out << YAML::Key << "adam_eps" << YAML::Value << c.adam_eps;
-  out << YAML::Key << "update_epochs" << YAML::Value << c.update_epochs;
-  out << YAML::Key << "num_minibatches" << YAML::Value << c.num_minibatches;
-  out << YAML::Key << "max_grad_norm" << YAML::Value << c.max_grad_norm;
-  out << YAML::Key << "gamma" << YAML::Value << c.gamma;
-  out << YAML::Key << "gae_lambda" << YAML::Value << c.gae_lambda;
-  out << YAML::Key << "norm_adv" << YAML::Value << c.norm_adv;
-  out << YAML::Key << "clip_coef" << YAML::Value << c.clip_coef;
-  out << YAML::Key << "clip_vloss" << YAML::Value << c.clip_vloss;
-  out << YAML::Key << "ent_coef" << YAML::Value << c.ent_coef;
-  out << YAML::Key << "vf_coef" << YAML::Value << c.vf_coef;
-  out << YAML::Key << "use_target_kl" << YAML::Value << c.use_target_kl;
-  out << YAML::Key << "target_kl" << YAML::Value << c.target_kl;
-  out << YAML::Key << "hidden_sizes" << YAML::Value << YAML::Flow << c.hidden_sizes;
-  out << YAML::Key << "network" << YAML::Value << c.network;
-  out << YAML::Key << "norm_obs" << YAML::Value << c.norm_obs;
-  out << YAML::Key << "obs_clip" << YAML::Value << c.obs_clip;
-  out << YAML::Key << "checkpoint_every" << YAML::Value << c.checkpoint_every;
-  out << YAML::EndMap;
-  return std::string(out.c_str()) + "\n";
-}
+std::string ppo_config_yaml(const PpoConfig& c) { return settings().yaml(c); }
 
 }  // namespace nicsched::ppo

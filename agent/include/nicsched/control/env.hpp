@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nicsched/control/error.hpp"  // EnvError
+#include "nicsched/interface.hpp"
 
 namespace nicsched::control {
 
@@ -31,13 +32,8 @@ struct StepResult {
   bool truncated = false;   // the episode was cut (time limit): the state still has value
 };
 
-class Env {
+class Env : public Interface {
  public:
-  virtual ~Env() = default;
-  Env() = default;
-  Env(const Env&) = delete;
-  Env& operator=(const Env&) = delete;
-
   [[nodiscard]] virtual std::size_t observation_size() const = 0;
   [[nodiscard]] virtual ActionSpace action_space() const = 0;
   // Starts a new episode from `seed`; writes the first observation.

@@ -26,6 +26,7 @@
 
 #include "nicsched/control/tracker.hpp"
 #include "nicsched/host/types.hpp"
+#include "nicsched/interface.hpp"
 #include "nicsched/regmap.hpp"
 
 namespace nicsched::control {
@@ -33,13 +34,8 @@ namespace nicsched::control {
 // DWRR quantum of a tenant of weight level 0: the register map's reset value (1500 bytes).
 inline constexpr std::uint32_t kBaseQuantum = regmap::T_WEIGHT::QUANTUM.get(regmap::T_WEIGHT::kReset);
 
-class Controller {
+class Controller : public Interface {
  public:
-  virtual ~Controller() = default;
-  Controller() = default;
-  Controller(const Controller&) = delete;
-  Controller& operator=(const Controller&) = delete;
-
   [[nodiscard]] virtual std::string name() const = 0;
   // Called at the start of a run.
   virtual void reset() {}

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "nicsched/interface.hpp"
+
 namespace nicsched::drivers {
 
 // Any failure to complete a register access: transport down, timeout, AXI SLVERR/DECERR,
@@ -44,13 +46,8 @@ struct RegWrite {
 };
 
 // Byte-addressed, 32-bit-word register access. Addresses must be 4-byte aligned.
-class RegisterBus {
+class RegisterBus : public Interface {
  public:
-  virtual ~RegisterBus() = default;
-  RegisterBus() = default;
-  RegisterBus(const RegisterBus&) = delete;
-  RegisterBus& operator=(const RegisterBus&) = delete;
-
   virtual std::uint32_t read32(std::uint32_t addr) = 0;
   virtual void write32(std::uint32_t addr, std::uint32_t value) = 0;
 

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "nicsched/interface.hpp"
 #include "nicsched/sim/scenario.hpp"
 
 namespace nicsched::sim {
@@ -66,12 +67,9 @@ struct Progress {
   [[nodiscard]] double units() const { return static_cast<double>(completed) + phase_fraction; }
 };
 
-class Workload {
+class Workload : public Interface {
  public:
   Workload(const TenantSpec& spec, std::uint64_t seed);
-  virtual ~Workload() = default;
-  Workload(const Workload&) = delete;
-  Workload& operator=(const Workload&) = delete;
 
   // Cycle at which the workload next changes state by itself (kNever: only deliveries).
   [[nodiscard]] virtual std::uint64_t next_wakeup() const = 0;
@@ -96,6 +94,9 @@ class Workload {
   std::uint64_t jittered(std::uint64_t cycles);
   void leave(TrafficSink& out);
   bool leaving(std::uint64_t now) const { return now >= spec_.stop_cycle; }
+  // The iteration (DDP) or round (FL) that began at `start` ends at `now`: records it and
+  // its compute time, then leaves at the stop cycle (false) or goes on (true).
+  bool end_iteration(std::uint64_t start, std::uint64_t now, TrafficSink& out);
   // `t`, or the stop cycle if that comes first (kNever: no stop).
   [[nodiscard]] std::uint64_t until_stop(std::uint64_t t) const { return std::min(t, spec_.stop_cycle); }
 
@@ -133,7 +134,7 @@ class DdpWorkload final : public Workload {
 // FL: download (kBulkRx, decrypt), train, upload (kBulkTx, encrypt, expansion applied).
 class FlWorkload final : public Workload {
  public:
-  FlWorkload(const TenantSpec& spec, std::uint64_t seed);
+  using Workload::Workload;
   [[nodiscard]] std::uint64_t next_wakeup() const override;
   void wake(std::uint64_t now, TrafficSink& out) override;
   void on_delivered(Flow flow, std::uint64_t payload_bytes, std::uint64_t now, TrafficSink& out) override;
