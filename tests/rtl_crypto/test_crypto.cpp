@@ -6,6 +6,7 @@
 // TX and RX both get slots under contention. 8 tenants / 4 slots and 4 tenants / 2 slots.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -45,6 +46,10 @@ struct CryptoBench {
   CryptoBench(const std::string& trace, std::uint64_t seed) : tb(trace), rng(seed) { tb.reset(); }
 
   static Direction dir(unsigned d) { return d == 0 ? Direction::kTx : Direction::kRx; }
+
+  void run(int cycles) {
+    for (int i = 0; i < cycles; ++i) step();
+  }
 
   void step() {
     const std::uint64_t c = tb.cycle();
@@ -135,7 +140,7 @@ void random_run(const std::string& name, std::uint64_t seed) {
       b.bpc = std::uniform_int_distribution<unsigned>(0, 64)(b.rng);  // 0 counts as 1
       b.latency = std::uniform_int_distribution<unsigned>(0, 40)(b.rng);
       b.ready_p = phase % 3 == 0 ? 1.0 : 0.5;
-      for (int i = 0; i < 4000; ++i) b.step();
+      b.run(4000);
     }
     check(b.claims[0] > 100 && b.claims[1] > 100, fmt::format("claims TX {} RX {}", b.claims[0], b.claims[1]));
   });
@@ -157,8 +162,8 @@ TEST_CASE("hold time is ceil(len / bytes per cycle) + latency and busy cycles ad
     b.bpc = 16;
     b.latency = 32;
     b.ready_p = 1.0;
-    for (unsigned t = 0; t < 8; ++t) b.quota[t] = 4;
-    for (int i = 0; i < 20000; ++i) b.step();
+    std::ranges::fill(b.quota, 4U);
+    b.run(20000);
     // the model checked every clock; over the run the slot-busy cycles are the hold times
     // of the frames whose hold ended (allow the ones still in hold at the end)
     for (unsigned d = 0; d < 2; ++d) {
@@ -175,8 +180,8 @@ TEST_CASE("TX and RX share the pool: neither direction starves under contention"
     b.ready_p = 1.0;
     b.bpc = 64;
     b.latency = 3;
-    for (unsigned t = 0; t < 4; ++t) b.quota[t] = 2;
-    for (int i = 0; i < 20000; ++i) b.step();
+    std::ranges::fill(b.quota, 2U);
+    b.run(20000);
     const double tx = static_cast<double>(b.claims[0]), rx = static_cast<double>(b.claims[1]);
     check(tx > 0.35 * (tx + rx) && rx > 0.35 * (tx + rx), fmt::format("claims TX {} RX {}", tx, rx));
   });
