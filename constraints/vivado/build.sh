@@ -47,7 +47,6 @@ sources="$out/sources.f"
 {
   nicsched_rtl_sources "$root"
   nicsched_board_sources "$root"
-  echo "$root/rtl/boards/nicsched_board_${board}.sv"
 } > "$sources"
 
 echo "build.sh: $board, $tenants tenants, $jobs threads; log in $out/vivado.log"

@@ -26,7 +26,7 @@ proc fail {msg} {
 if {[catch {
   set settings [nicsched_board $board]
   set part [dict get $settings part]
-  set top "nicsched_board_$board"
+  set top nicsched_board
   file mkdir $out_dir
   set_param general.maxThreads $jobs
   create_project -in_memory -part $part
@@ -35,14 +35,16 @@ if {[catch {
   # IP first (out-of-context synthesis of each core).
   nicsched_create_ip $settings "$out_dir/ip" $max_frame
 
-  # RTL: the core, the board shell, the board top.
+  # RTL: the core, the board shell, the board top (its pins and clocking chosen by the
+  # NICSCHED_BOARD_<BOARD> define).
   set fh [open $sources_file r]
   set rtl [split [string trim [read $fh]] "\n"]
   close $fh
   read_verilog -sv $rtl
   read_xdc "$root/constraints/$board/$board.xdc"
 
-  synth_design -top $top -part $part -generic NumTenants=$num_tenants
+  synth_design -top $top -part $part -generic NumTenants=$num_tenants \
+    -verilog_define NICSCHED_BOARD_[string toupper $board]
   source "$script_dir/cdc.tcl"
   write_checkpoint -force "$out_dir/post_synth.dcp"
   report_utilization -file "$out_dir/utilization_synth.rpt"

@@ -8,9 +8,10 @@
 #                 [--workdir DIR] [--quiet]
 #   --top       top module (default nicsched_top)
 #   --param     top-level parameter override, repeatable (e.g. NumTenants=16)
-#   --board     also read rtl/boards/ and the board's top nicsched_board_BOARD, with the
-#               Xilinx IP (XDMA, CMAC) black-boxed from constraints/yosys/ip_blackboxes.v;
-#               the top becomes nicsched_board_BOARD unless --top is given
+#   --board     also read rtl/boards/ with NICSCHED_BOARD_<BOARD> defined (the board's pins
+#               and clocking in nicsched_board), the Xilinx IP (XDMA, CMAC) black-boxed
+#               from constraints/yosys/ip_blackboxes.v; the top becomes nicsched_board
+#               unless --top is given
 #   --core-blackbox  with --board: read nicsched_top as a black box (its ports from
 #               rtl/nicsched_top.sv), to check the board glue without synthesising the core
 #   --sources   synthesise exactly these files instead of the core (for tests of this script)
@@ -25,6 +26,7 @@ source "$here/rtl_sources.sh"
 
 top=""
 board=""
+board_define=""
 params=()
 sources=()
 workdir=""
@@ -53,18 +55,13 @@ fi
 if [[ ${#sources[@]} -eq 0 ]]; then
   mapfile -t sources < <(nicsched_rtl_sources "$root")
   if [[ -n $board ]]; then
-    board_top="$root/rtl/boards/nicsched_board_${board}.sv"
-    if [[ ! -f $board_top ]]; then
-      echo "synth.sh: no board top $board_top (boards: u250, vcu118, u280)" >&2
-      exit 2
-    fi
+    board_define=$(nicsched_board_define "$board" 2>&1) || { echo "synth.sh: $board_define" >&2; exit 2; }
     if [[ $core_blackbox -eq 1 ]]; then
       # Keep the packages (port types) and the CDC blocks the shell uses; drop the rest.
       mapfile -t sources < <(printf '%s\n' "${sources[@]}" | grep -E '_pkg\.sv$|/nicsched_(sync|async_fifo)\.sv$')
     fi
     mapfile -t -O "${#sources[@]}" sources < <(nicsched_board_sources "$root")
-    sources+=("$board_top")
-    [[ -n $top ]] || top="nicsched_board_${board}"
+    [[ -n $top ]] || top="nicsched_board"
   fi
 fi
 [[ -n $top ]] || top="nicsched_top"
@@ -98,7 +95,7 @@ fi
 # The core is not the chip's top level: no I/O buffers, no global clock buffers.
 script="$workdir/synth.ys"
 {
-  echo "read_verilog -sv -DSYNTHESIS ${sources[*]}"
+  echo "read_verilog -sv -DSYNTHESIS${board_define:+ -D$board_define} ${sources[*]}"
   [[ -z $blackboxes ]] || echo "$blackboxes"
   [[ -z $chparams ]] || echo "chparam$chparams $top"
   echo "synth_xilinx -family xcup -top $top -flatten -noiopad -noclkbuf"
