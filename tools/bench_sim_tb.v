@@ -18,11 +18,6 @@ module bench_sim_tb;
   wire m_tx_tvalid, m_tx_tlast;
   wire [8:0] m_tx_tuser;
   reg m_tx_tready = 1'b0;
-  wire s_rx_tready;
-  wire [511:0] m_rx_tdata;
-  wire [63:0] m_rx_tkeep;
-  wire m_rx_tvalid, m_rx_tlast;
-  wire [8:0] m_rx_tuser;
   reg [15:0] awaddr = 16'b0;
   reg awvalid = 1'b0;
   wire awready;
@@ -43,10 +38,11 @@ module bench_sim_tb;
     .s_axis_tx_tready(s_tx_tready), .s_axis_tx_tlast(s_tx_tlast),
     .m_axis_tx_tdata(m_tx_tdata), .m_axis_tx_tkeep(m_tx_tkeep), .m_axis_tx_tvalid(m_tx_tvalid),
     .m_axis_tx_tready(m_tx_tready), .m_axis_tx_tlast(m_tx_tlast), .m_axis_tx_tuser(m_tx_tuser),
+    // RX idle: nothing enters, whatever leaves is taken and not looked at.
     .s_axis_rx_tdata(512'b0), .s_axis_rx_tkeep(64'b0), .s_axis_rx_tvalid(1'b0),
-    .s_axis_rx_tready(s_rx_tready), .s_axis_rx_tlast(1'b0),
-    .m_axis_rx_tdata(m_rx_tdata), .m_axis_rx_tkeep(m_rx_tkeep), .m_axis_rx_tvalid(m_rx_tvalid),
-    .m_axis_rx_tready(1'b1), .m_axis_rx_tlast(m_rx_tlast), .m_axis_rx_tuser(m_rx_tuser),
+    .s_axis_rx_tready(), .s_axis_rx_tlast(1'b0),
+    .m_axis_rx_tdata(), .m_axis_rx_tkeep(), .m_axis_rx_tvalid(),
+    .m_axis_rx_tready(1'b1), .m_axis_rx_tlast(), .m_axis_rx_tuser(),
     .s_axil_awaddr(awaddr), .s_axil_awprot(3'b0), .s_axil_awvalid(awvalid), .s_axil_awready(awready),
     .s_axil_wdata(wdata), .s_axil_wstrb(4'hF), .s_axil_wvalid(wvalid), .s_axil_wready(wready),
     .s_axil_bresp(bresp), .s_axil_bvalid(bvalid), .s_axil_bready(bready),
