@@ -87,25 +87,36 @@ module nicsched_telemetry #(
   output logic [NumQueues*32-1:0]           q_depth_hwm_o,
   output logic [NumQueues*32-1:0]           q_depth_pkts_o
 );
-  // per-queue: what each direction's event adds this clock
-  logic [NumQueues*64-1:0] enq_pkts_d, enq_bytes_d, tx_pkts_d, tx_bytes_d;
-  logic [NumQueues*64-1:0] drop_pkts_d, drop_bytes_d, lat_sum_d, lat_count_d;
-  logic [NumQueues*32-1:0] lat_max_d, depth_d, hwm_d;
-  logic [NumTenants*64-1:0] txb_d, txw_d, txy_d, txp_d, rxb_d, rxw_d, rxy_d, rxp_d;
-  logic [2*64-1:0] pf_d, pr_d, pt_d, pi_d, pu_d, pb_d;
+  // The counters COUNTER_CLEAR zeroes, one field per output of that name: reset and clear
+  // zero them in one assignment.
+  typedef struct packed {
+    logic [2*64-1:0]          prs_frames, prs_runt, prs_truncated, prs_bad_ihl;
+    logic [2*64-1:0]          prs_unknown_etype, prs_buf_drop;
+    logic [NumTenants*64-1:0] cr_tx_busy, cr_tx_wait, cr_tx_bytes, cr_tx_pkts;
+    logic [NumTenants*64-1:0] cr_rx_busy, cr_rx_wait, cr_rx_bytes, cr_rx_pkts;
+    logic [NumQueues*64-1:0]  q_enq_pkts, q_enq_bytes, q_tx_pkts, q_tx_bytes;
+    logic [NumQueues*64-1:0]  q_drop_pkts, q_drop_bytes, q_lat_sum, q_lat_count;
+    logic [NumQueues*32-1:0]  q_lat_max, q_depth_hwm;
+  } counters_t;
+
+  // Every counter zero: the value after reset and COUNTER_CLEAR. (Verilator takes any fill
+  // of more than 8 kbit for a mistake; this one is meant: 14 kbit at 8 tenants.)
+  /* verilator lint_off WIDTHCONCAT */
+  localparam counters_t COUNTERS_ZERO = '0;
+  /* verilator lint_on WIDTHCONCAT */
+
+  counters_t cnt_q, cnt_d;
+  logic [NumQueues*32-1:0] depth_d;
 
   always_comb begin
     logic [63:0] a_pk, a_by, d_pk, d_by, s_pk, s_by, l_sum, l_cnt;
     logic [31:0] l_max, dep;
-    enq_pkts_d = q_enq_pkts_o;   enq_bytes_d = q_enq_bytes_o;
-    tx_pkts_d  = q_tx_pkts_o;    tx_bytes_d  = q_tx_bytes_o;
-    drop_pkts_d = q_drop_pkts_o; drop_bytes_d = q_drop_bytes_o;
-    lat_sum_d  = q_lat_sum_o;    lat_count_d = q_lat_count_o;
-    lat_max_d  = q_lat_max_o;    depth_d = q_depth_o;  hwm_d = q_depth_hwm_o;
+    cnt_d   = cnt_q;
+    depth_d = q_depth_o;
     for (int q = 0; q < NumQueues; q++) begin
       a_pk = '0; a_by = '0; d_pk = '0; d_by = '0; s_pk = '0; s_by = '0;
       l_sum = '0; l_cnt = '0;
-      l_max = q_lat_max_o[q*32 +: 32];
+      l_max = cnt_q.q_lat_max[q*32 +: 32];
       for (int d = 0; d < 2; d++) begin
         if (ev_queue_i[d*QueueW +: QueueW] == q[QueueW-1:0]) begin
           if (enq_valid_i[d]) begin
@@ -129,89 +140,54 @@ module nicsched_telemetry #(
           end
         end
       end
-      enq_pkts_d[q*64 +: 64]   = q_enq_pkts_o[q*64 +: 64] + a_pk;
-      enq_bytes_d[q*64 +: 64]  = q_enq_bytes_o[q*64 +: 64] + a_by;
-      drop_pkts_d[q*64 +: 64]  = q_drop_pkts_o[q*64 +: 64] + d_pk;
-      drop_bytes_d[q*64 +: 64] = q_drop_bytes_o[q*64 +: 64] + d_by;
-      tx_pkts_d[q*64 +: 64]    = q_tx_pkts_o[q*64 +: 64] + s_pk;
-      tx_bytes_d[q*64 +: 64]   = q_tx_bytes_o[q*64 +: 64] + s_by;
-      lat_sum_d[q*64 +: 64]    = q_lat_sum_o[q*64 +: 64] + l_sum;
-      lat_count_d[q*64 +: 64]  = q_lat_count_o[q*64 +: 64] + l_cnt;
-      lat_max_d[q*32 +: 32]    = l_max;
+      cnt_d.q_enq_pkts[q*64 +: 64]   = cnt_q.q_enq_pkts[q*64 +: 64] + a_pk;
+      cnt_d.q_enq_bytes[q*64 +: 64]  = cnt_q.q_enq_bytes[q*64 +: 64] + a_by;
+      cnt_d.q_drop_pkts[q*64 +: 64]  = cnt_q.q_drop_pkts[q*64 +: 64] + d_pk;
+      cnt_d.q_drop_bytes[q*64 +: 64] = cnt_q.q_drop_bytes[q*64 +: 64] + d_by;
+      cnt_d.q_tx_pkts[q*64 +: 64]    = cnt_q.q_tx_pkts[q*64 +: 64] + s_pk;
+      cnt_d.q_tx_bytes[q*64 +: 64]   = cnt_q.q_tx_bytes[q*64 +: 64] + s_by;
+      cnt_d.q_lat_sum[q*64 +: 64]    = cnt_q.q_lat_sum[q*64 +: 64] + l_sum;
+      cnt_d.q_lat_count[q*64 +: 64]  = cnt_q.q_lat_count[q*64 +: 64] + l_cnt;
+      cnt_d.q_lat_max[q*32 +: 32]    = l_max;
       dep = tx_q_bytes_i[q*32 +: 32] + rx_q_bytes_i[q*32 +: 32];
-      depth_d[q*32 +: 32]      = dep;
-      hwm_d[q*32 +: 32]        = (dep > q_depth_hwm_o[q*32 +: 32]) ? dep : q_depth_hwm_o[q*32 +: 32];
+      depth_d[q*32 +: 32]            = dep;
+      cnt_d.q_depth_hwm[q*32 +: 32]  = (dep > cnt_q.q_depth_hwm[q*32 +: 32]) ? dep : cnt_q.q_depth_hwm[q*32 +: 32];
     end
-  end
 
-  always_comb begin
     for (int t = 0; t < NumTenants; t++) begin
-      txb_d[t*64 +: 64] = cr_tx_busy_o[t*64 +: 64] + {{(64-BusyW){1'b0}}, cr_busy_tx_i[t*BusyW +: BusyW]};
-      rxb_d[t*64 +: 64] = cr_rx_busy_o[t*64 +: 64] + {{(64-BusyW){1'b0}}, cr_busy_rx_i[t*BusyW +: BusyW]};
-      txw_d[t*64 +: 64] = cr_tx_wait_o[t*64 +: 64] + {63'd0, cr_wait_tx_i[t]};
-      rxw_d[t*64 +: 64] = cr_rx_wait_o[t*64 +: 64] + {63'd0, cr_wait_rx_i[t]};
-      txy_d[t*64 +: 64] = cr_tx_bytes_o[t*64 +: 64];
-      txp_d[t*64 +: 64] = cr_tx_pkts_o[t*64 +: 64];
-      rxy_d[t*64 +: 64] = cr_rx_bytes_o[t*64 +: 64];
-      rxp_d[t*64 +: 64] = cr_rx_pkts_o[t*64 +: 64];
+      cnt_d.cr_tx_busy[t*64 +: 64] = cnt_q.cr_tx_busy[t*64 +: 64] + {{(64-BusyW){1'b0}}, cr_busy_tx_i[t*BusyW +: BusyW]};
+      cnt_d.cr_rx_busy[t*64 +: 64] = cnt_q.cr_rx_busy[t*64 +: 64] + {{(64-BusyW){1'b0}}, cr_busy_rx_i[t*BusyW +: BusyW]};
+      cnt_d.cr_tx_wait[t*64 +: 64] = cnt_q.cr_tx_wait[t*64 +: 64] + {63'd0, cr_wait_tx_i[t]};
+      cnt_d.cr_rx_wait[t*64 +: 64] = cnt_q.cr_rx_wait[t*64 +: 64] + {63'd0, cr_wait_rx_i[t]};
       if (cr_claim_i[0] && cr_claim_tenant_i[TenantW-1:0] == t[TenantW-1:0]) begin
-        txy_d[t*64 +: 64] = txy_d[t*64 +: 64] + {{(64-LenW){1'b0}}, cr_claim_len_i[LenW-1:0]};
-        txp_d[t*64 +: 64] = txp_d[t*64 +: 64] + 64'd1;
+        cnt_d.cr_tx_bytes[t*64 +: 64] = cnt_d.cr_tx_bytes[t*64 +: 64] + {{(64-LenW){1'b0}}, cr_claim_len_i[LenW-1:0]};
+        cnt_d.cr_tx_pkts[t*64 +: 64]  = cnt_d.cr_tx_pkts[t*64 +: 64] + 64'd1;
       end
       if (cr_claim_i[1] && cr_claim_tenant_i[2*TenantW-1:TenantW] == t[TenantW-1:0]) begin
-        rxy_d[t*64 +: 64] = rxy_d[t*64 +: 64] + {{(64-LenW){1'b0}}, cr_claim_len_i[2*LenW-1:LenW]};
-        rxp_d[t*64 +: 64] = rxp_d[t*64 +: 64] + 64'd1;
+        cnt_d.cr_rx_bytes[t*64 +: 64] = cnt_d.cr_rx_bytes[t*64 +: 64] + {{(64-LenW){1'b0}}, cr_claim_len_i[2*LenW-1:LenW]};
+        cnt_d.cr_rx_pkts[t*64 +: 64]  = cnt_d.cr_rx_pkts[t*64 +: 64] + 64'd1;
       end
     end
     for (int d = 0; d < 2; d++) begin
-      pf_d[d*64 +: 64] = prs_frames_o[d*64 +: 64] + {63'd0, prs_frames_i[d]};
-      pr_d[d*64 +: 64] = prs_runt_o[d*64 +: 64] + {63'd0, prs_runt_i[d]};
-      pt_d[d*64 +: 64] = prs_truncated_o[d*64 +: 64] + {63'd0, prs_truncated_i[d]};
-      pi_d[d*64 +: 64] = prs_bad_ihl_o[d*64 +: 64] + {63'd0, prs_bad_ihl_i[d]};
-      pu_d[d*64 +: 64] = prs_unknown_etype_o[d*64 +: 64] + {63'd0, prs_unknown_etype_i[d]};
-      pb_d[d*64 +: 64] = prs_buf_drop_o[d*64 +: 64] + {63'd0, buf_drop_i[d]};
+      cnt_d.prs_frames[d*64 +: 64]        = cnt_q.prs_frames[d*64 +: 64] + {63'd0, prs_frames_i[d]};
+      cnt_d.prs_runt[d*64 +: 64]          = cnt_q.prs_runt[d*64 +: 64] + {63'd0, prs_runt_i[d]};
+      cnt_d.prs_truncated[d*64 +: 64]     = cnt_q.prs_truncated[d*64 +: 64] + {63'd0, prs_truncated_i[d]};
+      cnt_d.prs_bad_ihl[d*64 +: 64]       = cnt_q.prs_bad_ihl[d*64 +: 64] + {63'd0, prs_bad_ihl_i[d]};
+      cnt_d.prs_unknown_etype[d*64 +: 64] = cnt_q.prs_unknown_etype[d*64 +: 64] + {63'd0, prs_unknown_etype_i[d]};
+      cnt_d.prs_buf_drop[d*64 +: 64]      = cnt_q.prs_buf_drop[d*64 +: 64] + {63'd0, buf_drop_i[d]};
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      cycle_o <= '0;
+      cycle_o         <= '0;
+      crypto_busy_o   <= '0;
+      cr_slots_held_o <= '0;
+      q_depth_o       <= '0;
+      q_depth_pkts_o  <= '0;
+      cnt_q           <= COUNTERS_ZERO;
     end else begin
-      cycle_o <= cycle_o + 64'd1;
-    end
-  end
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      crypto_busy_o       <= '0;
-      cr_slots_held_o     <= '0;
-      q_depth_o           <= '0;
-      q_depth_pkts_o      <= '0;
-      prs_frames_o        <= '0;
-      prs_runt_o          <= '0;
-      prs_truncated_o     <= '0;
-      prs_bad_ihl_o       <= '0;
-      prs_unknown_etype_o <= '0;
-      prs_buf_drop_o      <= '0;
-      cr_tx_busy_o        <= '0;
-      cr_tx_wait_o        <= '0;
-      cr_tx_bytes_o       <= '0;
-      cr_tx_pkts_o        <= '0;
-      cr_rx_busy_o        <= '0;
-      cr_rx_wait_o        <= '0;
-      cr_rx_bytes_o       <= '0;
-      cr_rx_pkts_o        <= '0;
-      q_enq_pkts_o        <= '0;
-      q_enq_bytes_o       <= '0;
-      q_tx_pkts_o         <= '0;
-      q_tx_bytes_o        <= '0;
-      q_drop_pkts_o       <= '0;
-      q_drop_bytes_o      <= '0;
-      q_lat_sum_o         <= '0;
-      q_lat_count_o       <= '0;
-      q_lat_max_o         <= '0;
-      q_depth_hwm_o       <= '0;
-    end else begin
+      cycle_o         <= cycle_o + 64'd1; // free-running, never cleared
       // levels: follow the datapath, never cleared
       crypto_busy_o   <= cr_held_total_i;
       cr_slots_held_o <= cr_held_i;
@@ -219,59 +195,34 @@ module nicsched_telemetry #(
       for (int q = 0; q < NumQueues; q++) begin
         q_depth_pkts_o[q*32 +: 32] <= tx_q_pkts_i[q*32 +: 32] + rx_q_pkts_i[q*32 +: 32];
       end
-      if (clear_i) begin
-        prs_frames_o        <= '0;
-        prs_runt_o          <= '0;
-        prs_truncated_o     <= '0;
-        prs_bad_ihl_o       <= '0;
-        prs_unknown_etype_o <= '0;
-        prs_buf_drop_o      <= '0;
-        cr_tx_busy_o        <= '0;
-        cr_tx_wait_o        <= '0;
-        cr_tx_bytes_o       <= '0;
-        cr_tx_pkts_o        <= '0;
-        cr_rx_busy_o        <= '0;
-        cr_rx_wait_o        <= '0;
-        cr_rx_bytes_o       <= '0;
-        cr_rx_pkts_o        <= '0;
-        q_enq_pkts_o        <= '0;
-        q_enq_bytes_o       <= '0;
-        q_tx_pkts_o         <= '0;
-        q_tx_bytes_o        <= '0;
-        q_drop_pkts_o       <= '0;
-        q_drop_bytes_o      <= '0;
-        q_lat_sum_o         <= '0;
-        q_lat_count_o       <= '0;
-        q_lat_max_o         <= '0;
-        q_depth_hwm_o       <= '0;
-      end else begin
-        prs_frames_o        <= pf_d;
-        prs_runt_o          <= pr_d;
-        prs_truncated_o     <= pt_d;
-        prs_bad_ihl_o       <= pi_d;
-        prs_unknown_etype_o <= pu_d;
-        prs_buf_drop_o      <= pb_d;
-        cr_tx_busy_o        <= txb_d;
-        cr_tx_wait_o        <= txw_d;
-        cr_tx_bytes_o       <= txy_d;
-        cr_tx_pkts_o        <= txp_d;
-        cr_rx_busy_o        <= rxb_d;
-        cr_rx_wait_o        <= rxw_d;
-        cr_rx_bytes_o       <= rxy_d;
-        cr_rx_pkts_o        <= rxp_d;
-        q_enq_pkts_o        <= enq_pkts_d;
-        q_enq_bytes_o       <= enq_bytes_d;
-        q_tx_pkts_o         <= tx_pkts_d;
-        q_tx_bytes_o        <= tx_bytes_d;
-        q_drop_pkts_o       <= drop_pkts_d;
-        q_drop_bytes_o      <= drop_bytes_d;
-        q_lat_sum_o         <= lat_sum_d;
-        q_lat_count_o       <= lat_count_d;
-        q_lat_max_o         <= lat_max_d;
-        q_depth_hwm_o       <= hwm_d;
-      end
+      cnt_q <= clear_i ? COUNTERS_ZERO : cnt_d;
     end
   end
+
+  assign prs_frames_o        = cnt_q.prs_frames;
+  assign prs_runt_o          = cnt_q.prs_runt;
+  assign prs_truncated_o     = cnt_q.prs_truncated;
+  assign prs_bad_ihl_o       = cnt_q.prs_bad_ihl;
+  assign prs_unknown_etype_o = cnt_q.prs_unknown_etype;
+  assign prs_buf_drop_o      = cnt_q.prs_buf_drop;
+  assign cr_tx_busy_o        = cnt_q.cr_tx_busy;
+  assign cr_tx_wait_o        = cnt_q.cr_tx_wait;
+  assign cr_tx_bytes_o       = cnt_q.cr_tx_bytes;
+  assign cr_tx_pkts_o        = cnt_q.cr_tx_pkts;
+  assign cr_rx_busy_o        = cnt_q.cr_rx_busy;
+  assign cr_rx_wait_o        = cnt_q.cr_rx_wait;
+  assign cr_rx_bytes_o       = cnt_q.cr_rx_bytes;
+  assign cr_rx_pkts_o        = cnt_q.cr_rx_pkts;
+  assign q_enq_pkts_o        = cnt_q.q_enq_pkts;
+  assign q_enq_bytes_o       = cnt_q.q_enq_bytes;
+  assign q_tx_pkts_o         = cnt_q.q_tx_pkts;
+  assign q_tx_bytes_o        = cnt_q.q_tx_bytes;
+  assign q_drop_pkts_o       = cnt_q.q_drop_pkts;
+  assign q_drop_bytes_o      = cnt_q.q_drop_bytes;
+  assign q_lat_sum_o         = cnt_q.q_lat_sum;
+  assign q_lat_count_o       = cnt_q.q_lat_count;
+  assign q_lat_max_o         = cnt_q.q_lat_max;
+  assign q_depth_hwm_o       = cnt_q.q_depth_hwm;
 
 endmodule
 
