@@ -96,13 +96,12 @@ module nicsched_parser #(
   // Header bytes whose tests are taken as their beat arrives (16-bit fields never straddle
   // beats). A frame that the verdict reads them for has them from its own bytes: the tag's
   // ethertype (16-17) only when it is 18 bytes long (rule 2), the others only when it holds
-  // the fixed IP header (rule 4).
-  localparam int POS_ET0 = 12;  // ethertype / TPID
-  localparam int POS_ET1 = 16;  // ethertype after an 802.1Q tag
-  localparam int POS_FR0 = 20;  // untagged: IPv4 flags + fragment offset; IPv6 next header
-  localparam int POS_FR1 = 24;  // the same, tagged
-  localparam int POS_PR0 = 23;  // untagged IPv4 protocol
-  localparam int POS_PR1 = 27;  // tagged IPv4 protocol
+  // the fixed IP header (rule 4). Each is tested at its untagged position [0] and, for a
+  // frame with an 802.1Q tag, TAG_BYTES later [1]; the verdict picks by has_vlan_q.
+  localparam int TAG_BYTES = 4;
+  localparam int POS_ET = 12;  // ethertype; at [0] also the TPID
+  localparam int POS_FR = 20;  // IPv4 flags + fragment offset; IPv6 next header
+  localparam int POS_PR = 23;  // IPv4 protocol
   localparam logic [31:0] MIN_FRAME32 = MinFrameBytes;
   localparam logic [15:0] MIN_FRAME   = MIN_FRAME32[15:0];
   localparam logic [15:0] ETYPE_VLAN  = 16'h8100;
@@ -127,10 +126,11 @@ module nicsched_parser #(
   logic                   s1_last_q;
   logic [HDR_BYTES*8-1:0] hdr_q;        // byte i of the frame at [i*8 +: 8]
   logic                   has_vlan_q;   // bytes 12-13 are 0x8100
-  logic                   et0_v4_q, et0_v6_q, et1_v4_q, et1_v6_q;  // ethertype at 12 / 16
-  logic                   fz0_q, fz1_q;                            // IPv4 fragment offset 0
-  logic                   nh0_udp_q, nh0_tcp_q, nh1_udp_q, nh1_tcp_q;  // IPv6 next header
-  logic                   pr0_udp_q, pr0_tcp_q, pr1_udp_q, pr1_tcp_q;  // IPv4 protocol
+  // header tests, [0] untagged, [1] tagged positions
+  logic [1:0]             et_v4_q, et_v6_q;     // ethertype
+  logic [1:0]             fz_q;                 // IPv4 fragment offset 0
+  logic [1:0]             nh_udp_q, nh_tcp_q;   // IPv6 next header
+  logic [1:0]             pr_udp_q, pr_tcp_q;   // IPv4 protocol
   logic [BEAT_W-1:0]      beat_q;       // index of the next beat in the frame (saturating)
   logic [15:0]            len_q;        // bytes so far in the frame that stage 1 last took
   logic                   s2_valid_q;
@@ -182,16 +182,17 @@ module nicsched_parser #(
   end
 
   logic [31:0] beat_idx;
-  logic [15:0] in_et0, in_et1, in_fr0, in_fr1;
-  logic [7:0]  in_pr0, in_pr1;
+  logic [2*16-1:0] in_et, in_fr;  // [v*16 +: 16]: v 0 untagged, 1 tagged position
+  logic [2*8-1:0]  in_pr;
   always_comb begin
     beat_idx = {{(32 - BEAT_W){1'b0}}, beat_q};
-    in_et0   = {s_axis_tdata[(POS_ET0 % BPB)*8 +: 8], s_axis_tdata[((POS_ET0 + 1) % BPB)*8 +: 8]};
-    in_et1   = {s_axis_tdata[(POS_ET1 % BPB)*8 +: 8], s_axis_tdata[((POS_ET1 + 1) % BPB)*8 +: 8]};
-    in_fr0   = {s_axis_tdata[(POS_FR0 % BPB)*8 +: 8], s_axis_tdata[((POS_FR0 + 1) % BPB)*8 +: 8]};
-    in_fr1   = {s_axis_tdata[(POS_FR1 % BPB)*8 +: 8], s_axis_tdata[((POS_FR1 + 1) % BPB)*8 +: 8]};
-    in_pr0   = s_axis_tdata[(POS_PR0 % BPB)*8 +: 8];
-    in_pr1   = s_axis_tdata[(POS_PR1 % BPB)*8 +: 8];
+    for (int v = 0; v < 2; v++) begin
+      in_et[v*16 +: 16] = {s_axis_tdata[((POS_ET + v*TAG_BYTES) % BPB)*8 +: 8],
+                           s_axis_tdata[((POS_ET + v*TAG_BYTES + 1) % BPB)*8 +: 8]};
+      in_fr[v*16 +: 16] = {s_axis_tdata[((POS_FR + v*TAG_BYTES) % BPB)*8 +: 8],
+                           s_axis_tdata[((POS_FR + v*TAG_BYTES + 1) % BPB)*8 +: 8]};
+      in_pr[v*8 +: 8]   = s_axis_tdata[((POS_PR + v*TAG_BYTES) % BPB)*8 +: 8];
+    end
   end
 
   // Data registers without reset (qualified by the valid bits).
@@ -200,32 +201,23 @@ module nicsched_parser #(
       s1_data_q <= s_axis_tdata;
       s1_keep_q <= s_axis_tkeep;
       s1_last_q <= s_axis_tlast;
-      if (beat_idx == POS_ET0 / BPB) begin
-        has_vlan_q <= in_et0 == ETYPE_VLAN;
-        et0_v4_q   <= in_et0 == ETYPE_IPV4;
-        et0_v6_q   <= in_et0 == ETYPE_IPV6;
+      if (beat_idx == POS_ET / BPB) begin
+        has_vlan_q <= in_et[15:0] == ETYPE_VLAN;
       end
-      if (beat_idx == POS_ET1 / BPB) begin
-        et1_v4_q <= in_et1 == ETYPE_IPV4;
-        et1_v6_q <= in_et1 == ETYPE_IPV6;
-      end
-      if (beat_idx == POS_FR0 / BPB) begin
-        fz0_q     <= in_fr0[12:0] == 13'd0;
-        nh0_udp_q <= in_fr0[15:8] == PROTO_UDP;
-        nh0_tcp_q <= in_fr0[15:8] == PROTO_TCP;
-      end
-      if (beat_idx == POS_FR1 / BPB) begin
-        fz1_q     <= in_fr1[12:0] == 13'd0;
-        nh1_udp_q <= in_fr1[15:8] == PROTO_UDP;
-        nh1_tcp_q <= in_fr1[15:8] == PROTO_TCP;
-      end
-      if (beat_idx == POS_PR0 / BPB) begin
-        pr0_udp_q <= in_pr0 == PROTO_UDP;
-        pr0_tcp_q <= in_pr0 == PROTO_TCP;
-      end
-      if (beat_idx == POS_PR1 / BPB) begin
-        pr1_udp_q <= in_pr1 == PROTO_UDP;
-        pr1_tcp_q <= in_pr1 == PROTO_TCP;
+      for (int v = 0; v < 2; v++) begin
+        if (beat_idx == (POS_ET + v*TAG_BYTES) / BPB) begin
+          et_v4_q[v] <= in_et[v*16 +: 16] == ETYPE_IPV4;
+          et_v6_q[v] <= in_et[v*16 +: 16] == ETYPE_IPV6;
+        end
+        if (beat_idx == (POS_FR + v*TAG_BYTES) / BPB) begin
+          fz_q[v]     <= in_fr[v*16 +: 13] == 13'd0;
+          nh_udp_q[v] <= in_fr[v*16 + 8 +: 8] == PROTO_UDP;
+          nh_tcp_q[v] <= in_fr[v*16 + 8 +: 8] == PROTO_TCP;
+        end
+        if (beat_idx == (POS_PR + v*TAG_BYTES) / BPB) begin
+          pr_udp_q[v] <= in_pr[v*8 +: 8] == PROTO_UDP;
+          pr_tcp_q[v] <= in_pr[v*8 +: 8] == PROTO_TCP;
+        end
       end
       for (int i = 0; i < HDR_BYTES; i++) begin
         if (beat_idx == i / BPB) hdr_q[i*8 +: 8] <= s_axis_tdata[(i % BPB)*8 +: 8];
@@ -272,8 +264,8 @@ module nicsched_parser #(
     for (int k = 0; k < L3_BYTES; k++) begin
       l3[k*8 +: 8] = has_vlan_q ? hdr_q[(18 + k)*8 +: 8] : hdr_q[(14 + k)*8 +: 8];
     end
-    is_ipv4 = has_vlan_q ? et1_v4_q : et0_v4_q;
-    is_ipv6 = has_vlan_q ? et1_v6_q : et0_v6_q;
+    is_ipv4 = et_v4_q[has_vlan_q];
+    is_ipv6 = et_v6_q[has_vlan_q];
 
     ip_ver       = l3[4 +: 4];
     ihl          = l3[0 +: 4];
@@ -287,14 +279,14 @@ module nicsched_parser #(
 
     proto = is_ipv6 ? ip6_nh : ip4_proto;
     if (is_ipv6) begin
-      l4_udp = has_vlan_q ? nh1_udp_q : nh0_udp_q;
-      l4_tcp = has_vlan_q ? nh1_tcp_q : nh0_tcp_q;
+      l4_udp = nh_udp_q[has_vlan_q];
+      l4_tcp = nh_tcp_q[has_vlan_q];
     end else begin
-      l4_udp = has_vlan_q ? pr1_udp_q : pr0_udp_q;
-      l4_tcp = has_vlan_q ? pr1_tcp_q : pr0_tcp_q;
+      l4_udp = pr_udp_q[has_vlan_q];
+      l4_tcp = pr_tcp_q[has_vlan_q];
     end
     l4_min   = l4_udp ? 6'd8 : (l4_tcp ? 6'd20 : 6'd0);
-    l4_ports = (l4_udp || l4_tcp) && (is_ipv6 || (has_vlan_q ? fz1_q : fz0_q));
+    l4_ports = (l4_udp || l4_tcp) && (is_ipv6 || fz_q[has_vlan_q]);
 
     l4_word = l3[40*8 +: 32];
     if (!is_ipv6) begin
