@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -35,11 +36,40 @@ enum class ArbMode : std::uint32_t {  // CTRL.ARB_MODE: Egress arbitration mode.
   kDwrr = 2,
   kSpDwrr = 3,
 };
+// ArbMode's values and their names in the map, in map order; enum_names(ArbMode{}) is the table for
+// generic code (found by argument-dependent lookup).
+inline constexpr std::array<EnumName<ArbMode>, 4> kArbModeNames{{
+    {ArbMode::kFifo, "FIFO"},
+    {ArbMode::kSp, "SP"},
+    {ArbMode::kDwrr, "DWRR"},
+    {ArbMode::kSpDwrr, "SP_DWRR"},
+}};
+[[nodiscard]] constexpr std::span<const EnumName<ArbMode>> enum_names(ArbMode /*unused*/) { return kArbModeNames; }
+// ArbMode::kFifo -> "FIFO"; "?" for a value the map does not name.
+[[nodiscard]] constexpr std::string_view to_string(ArbMode v) { return enum_to_string(enum_names(v), v); }
+// "FIFO" -> ArbMode::kFifo; nullopt for any other text (the names are upper case).
+[[nodiscard]] constexpr std::optional<ArbMode> parse_arb_mode(std::string_view name) {
+  return enum_parse(enum_names(ArbMode{}), name);
+}
 enum class CryptoOp : std::uint32_t {  // DEFAULT_ACTION.CRYPTO_OP: Crypto operation.
   kNone = 0,
   kEncrypt = 1,
   kDecrypt = 2,
 };
+// CryptoOp's values and their names in the map, in map order; enum_names(CryptoOp{}) is the table for
+// generic code (found by argument-dependent lookup).
+inline constexpr std::array<EnumName<CryptoOp>, 3> kCryptoOpNames{{
+    {CryptoOp::kNone, "NONE"},
+    {CryptoOp::kEncrypt, "ENCRYPT"},
+    {CryptoOp::kDecrypt, "DECRYPT"},
+}};
+[[nodiscard]] constexpr std::span<const EnumName<CryptoOp>> enum_names(CryptoOp /*unused*/) { return kCryptoOpNames; }
+// CryptoOp::kNone -> "NONE"; "?" for a value the map does not name.
+[[nodiscard]] constexpr std::string_view to_string(CryptoOp v) { return enum_to_string(enum_names(v), v); }
+// "NONE" -> CryptoOp::kNone; nullopt for any other text (the names are upper case).
+[[nodiscard]] constexpr std::optional<CryptoOp> parse_crypto_op(std::string_view name) {
+  return enum_parse(enum_names(CryptoOp{}), name);
+}
 
 // ============================================================ block GLOBAL
 // Identification, capabilities, control, commit and snapshot.

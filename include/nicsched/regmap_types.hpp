@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -48,6 +49,32 @@ struct BasicEnumField : BasicField<Word> {
   [[nodiscard]] constexpr E decode(Word word) const { return static_cast<E>(this->get(word)); }
   [[nodiscard]] constexpr Word set(Word word, E value) const { return this->set(word, static_cast<Word>(value)); }
 };
+
+// One value of an enumerated field and its name in the register map (UPPER_SNAKE, as in
+// rtl/regmap/nicsched.yaml). The generated header has a table of them per enum class E, in
+// the map's order, and `enum_names(E)` returning it (found by argument-dependent lookup).
+template <typename E>
+struct EnumName {
+  E value;
+  std::string_view name;
+};
+
+// The map's name of `value`, or "?" for a value the map does not name.
+template <typename E>
+[[nodiscard]] constexpr std::string_view enum_to_string(std::span<const EnumName<E>> names, E value) {
+  for (const EnumName<E>& n : names) {
+    if (n.value == value) return n.name;
+  }
+  return "?";
+}
+// The value the map names `name` (exact, upper case), or nullopt.
+template <typename E>
+[[nodiscard]] constexpr std::optional<E> enum_parse(std::span<const EnumName<E>> names, std::string_view name) {
+  for (const EnumName<E>& n : names) {
+    if (n.name == name) return n.value;
+  }
+  return std::nullopt;
+}
 
 // One field, for tables and register walks.
 struct FieldInfo {

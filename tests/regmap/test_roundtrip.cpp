@@ -120,6 +120,11 @@ TEST_CASE("tiny map: C++ header constants") {
                        "inline constexpr Field64 VAL{0, 40};",
                        "enum class Speed : std::uint32_t {",
                        "kFast = 2,",
+                       "inline constexpr std::array<EnumName<Speed>, 2> kSpeedNames{{",
+                       "{Speed::kSlow, \"SLOW\"},",
+                       "{Speed::kFast, \"FAST\"},",
+                       "constexpr std::string_view to_string(Speed v)",
+                       "constexpr std::optional<Speed> parse_speed(std::string_view name)",
                        "inline constexpr std::uint32_t kReset = 0x21;",
                        "{\"MODE\", 0x0004, 0x0, 1, \"\", 32, \"rw\", true, false, \"TOP\""});
 }

@@ -1,5 +1,6 @@
 // C++ header include/nicsched/regmap.hpp: constexpr addresses, typed fields, enum classes
-// and the kRegisters table (names fixed by docs/architecture.md).
+// with their name tables (to_string, parse_<field>) and the kRegisters table (names fixed
+// by docs/architecture.md).
 #include <map>
 #include <set>
 
@@ -34,6 +35,7 @@ const char* kPrelude = R"(#pragma once
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -79,8 +81,30 @@ std::string emit_cpp_header(const RegisterMap& map) {
         if (f.enum_values.empty() || !enums.insert(to_camel(f.name)).second) continue;
         const std::string ut = r.width == 64 ? "std::uint64_t" : "std::uint32_t";
         line(fmt::format("enum class {} : {} {{  // {}.{}: {}", to_camel(f.name), ut, r.name, f.name, f.desc));
+        const std::string type = to_camel(f.name);
+        const EnumValue& first = f.enum_values.front();
         for (const EnumValue& e : f.enum_values) line(fmt::format("  k{} = {},", to_camel(e.name), e.value));
         line("};");
+        line(fmt::format("// {0}'s values and their names in the map, in map order; enum_names({0}{{}}) is the table for",
+                         type));
+        line("// generic code (found by argument-dependent lookup).");
+        line(fmt::format("inline constexpr std::array<EnumName<{0}>, {1}> k{0}Names{{{{", type, f.enum_values.size()));
+        for (const EnumValue& e : f.enum_values) {
+          line(fmt::format("    {{{}::k{}, {}}},", type, to_camel(e.name), quote(e.name)));
+        }
+        line("}};");
+        line(fmt::format("[[nodiscard]] constexpr std::span<const EnumName<{0}>> enum_names({0} /*unused*/) {{ return k{0}Names; }}",
+                         type));
+        line(fmt::format("// {}::k{} -> {}; \"?\" for a value the map does not name.", type, to_camel(first.name),
+                         quote(first.name)));
+        line(fmt::format("[[nodiscard]] constexpr std::string_view to_string({0} v) {{ return enum_to_string(enum_names(v), v); }}",
+                         type));
+        line(fmt::format("// {} -> {}::k{}; nullopt for any other text (the names are upper case).", quote(first.name),
+                         type, to_camel(first.name)));
+        line(fmt::format("[[nodiscard]] constexpr std::optional<{}> parse_{}(std::string_view name) {{", type,
+                         to_lower(f.name)));
+        line(fmt::format("  return enum_parse(enum_names({}{{}}), name);", type));
+        line("}");
       }
     }
   }
