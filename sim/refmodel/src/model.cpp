@@ -130,16 +130,6 @@ const char* to_string(ParseDrop d) {
   return "?";
 }
 
-const char* to_string(ArbMode m) {
-  switch (m) {
-    case ArbMode::kFifo: return "FIFO";
-    case ArbMode::kSp: return "SP";
-    case ArbMode::kDwrr: return "DWRR";
-    case ArbMode::kSpDwrr: return "SP_DWRR";
-  }
-  return "?";
-}
-
 // ---------------------------------------------------------------- RefModel
 
 RefModel::RefModel(const Params& params)

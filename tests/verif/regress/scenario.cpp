@@ -358,7 +358,7 @@ Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, const Scen
   sc.summary = fmt::format(
       "seed {}: {} tenants active, mode {}, {} flows, sizes {}, {} TX + {} RX frames over {} cycles, "
       "engine {} B/cycle + {}, backpressure tx {:.2f} rx {:.2f}{}, {} pauses{}{}{}",
-      seed, active, refmodel::to_string(cfg.arb_mode), nflows, mix_names[static_cast<int>(mix)], frames[0],
+      seed, active, regmap::to_string(cfg.arb_mode), nflows, mix_names[static_cast<int>(mix)], frames[0],
       frames[1], sc.traffic_cycles, cfg.crypto_bytes_per_cycle, cfg.crypto_latency, sc.tx_backpressure,
       sc.rx_backpressure, sc.bursty_backpressure ? " bursty" : "", npause,
       std::string(malformed_on ? ", malformed frames" : "") + (host_frames_on ? ", short/non-IP frames" : ""),

@@ -104,6 +104,6 @@ struct FrameRecord {
 
 const char* to_string(Fate f);
 const char* to_string(ParseDrop d);
-const char* to_string(ArbMode m);
+// ArbMode: regmap::to_string (generated from the map's names).
 
 }  // namespace nicsched::refmodel
