@@ -11,6 +11,7 @@
 #include "nicsched/fileio/file.hpp"
 #include "nicsched/fileio/yaml.hpp"
 #include "nicsched/host/policy.hpp"
+#include "nicsched/host/spelling.hpp"
 #include "nicsched/regmap.hpp"
 
 namespace nicsched::host {
@@ -157,8 +158,7 @@ class Parser {
       check_keys(s, "scheduler.", {"enable", "arb_mode"});
       if (const auto e = s["enable"]) p.enable = boolean(e, "scheduler.enable");
       if (const auto a = s["arb_mode"]) {
-        p.arb_mode = static_cast<ArbMode>(
-            choice(a, "scheduler.arb_mode", {{"fifo", 0}, {"sp", 1}, {"dwrr", 2}, {"sp_dwrr", 3}}));
+        p.arb_mode = enum_choice<ArbMode>(a, "scheduler.arb_mode");
         note("arb_mode", "scheduler.arb_mode", a);
       }
     }
@@ -322,7 +322,7 @@ class Parser {
       origins_[path_prefix + "class"] = {at + ".class", line(c)};
     }
     if (const auto c = n["crypto"]) {
-      a.crypto_op = static_cast<CryptoOp>(choice(c, at + ".crypto", {{"none", 0}, {"encrypt", 1}, {"decrypt", 2}}));
+      a.crypto_op = enum_choice<CryptoOp>(c, at + ".crypto");
       origins_[path_prefix + "crypto"] = {at + ".crypto", line(c)};
     }
     return a;
@@ -367,6 +367,13 @@ class Parser {
     std::string list;
     for (const auto& o : options) list += (list.empty() ? "" : ", ") + o.first;
     fail(n, key, fmt::format("'{}' is not one of: {}", s, list));
+  }
+  // An enumerated register field's value, by its spelling (nicsched/host/spelling.hpp).
+  template <typename E>
+  E enum_choice(const YAML::Node& n, const std::string& key) const {
+    std::vector<std::pair<std::string, std::uint32_t>> options;
+    for (const auto& e : enum_names(E{})) options.emplace_back(spelling(e.value), static_cast<std::uint32_t>(e.value));
+    return static_cast<E>(choice(n, key, options));
   }
   std::uint32_t protocol(const YAML::Node& n, const std::string& key) const {
     const std::string s = scalar(n, key);
@@ -503,14 +510,10 @@ std::uint64_t parse_bytes(std::string_view text) {
 
 std::string policy_to_yaml(const Policy& p, const Capabilities& caps, double clock_mhz,
                            const std::string& header_comment) {
-  static const char* kArb[] = {"fifo", "sp", "dwrr", "sp_dwrr"};
-  static const char* kCrypto[] = {"none", "encrypt", "decrypt"};
   static const char* kClass[] = {"control", "bulk"};
-  auto arb = [](ArbMode m) { return kArb[static_cast<std::uint32_t>(m) & 3]; };
-  auto crypto = [](CryptoOp c) { return static_cast<std::uint32_t>(c) < 3 ? kCrypto[static_cast<std::uint32_t>(c)] : "none"; };
   auto action = [&](const ClassifierAction& a) {
     return fmt::format("{{tenant: {}, class: {}, crypto: {}}}", a.tenant, a.cls < 2 ? kClass[a.cls] : "bulk",
-                       crypto(a.crypto_op));
+                       spelling(a.crypto_op, "none"));
   };
   std::string o;
   if (!header_comment.empty()) o += "# " + header_comment + "\n";
@@ -518,7 +521,7 @@ std::string policy_to_yaml(const Policy& p, const Capabilities& caps, double clo
                    caps.tenants, caps.prio_levels, caps.crypto_slots);
   o += "version: 1\n";
   o += fmt::format("clock_mhz: {}\n", clock_mhz);
-  o += fmt::format("scheduler:\n  enable: {}\n  arb_mode: {}\n", p.enable, arb(p.arb_mode));
+  o += fmt::format("scheduler:\n  enable: {}\n  arb_mode: {}\n", p.enable, spelling(p.arb_mode));
   o += "tenants:\n";
   for (std::size_t t = 0; t < p.tenants.size(); ++t) {
     const TenantPolicy& tp = p.tenants[t];

@@ -11,6 +11,7 @@
 
 #include "nic_params.hpp"
 #include "nicsched/host/policy.hpp"
+#include "nicsched/host/spelling.hpp"
 
 using namespace nicsched;
 using Catch::Contains;
@@ -153,6 +154,8 @@ TEST_CASE("policy file: classifier mistakes name the entry and key", "[policy]")
       {"classifier:\n  - match: {proto: sctp}\n    action: {tenant: 0}\n", 2, "classifier[0].match.proto", {"tcp, udp"}},
       {"classifier:\n  - match: {vlan: 1}\n", 2, "classifier[0].action", {"missing"}},
       {"classifier:\n  - action: {tenant: 0, class: urgent}\n", 2, "classifier[0].action.class", {"control, bulk"}},
+      {"classifier:\n  - action: {tenant: 0, crypto: ENCRYPT}\n", 2, "classifier[0].action.crypto",
+       {"'ENCRYPT' is not one of: none, encrypt, decrypt"}},
   });
   auto small = caps8();
   small.cls_entries = 1;
@@ -226,6 +229,23 @@ TEST_CASE("policy file: written YAML loads back to the same policy", "[policy]")
   host::Policy empty_table = p;
   empty_table.classifier = std::vector<host::ClassifierEntry>{};
   CHECK(parse(host::policy_to_yaml(empty_table, caps8())) == empty_table);
+}
+
+TEST_CASE("policy file: enumerated values are the register map's names in lower case", "[policy]") {
+  CHECK(host::spellings<host::ArbMode>() == std::vector<std::string>{"fifo", "sp", "dwrr", "sp_dwrr"});
+  CHECK(host::spellings<host::CryptoOp>() == std::vector<std::string>{"none", "encrypt", "decrypt"});
+  CHECK(host::spelling(host::ArbMode::kSpDwrr) == "sp_dwrr");
+  CHECK(host::parse_spelling<host::ArbMode>("sp_dwrr") == host::ArbMode::kSpDwrr);
+  CHECK(host::parse_spelling<host::CryptoOp>("encrypt") == host::CryptoOp::kEncrypt);
+  CHECK_FALSE(host::parse_spelling<host::CryptoOp>("ENCRYPT").has_value());
+  CHECK(host::spelling(static_cast<host::CryptoOp>(3)) == "?");
+  CHECK(host::spelling(static_cast<host::CryptoOp>(3), "none") == "none");
+  // Every arbitration mode is written as it is read.
+  for (const std::string& mode : host::spellings<host::ArbMode>()) {
+    const host::Policy p = parse("scheduler:\n  arb_mode: " + mode + "\n");
+    CHECK(host::spelling(p.arb_mode) == mode);
+    CHECK_THAT(host::policy_to_yaml(p, caps8()), Contains("arb_mode: " + mode + "\n"));
+  }
 }
 
 TEST_CASE("validate_policy: policies built in code are checked with tenant and field named", "[policy]") {

@@ -116,3 +116,18 @@ TEST_CASE("cli: info, stats --json, dump-regs and reset-counters on the stand-in
   REQUIRE(nicctl(srv.uri(), "reset-counters").rc == 0);
   CHECK_THAT(nicctl(srv.uri(), "dump-regs --snapshot").out, !Contains("123456789"));
 }
+
+TEST_CASE("cli: classifier add --crypto, list and get-policy spell the op as policy files do", "[cli]") {
+  StandInServer srv;
+  const Result add = nicctl(srv.uri(), "classifier add --dscp 46 --tenant 1 --crypto decrypt");
+  REQUIRE(add.rc == 0);
+  CHECK_THAT(add.out, Contains("-> tenant 1 bulk decrypt"));
+  CHECK(regmap::CLS_ACTION::CRYPTO_OP.decode(
+            static_cast<std::uint32_t>(srv.nic().active(regmap::CLS_ACTION::offset(0)))) == regmap::CryptoOp::kDecrypt);
+  const Result list = nicctl(srv.uri(), "classifier list --json");
+  REQUIRE(list.rc == 0);
+  CHECK_THAT(list.out, Contains("\"crypto\": \"decrypt\"") && Contains("\"crypto\": \"none\""));  // entry, default
+  CHECK_THAT(nicctl(srv.uri(), "get-policy").out, Contains("crypto: decrypt}"));
+  // Only the policy-file spelling: the register map's upper-case name is a usage error.
+  CHECK(nicctl(srv.uri(), "classifier add --tenant 1 --crypto DECRYPT").rc == 2);
+}

@@ -91,9 +91,7 @@ int cmd_classifier_add(const Global& g, const ClsAddOptions& o) {
   field(proto, o.proto_mask, e.proto, e.proto_mask, rm::CLS_DSCP_PROTO::PROTO_MASK.max());
   e.action.tenant = o.tenant;
   e.action.cls = o.cls == "control" ? 0 : 1;
-  e.action.crypto_op = o.crypto == "encrypt" ? host::CryptoOp::kEncrypt
-                       : o.crypto == "decrypt" ? host::CryptoOp::kDecrypt
-                                               : host::CryptoOp::kNone;
+  e.action.crypto_op = host::parse_spelling<host::CryptoOp>(o.crypto).value_or(host::CryptoOp::kNone);
   Session s = connect(g);
   host::Policy p = host::read_policy(*s.bus, s.caps);
   p.default_action.reset();

@@ -19,6 +19,7 @@
 
 #include "nicsched/drivers/register_bus.hpp"
 #include "nicsched/host/policy.hpp"
+#include "nicsched/host/spelling.hpp"
 
 namespace nicsched::nicctl {
 
@@ -57,6 +58,7 @@ struct Session {
 };
 Session connect(const Global& g);
 
+// The action's crypto op as policy files spell it; "none" also for the value 3 the map does not name.
 std::string crypto_name(host::CryptoOp c);
 
 int cmd_info(const Global& g, bool as_json);

@@ -92,7 +92,7 @@ int main(int argc, char** argv) {
   cls_add->add_option("--tenant", ca.tenant, "Tenant the frames go to")->required();
   cls_add->add_option("--class", ca.cls, "control or bulk")->check(CLI::IsMember({"control", "bulk"}))->capture_default_str();
   cls_add->add_option("--crypto", ca.crypto, "none, encrypt or decrypt")
-      ->check(CLI::IsMember({"none", "encrypt", "decrypt"}))
+      ->check(CLI::IsMember(host::spellings<host::CryptoOp>()))
       ->capture_default_str();
   cls_add->add_option("--at", ca.at, "Insert at this index (default: append; earlier entries win)");
   std::size_t del_index = 0;

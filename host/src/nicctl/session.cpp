@@ -24,12 +24,6 @@ Session connect(const Global& g) {
   return s;
 }
 
-std::string crypto_name(host::CryptoOp c) {
-  switch (c) {
-    case host::CryptoOp::kEncrypt: return "encrypt";
-    case host::CryptoOp::kDecrypt: return "decrypt";
-    default: return "none";
-  }
-}
+std::string crypto_name(host::CryptoOp c) { return host::spelling(c, "none"); }
 
 }  // namespace nicsched::nicctl
