@@ -89,6 +89,11 @@ TEST_CASE("policy file: values, units and defaults land in the right fields", "[
   CHECK(p.tenants[6].qlimit_bulk_bytes == 128 * 1024);
   CHECK(p.tenants[6].qlimit_control_bytes == 16 * 1024);
   CHECK_FALSE(p.tenants[0].rate_limited);
+  CHECK(p.control_level);
+  CHECK(p.tenants[0].ctrl_rate_bytes_per_kcycle == 512);  // 1 Gbit/s at 250 MHz
+  CHECK(p.tenants[0].ctrl_burst_bytes == 4096);
+  CHECK(p.tenants[6].ctrl_rate_bytes_per_kcycle == 0);
+  CHECK(p.tenants[6].ctrl_burst_bytes == 1518);
   CHECK_FALSE(p.classifier.has_value());  // table left as it is
   CHECK_FALSE(p.default_action.has_value());
 
