@@ -230,7 +230,7 @@ TEST_CASE("SP+DWRR with one level behaves as DWRR") { dwrr_shares<Varbiter_t4, 4
 // With tokens, tenant 3's control frame leaves the clock it is eligible, ahead of tenant 0's
 // bulk; with its control bucket dry it waits at level 3 (behind level 0's bulk) and leaves
 // only when tenant 0 has nothing; with the control level off, likewise.
-TEST_CASE("control level: a low-priority control frame beats high-priority bulk; a dry bucket falls back") {
+TEST_CASE("control level: a low-priority control frame beats high-priority bulk, a dry bucket falls back") {
   for (unsigned mode : {kSp, kDwrr, kSpDwrr}) {
     for (int variant = 0; variant < 3; ++variant) {  // 0: tokens, 1: bucket dry, 2: level off
       run_case(fmt::format("arb_ctrl_level_mode{}_v{}", mode, variant), [&](const std::string& trace) {
