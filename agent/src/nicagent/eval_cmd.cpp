@@ -355,8 +355,8 @@ struct DecisionTimes {
 
 void write_decision_table(std::ostream& md, const std::vector<std::string>& order,
                           const std::map<std::string, DecisionTimes>& times, std::size_t threads) {
-  md << "Decision latency (each `decide()`: telemetry to policy, on the thread that runs the simulation; " << threads
-     << " runs in parallel, so wall time includes waiting for a core):\n\n"
+  md << "Decision latency (each `decide()`, telemetry in, policy out, on the thread that runs the simulation, with "
+     << threads << " run(s) in parallel: wall time includes waiting for a core):\n\n"
      << "| controller | decisions | wall p50 / p99 (us) | thread CPU p50 / p99 (us) |\n|---|---|---|---|\n";
   auto pct = [](const std::vector<double>& v, double p) { return fmt_num(or_nan(sim::percentile(v, p))); };
   for (const auto& name : order) {

@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
     if (*eval_cmd) return eval(e);
     if (*reexport_cmd) {
       nicsched::ppo::reexport_policy(reexport_from, reexport_to, reexport_clip);
-      spdlog::info("{}: re-exported to {} (same logits and values on 64 random observations)", reexport_from.string(),
+      spdlog::info("{}: re-exported to {} (the same logits and values, to 1e-5, and greedy actions on 64 random observations)", reexport_from.string(),
                    reexport_to.string());
       return kOk;
     }

@@ -38,10 +38,10 @@ class TrainedPolicy {
 
 // Writes the policy exported in `from` (by this or an earlier version) to `to` (which may
 // be `from`) with this version's exporter: the same weights and statistics, policy.yaml
-// copied. Checks first that the new module computes the old one's logits and values bit for
-// bit on random observations and masks; `obs_clip` is the clip the policy was trained with
-// (the PPO config's obs_clip: earlier exports do not record it), and a wrong one fails that
-// check. Throws CheckpointError naming the file.
+// copied. Checks first that the new module computes the old one's logits and values (to
+// within 1e-5) and greedy actions on random observations and masks; `obs_clip` is the clip
+// the policy was trained with (the PPO config's obs_clip: earlier exports do not record
+// it), and a wrong one fails that check. Throws CheckpointError naming the file.
 void reexport_policy(const std::filesystem::path& from, const std::filesystem::path& to, double obs_clip);
 
 }  // namespace nicsched::ppo
