@@ -129,7 +129,7 @@ class DecisionLatency {
   [[nodiscard]] std::string summary() const {
     const std::vector<double> wall(wall_.begin(), wall_.end()), cpu(cpu_.begin(), cpu_.end());
     auto pct = [](const std::vector<double>& v, double p) { return sim::percentile(v, p).value_or(NAN); };
-    return fmt::format("decision latency over the last {} decisions: wall p50 {:.1f} us, p99 {:.1f} us; thread CPU "
+    return fmt::format("latency of the last {} decisions: wall p50 {:.1f} us, p99 {:.1f} us; thread CPU "
                        "p50 {:.1f} us, p99 {:.1f} us",
                        wall.size(), pct(wall, 50), pct(wall, 99), pct(cpu, 50), pct(cpu, 99));
   }
