@@ -3,7 +3,6 @@
 #include <torch/script.h>
 #include <yaml-cpp/yaml.h>
 
-#include <cmath>
 #include <sstream>
 
 #include "learner.hpp"
