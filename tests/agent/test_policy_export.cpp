@@ -18,6 +18,7 @@
 
 #include "nicsched/ppo/policy.hpp"
 #include "nicsched/ppo/trainer.hpp"
+#include "small_ppo_config.hpp"
 
 namespace {
 
@@ -64,13 +65,7 @@ std::filesystem::path temp_dir(const std::string& name) {
 // initial values), exported; shared by the tests below.
 const std::filesystem::path& exported() {
   static const std::filesystem::path dir = [] {
-    nicsched::ppo::PpoConfig cfg;
-    cfg.seed = 3;
-    cfg.num_envs = 2;
-    cfg.num_steps = 32;
-    cfg.total_steps = 2 * 2 * 32;
-    cfg.env_threads = 1;
-    cfg.hidden_sizes = {16, 16};
+    const auto cfg = nicsched::testing::small_ppo_config(3, 2, 32, 2);
     std::vector<std::unique_ptr<nicsched::control::Env>> envs;
     for (int i = 0; i < 2; ++i) envs.push_back(std::make_unique<NoiseEnv>());
     nicsched::ppo::Trainer trainer(cfg, std::move(envs));

@@ -17,6 +17,7 @@
 
 #include "nicsched/ppo/policy.hpp"
 #include "nicsched/ppo/trainer.hpp"
+#include "small_ppo_config.hpp"
 
 namespace {
 
@@ -86,13 +87,7 @@ nicsched::ppo::TenantLayout layout() {
 }
 
 nicsched::ppo::PpoConfig set_config() {
-  nicsched::ppo::PpoConfig cfg;
-  cfg.seed = 5;
-  cfg.num_envs = 2;
-  cfg.num_steps = 64;
-  cfg.total_steps = 3 * 2 * 64;
-  cfg.env_threads = 1;
-  cfg.hidden_sizes = {16, 16};
+  auto cfg = nicsched::testing::small_ppo_config(5, 2, 64, 3);
   cfg.network = "set";
   return cfg;
 }
