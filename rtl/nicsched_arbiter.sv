@@ -50,6 +50,7 @@
 //   - FIFO compares heads' ages in a balanced tree (log2 of the queues deep);
 //   - the grant is produced one-hot, and the queue number encoded from it.
 `default_nettype none
+`include "nicsched_assert.svh"
 
 module nicsched_arbiter #(
   parameter int NumTenants = 8,   // tenants; queues = NumTenants * 2
@@ -344,15 +345,8 @@ module nicsched_arbiter #(
     end
   end
 
-`ifndef SYNTHESIS
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else if (grant_valid_o) begin
-      assert ($onehot(grant_onehot_o));
-      assert (q_elig_i[grant_queue_o]);   // only an eligible head is granted
-    end
-  end
-`endif
+  `NICSCHED_ASSERT(GrantOnehot_A, !grant_valid_o || $onehot(grant_onehot_o))
+  `NICSCHED_ASSERT(GrantEligible_A, !grant_valid_o || q_elig_i[grant_queue_o])  // only an eligible head
 
 endmodule
 

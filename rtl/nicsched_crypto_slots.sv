@@ -25,6 +25,7 @@
 //   slot-busy cycle counters add these); held_o: slots each tenant holds.
 // Timing: claim at edge t, hold clocks t+1 .. t+H, done_valid_o from clock t+H+1.
 `default_nettype none
+`include "nicsched_assert.svh"
 
 module nicsched_crypto_slots #(
   parameter int NumTenants  = 8,   // tenants
@@ -281,25 +282,17 @@ module nicsched_crypto_slots #(
       held_sum = held_sum + held_o[t*8 +: 8];
     end
   end
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else begin
-      if (claim_i[0]) begin
-        assert (can_claim_o[{{(32-TenantW){1'b0}}, claim_tenant_i[TenantW-1:0]}]);        // claim allowed
-        assert (st_q[slot_lo*2 +: 2] == ST_FREE);                 // lands on a free slot
-      end
-      if (claim_i[1]) begin
-        assert (can_claim_o[NumTenants + {{(32-TenantW){1'b0}}, claim_tenant_i[2*TenantW-1:TenantW]}]);
-        assert (st_q[slot_hi*2 +: 2] == ST_FREE);
-      end
-      if (claim_i == 2'b11) begin
-        assert (slot_lo != slot_hi);                              // two claims, two slots
-      end
-      assert (held_sum == held_total_o);    // slots never created or lost
-      assert (held_total_o <= SLOTS8);
-    end
-  end
 `endif
+  // a claim is allowed and lands on a free slot; two claims, two slots
+  `NICSCHED_ASSERT(ClaimTxAllowed_A,
+                   !claim_i[0] || can_claim_o[{{(32-TenantW){1'b0}}, claim_tenant_i[TenantW-1:0]}])
+  `NICSCHED_ASSERT(ClaimTxFreeSlot_A, !claim_i[0] || st_q[slot_lo*2 +: 2] == ST_FREE)
+  `NICSCHED_ASSERT(ClaimRxAllowed_A,
+                   !claim_i[1] || can_claim_o[NumTenants + {{(32-TenantW){1'b0}}, claim_tenant_i[2*TenantW-1:TenantW]}])
+  `NICSCHED_ASSERT(ClaimRxFreeSlot_A, !claim_i[1] || st_q[slot_hi*2 +: 2] == ST_FREE)
+  `NICSCHED_ASSERT(ClaimsTwoSlots_A, claim_i != 2'b11 || slot_lo != slot_hi)
+  `NICSCHED_ASSERT(SlotsConserved_A, held_sum == held_total_o)  // slots never created or lost
+  `NICSCHED_ASSERT(SlotsBounded_A, held_total_o <= SLOTS8)
 
 endmodule
 

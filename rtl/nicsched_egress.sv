@@ -12,6 +12,7 @@
 // ev_sent_* at the last beat's handshake.
 // Timing: a descriptor taken at edge t gives tvalid from clock t+2.
 `default_nettype none
+`include "nicsched_assert.svh"
 
 module nicsched_egress #(
   parameter int DataWidth = 512,  // stream data bits
@@ -225,17 +226,8 @@ module nicsched_egress #(
     end
   end
 
-`ifndef SYNTHESIS
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else begin
-      assert (cnt_q <= 3'd4);                 // FIFO never overflows
-      if (desc_valid_i && desc_ready_o) begin
-        assert (desc_len_i != '0);
-      end
-    end
-  end
-`endif
+  `NICSCHED_ASSERT(FifoNoOverflow_A, cnt_q <= 3'd4)
+  `NICSCHED_ASSERT(DescLenNonZero_A, !(desc_valid_i && desc_ready_o) || desc_len_i != '0)
 
 endmodule
 

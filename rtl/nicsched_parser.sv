@@ -44,6 +44,7 @@
 // parser, one per frame and reason; cnt_unknown_etype_o pulses for frames sent to the
 // default class too.
 `default_nettype none
+`include "nicsched_assert.svh"
 
 module nicsched_parser #(
   parameter int DataWidth     = 512,  // AXI4-Stream data bits; 64..512, a power of two
@@ -225,12 +226,8 @@ module nicsched_parser #(
     end
   end
 
-`ifndef SYNTHESIS
   // The contract: tkeep is contiguous from bit 0 (the length and byte positions rely on it).
-  always_ff @(posedge clk_i) begin
-    if (in_fire) assert ((s_axis_tkeep & (s_axis_tkeep + 1'b1)) == '0);
-  end
-`endif
+  `NICSCHED_ASSERT(TkeepContiguous_A, !in_fire || (s_axis_tkeep & (s_axis_tkeep + 1'b1)) == '0, clk_i, 1'b1)
 
   // ---------------------------------------------------------------------------------
   // Field extraction and verdict from stage 1 (used when stage 1 holds a tlast beat:

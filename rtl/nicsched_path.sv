@@ -14,6 +14,7 @@
 // Timing (idle, 512-bit data): tlast into the queues at edge t, grant in clock t+1,
 // first beat valid on m_axis in clock t+3; with crypto add the hold time and one clock.
 `default_nettype none
+`include "nicsched_assert.svh"
 
 module nicsched_path #(
   parameter int NumTenants  = 8,        // tenants
@@ -286,16 +287,8 @@ module nicsched_path #(
     .ev_sent_len_o  (sent_len_o)
   );
 
-`ifndef SYNTHESIS
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else begin
-      if (deq_valid && !g_crypto) begin
-        assert (eg_ready && !done_valid_i);   // a plain grant always has the egress stage
-      end
-    end
-  end
-`endif
+  // a plain grant always has the egress stage
+  `NICSCHED_ASSERT(PlainGrantHasEgress_A, !(deq_valid && !g_crypto) || (eg_ready && !done_valid_i))
 
 endmodule
 

@@ -27,6 +27,7 @@
 // Timing: a frame whose tlast is accepted at edge t is a valid head from edge t+1; after
 // a dequeue at edge t the queue's next head (if any) is valid from edge t+1.
 `default_nettype none
+`include "nicsched_assert.svh"
 
 module nicsched_queues #(
   parameter int NumTenants  = 8,       // tenants; queues = NumTenants * 2
@@ -429,29 +430,16 @@ module nicsched_queues #(
     end
   end
 
-`ifndef SYNTHESIS
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-    end else begin
-      if (deq_valid_i) begin
-        assert (hv_q[deq_queue_i]);               // dequeue only a valid head
-      end
-      if (ds_we && ds_re) begin
-        assert (ds_waddr != ds_raddr);            // link and refill never collide
-      end
-      for (int q = 0; q < NumQueues; q++) begin
-        // the registers hold the first min(frames, 2) descriptors, counting a read in flight
-        assert (hv_q[q] == (cnt_q[q*CntW +: CntW] != '0));
-        assert ((sv_q[q] || (refill_q && refill_qid_q == q[QueueW-1:0])) ==
-                (cnt_q[q*CntW +: CntW] > ONE_FRAME));
-        assert (!(sv_q[q] && refill_q && refill_qid_q == q[QueueW-1:0]));
-      end
-      if (free_valid_i) begin
-        assert (!init_q);
-      end
-    end
+  `NICSCHED_ASSERT(DeqValidHead_A, !deq_valid_i || hv_q[deq_queue_i])    // dequeue only a valid head
+  `NICSCHED_ASSERT(LinkRefillApart_A, !(ds_we && ds_re) || ds_waddr != ds_raddr)  // never collide
+  `NICSCHED_ASSERT(NoFreeDuringInit_A, !free_valid_i || !init_q)
+  // the registers hold the first min(frames, 2) descriptors, counting a read in flight
+  for (genvar q = 0; q < NumQueues; q++) begin : g_queue_assert
+    `NICSCHED_ASSERT(HeadValid_A, hv_q[q] == (cnt_q[q*CntW +: CntW] != '0))
+    `NICSCHED_ASSERT(SecondValid_A, (sv_q[q] || (refill_q && refill_qid_q == q[QueueW-1:0])) ==
+                                    (cnt_q[q*CntW +: CntW] > ONE_FRAME))
+    `NICSCHED_ASSERT(SecondNotRefilling_A, !(sv_q[q] && refill_q && refill_qid_q == q[QueueW-1:0]))
   end
-`endif
 
 endmodule
 

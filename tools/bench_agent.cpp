@@ -10,10 +10,10 @@
 #include <random>
 
 #include <sys/resource.h>
-#include <time.h>
 
 #include "nicsched/control/nic_env.hpp"
 #include "nicsched/control/sim_env.hpp"
+#include "nicsched/control/thread_clock.hpp"
 #include "nicsched/control/vec_env.hpp"
 #include "nicsched/ppo/policy.hpp"
 #include "nicsched/ppo/trainer.hpp"
@@ -26,13 +26,6 @@ using nicsched::control::NicEnv;
 using nicsched::control::NicEnvConfig;
 
 double seconds(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
-// CPU time of the calling thread: wall time minus the time it was not running.
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
-}
 
 // A valid random action: a uniformly chosen allowed value per head.
 std::vector<int> random_action(const nicsched::control::ActionSpace& space, std::span<const std::uint8_t> mask,
@@ -138,14 +131,14 @@ int main(int argc, char** argv) {
       for (int i = 0; i < 2000; ++i) {
         const ThreadEvents e0 = thread_events();
         const auto t0 = Clock::now();
-        const double c0 = thread_cpu_seconds();
+        const double c0 = nicsched::control::thread_cpu_us();
         (void)policy.act(obs, mask);
-        const double c1 = thread_cpu_seconds();
+        const double c1 = nicsched::control::thread_cpu_us();
         const double wall = seconds(t0);
         const ThreadEvents e1 = thread_events();
         if (i >= 100) {
           us.push_back(wall * 1e6);
-          cpu_us.push_back((c1 - c0) * 1e6);
+          cpu_us.push_back(c1 - c0);
           preempted.push_back(e1.preempted != e0.preempted);
           faulted.push_back(e1.faults != e0.faults);
         }
@@ -164,7 +157,9 @@ int main(int argc, char** argv) {
         slow_flt += faulted[i] ? 1U : 0U;
       }
       std::cout << "| policy decision, wall p50 / p99 (us) | " << percentile(us, 50) << " / "
-                << percentile(us, 99) << " | TrainedPolicy::act, 1 thread, 1900 calls after 100 |\n";
+                << percentile(us, 99) << " | TrainedPolicy::act ("
+                << (policy.actor_only() ? "the exported actor() alone" : "forward(): an export without actor()")
+                << "), 1 thread, 1900 calls after 100 |\n";
       std::cout << "| policy decision, thread CPU p50 / p99 (us) | " << percentile(cpu_us, 50) << " / "
                 << cpu_p99 << " | the same calls, CLOCK_THREAD_CPUTIME_ID: wall - CPU = time preempted |\n";
       std::cout << "| policy decision, calls >= CPU p99: preempted / page-faulted | " << slow_pre << " / " << slow_flt
@@ -176,9 +171,9 @@ int main(int argc, char** argv) {
       std::vector<double> cold_us;
       for (int i = 0; i < 300; ++i) {
         for (std::size_t k = 0; k < evict.size(); k += 64) ++evict[k];
-        const double c0 = thread_cpu_seconds();
+        const double c0 = nicsched::control::thread_cpu_us();
         (void)policy.act(obs, mask);
-        cold_us.push_back((thread_cpu_seconds() - c0) * 1e6);
+        cold_us.push_back(nicsched::control::thread_cpu_us() - c0);
       }
       std::cout << "| policy decision, caches evicted: thread CPU p50 / p99 (us) | " << percentile(cold_us, 50) << " / "
                 << percentile(cold_us, 99) << " | 300 calls, 48 MiB written between calls |\n";
@@ -192,9 +187,9 @@ int main(int argc, char** argv) {
         for (std::uint64_t i = 0; i < std::min<std::uint64_t>(steps, 1000); ++i) {
           env.action_mask(env_mask);
           const auto t0 = Clock::now();
-          const double c0 = thread_cpu_seconds();
+          const double c0 = nicsched::control::thread_cpu_us();
           const std::vector<int> a = policy.act(env_obs, env_mask);
-          step_cpu_us.push_back((thread_cpu_seconds() - c0) * 1e6);
+          step_cpu_us.push_back(nicsched::control::thread_cpu_us() - c0);
           step_us.push_back(seconds(t0) * 1e6);
           (void)env.step(a, env_obs);
         }

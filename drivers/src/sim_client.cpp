@@ -346,13 +346,19 @@ void SimClient::write32(std::uint32_t addr, std::uint32_t value) {
 }
 
 namespace {
-// Reads "u32 count, count x u32" into out.
-void read_words(proto::BodyReader& r, std::span<std::uint32_t> out) {
+// Reads "u32 count, count x u32" into out; returns the count.
+std::size_t read_words(proto::BodyReader& r, std::span<std::uint32_t> out) {
   const std::uint32_t n = r.u32("count");
   if (n != out.size()) {
     throw proto::ProtocolError(fmt::format("reply carries {} words, {} were asked for", n, out.size()));
   }
   for (auto& v : out) v = r.u32("word");
+  return n;
+}
+// Writes "u32 count, count x (u32 addr, u32 words)": the ranges of READ_RANGES and SNAPSHOT.
+void write_ranges(FrameWriter& w, std::span<const BlockRange> ranges) {
+  w.u32(static_cast<std::uint32_t>(ranges.size()));
+  for (const BlockRange& r : ranges) w.u32(r.addr).u32(r.count);
 }
 }  // namespace
 
@@ -366,10 +372,7 @@ void SimClient::read_block(std::uint32_t addr, std::span<std::uint32_t> out) {
         MsgType::kReadBlock,
         [&](FrameWriter& w) { w.u32(a).u32(static_cast<std::uint32_t>(part.size())); },
         MsgType::kReadBlockOk, true, impl_->options().timeout, what);
-    impl_->parse(MsgType::kReadBlockOk, body, what, [&](proto::BodyReader& r) {
-      read_words(r, part);
-      return 0;
-    });
+    impl_->parse(MsgType::kReadBlockOk, body, what, [&](proto::BodyReader& r) { return read_words(r, part); });
   }
 }
 
@@ -391,15 +394,9 @@ void SimClient::write_then_read(std::uint32_t trigger_addr, std::uint32_t trigge
   // Not idempotent: the trigger is a write (a repeated SNAPSHOT would latch a later edge).
   const auto body = impl_->transact(
       MsgType::kSnapshot,
-      [&](FrameWriter& w) {
-        w.u32(trigger_addr).u32(trigger_value).u32(static_cast<std::uint32_t>(ranges.size()));
-        for (const BlockRange& r : ranges) w.u32(r.addr).u32(r.count);
-      },
+      [&](FrameWriter& w) { write_ranges(w.u32(trigger_addr).u32(trigger_value), ranges); },
       MsgType::kSnapshotOk, false, impl_->options().timeout, what);
-  impl_->parse(MsgType::kSnapshotOk, body, what, [&](proto::BodyReader& r) {
-    read_words(r, out);
-    return 0;
-  });
+  impl_->parse(MsgType::kSnapshotOk, body, what, [&](proto::BodyReader& r) { return read_words(r, out); });
 }
 
 void SimClient::read_ranges(std::span<const BlockRange> ranges, std::span<std::uint32_t> out) {
@@ -417,16 +414,9 @@ void SimClient::read_ranges(std::span<const BlockRange> ranges, std::span<std::u
   const std::string what = fmt::format("read_ranges ({} ranges from {}, {} words)", ranges.size(),
                                        ranges.empty() ? std::string("-") : hex_addr(ranges.front().addr), total);
   const auto body = impl_->transact(
-      MsgType::kReadRanges,
-      [&](FrameWriter& w) {
-        w.u32(static_cast<std::uint32_t>(ranges.size()));
-        for (const BlockRange& r : ranges) w.u32(r.addr).u32(r.count);
-      },
-      MsgType::kReadRangesOk, true, impl_->options().timeout, what);
-  impl_->parse(MsgType::kReadRangesOk, body, what, [&](proto::BodyReader& r) {
-    read_words(r, out);
-    return 0;
-  });
+      MsgType::kReadRanges, [&](FrameWriter& w) { write_ranges(w, ranges); }, MsgType::kReadRangesOk, true,
+      impl_->options().timeout, what);
+  impl_->parse(MsgType::kReadRangesOk, body, what, [&](proto::BodyReader& r) { return read_words(r, out); });
 }
 
 void SimClient::write_batch(std::span<const RegWrite> writes) {

@@ -43,15 +43,16 @@ bool is_request(MsgType t) {
   return v >= static_cast<std::uint8_t>(MsgType::kHello) && v <= static_cast<std::uint8_t>(MsgType::kAuth);
 }
 
-// Another client holds the shadow registers (ERROR kHeld).
-class HeldError : public std::runtime_error {
+// A shadow write or COMMIT refused, with the ERROR code it is answered with: kHeld (another
+// client holds the shadow registers) or kDiscarded (this client's uncommitted shadow writes
+// were put back).
+class ShadowRefusal : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
-};
-// This client's uncommitted shadow writes were put back (ERROR kDiscarded).
-class DiscardedError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
+  ShadowRefusal(ErrorCode code, const std::string& what) : std::runtime_error(what), code_(code) {}
+  [[nodiscard]] ErrorCode code() const { return code_; }
+
+ private:
+  ErrorCode code_;
 };
 
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
@@ -115,7 +116,7 @@ class SimServer::Impl {
 
   // Register writes of a client, with the ownership rule for shadow registers and COMMIT.
   void write(Session& s, std::uint32_t addr, std::uint32_t value);
-  // Throws HeldError / DiscardedError if `s` may not write shadow registers or COMMIT now.
+  // Throws ShadowRefusal (kHeld / kDiscarded) if `s` may not write shadow registers or COMMIT now.
   void check_may_write_shadows(Session& s);
   [[nodiscard]] bool touches_shadows(std::uint32_t addr, std::uint32_t value) const {
     return is_commit(addr, value) || (addr / 4 < shadow_.size() && shadow_[addr / 4]);
@@ -422,11 +423,9 @@ void Session::handle() {
     serve(r, addr);
   } catch (const proto::ProtocolError& e) {
     send_error(tag, {ErrorCode::kMalformed, 0, addr, e.what()}, false);
-  } catch (const HeldError& e) {
-    srv_.count([](ServerStats& s) { ++s.held_refusals; });
-    send_error(tag, {ErrorCode::kHeld, 0, addr, e.what()}, false);
-  } catch (const DiscardedError& e) {
-    send_error(tag, {ErrorCode::kDiscarded, 0, addr, e.what()}, false);
+  } catch (const ShadowRefusal& e) {
+    if (e.code() == ErrorCode::kHeld) srv_.count([](ServerStats& s) { ++s.held_refusals; });
+    send_error(tag, {e.code(), 0, addr, e.what()}, false);
   } catch (const BusResponseError& e) {
     send_error(tag, {ErrorCode::kBusResponse, static_cast<std::uint8_t>(e.resp()), e.addr(), e.what()}, false);
   } catch (const BusError& e) {
@@ -669,7 +668,7 @@ void Session::continue_step(std::uint64_t remaining) {
 void SimServer::Impl::check_may_write_shadows(Session& s) {
   if (s.discarded_) {
     s.discarded_ = false;
-    throw DiscardedError(fmt::format(
+    throw ShadowRefusal(ErrorCode::kDiscarded, fmt::format(
         "your {} uncommitted shadow write(s) were discarded after {} s without COMMIT (another client needed the "
         "NIC); nothing of them was applied: write the whole policy again",
         s.discarded_writes_, seconds(opts_.hold_timeout)));
@@ -681,7 +680,7 @@ void SimServer::Impl::check_may_write_shadows(Session& s) {
                                        seconds(held_for), s.who()));
     return;
   }
-  throw HeldError(fmt::format(
+  throw ShadowRefusal(ErrorCode::kHeld, fmt::format(
       "NIC held by {}: {} uncommitted shadow write(s) since {:.1f} s ago; retry after it commits or disconnects "
       "(it yields after {} s)",
       holder_->who(), hold_writes_, seconds(held_for), seconds(opts_.hold_timeout)));

@@ -13,6 +13,7 @@
 // has already gone on (cut-through), so such frames reach the core; the CMAC counts
 // them (stat_rx_bad_fcs). See docs/fpga.md.
 `default_nettype none
+`include "nicsched_assert.svh"
 
 module nicsched_mac_rx_cdc #(
   parameter int DataWidth     = 512,  // AXI4-Stream data bits on both sides
@@ -113,13 +114,7 @@ module nicsched_mac_rx_cdc #(
   end
 
   // Room was reserved at the frame's first beat: a write is never refused.
-`ifndef SYNTHESIS
-  always_ff @(posedge mac_clk_i) begin
-    if (mac_rst_ni && wr_valid) begin
-      assert (wr_ready);
-    end
-  end
-`endif
+  `NICSCHED_ASSERT(WriteNeverRefused_A, !wr_valid || wr_ready, mac_clk_i, mac_rst_ni)
 
   // ------------------------------------------------------------------- core side
   logic [WordW-1:0] rd_word;

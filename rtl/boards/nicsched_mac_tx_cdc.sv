@@ -13,6 +13,7 @@
 // MaxFrameBytes, marks its last beat with tuser = 1 (the CMAC then sends it with a bad
 // FCS, so the peer drops it) and discards the rest of it.
 `default_nettype none
+`include "nicsched_assert.svh"
 
 module nicsched_mac_tx_cdc #(
   parameter int DataWidth     = 512,  // AXI4-Stream data bits on both sides
@@ -99,13 +100,7 @@ module nicsched_mac_tx_cdc #(
 
   // The token FIFO holds at most one token per frame in the data FIFO, plus the few the
   // writer still counts after the reader took them: twice the depth never fills.
-`ifndef SYNTHESIS
-  always_ff @(posedge core_clk_i) begin
-    if (core_rst_ni && token_delay_q[1]) begin
-      assert (token_wr_ready);
-    end
-  end
-`endif
+  `NICSCHED_ASSERT(TokenFifoNeverFull_A, !token_delay_q[1] || token_wr_ready, core_clk_i, core_rst_ni)
 
   // ------------------------------------------------------------------- MAC side
   logic [WordW-1:0] rd_word;

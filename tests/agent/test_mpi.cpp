@@ -13,6 +13,7 @@
 #include "cartpole.hpp"
 #include "nicsched/ppo/policy.hpp"
 #include "nicsched/ppo/trainer.hpp"
+#include "small_ppo_config.hpp"
 
 namespace {
 
@@ -27,15 +28,9 @@ void expect(bool ok, const std::string& what) {
 }
 
 nicsched::ppo::PpoConfig config() {
-  nicsched::ppo::PpoConfig cfg;
-  cfg.seed = 7;
-  cfg.num_envs = 2;
-  cfg.num_steps = 32;
-  cfg.total_steps = 2 * 32 * 2 * 3;  // 3 updates of 2 ranks x 2 envs x 32 steps
-  cfg.env_threads = 1;
-  cfg.use_target_kl = true;          // the early stop must be taken alike on every rank
+  auto cfg = nicsched::testing::small_ppo_config(7, 2, 32, 3, /*ranks=*/2);
+  cfg.use_target_kl = true;  // the early stop must be taken alike on every rank
   cfg.target_kl = 0.005;
-  cfg.hidden_sizes = {16, 16};
   return cfg;
 }
 

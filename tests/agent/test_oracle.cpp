@@ -16,14 +16,7 @@ using nicsched::host::ArbMode;
 namespace {
 
 OracleSpace space4() {
-  OracleSpace s;
-  s.tenants = 4;
-  s.prio_levels = 4;
-  s.weight_levels = 4;
-  s.crypto_slots = 4;
-  s.active = {0, 1, 2};
-  s.crypto = {2};
-  return s;
+  return {.tenants = 4, .prio_levels = 4, .weight_levels = 4, .crypto_slots = 4, .active = {0, 1, 2}, .crypto = {2}};
 }
 
 // A judge with a known best: strict priority with tenant 1 above tenant 0 above tenant 2,

@@ -125,6 +125,8 @@ TEST_CASE("serve: the policy's decisions reach the NIC's registers", "[serve]") 
   REQUIRE(rc == 0);
   CHECK(count(log, "] decision ") == 12);
   CHECK(log.find("stopped after 12 decisions") != std::string::npos);
+  CHECK(log.find("latency of the last 12 decisions: wall p50 ") != std::string::npos);
+  CHECK(log.find(", CPU ") != std::string::npos);  // each decision's thread CPU time
   CHECK(distinct_decisions(log) >= 2);
   check_registers_hold(nic.uri, log);
   fs::remove_all(nic.dir);

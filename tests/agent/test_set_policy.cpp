@@ -17,6 +17,7 @@
 
 #include "nicsched/ppo/policy.hpp"
 #include "nicsched/ppo/trainer.hpp"
+#include "small_ppo_config.hpp"
 
 namespace {
 
@@ -86,13 +87,7 @@ nicsched::ppo::TenantLayout layout() {
 }
 
 nicsched::ppo::PpoConfig set_config() {
-  nicsched::ppo::PpoConfig cfg;
-  cfg.seed = 5;
-  cfg.num_envs = 2;
-  cfg.num_steps = 64;
-  cfg.total_steps = 3 * 2 * 64;
-  cfg.env_threads = 1;
-  cfg.hidden_sizes = {16, 16};
+  auto cfg = nicsched::testing::small_ppo_config(5, 2, 64, 3);
   cfg.network = "set";
   return cfg;
 }
@@ -265,4 +260,28 @@ TEST_CASE("set policy: loads for inference, checkpoints round-trip, a layout tha
   bad.logits_per_tenant = 4;  // the heads have 5 logits per tenant
   CHECK_THROWS_AS(nicsched::ppo::Trainer(set_config(), envs(2), bad), nicsched::ppo::ConfigError);
   CHECK_THROWS_AS(nicsched::ppo::Trainer(set_config(), envs(2)), nicsched::ppo::ConfigError);
+}
+
+TEST_CASE("set policy: the actor-only method gives forward's logits, and a re-export computes the same",
+          "[ppo][set][export]") {
+  auto m = torch::jit::load((exported() / "policy.pt").string());
+  REQUIRE(m.find_method("actor").has_value());
+  std::mt19937 rng(15);
+  for (const std::size_t tenants : {2UL, 4UL, 8UL}) {
+    std::vector<bool> present(tenants, true);
+    present[1] = false;
+    const auto obs = observation(tenants, present, rng);
+    const auto mask = torch::ones({1, static_cast<std::int64_t>(tenants) * (kHeadA + kHeadB)}, torch::kUInt8);
+    CHECK(torch::equal(m.get_method("actor")({obs, mask}).toTensor(), run(m, obs).first));
+  }
+  CHECK(nicsched::ppo::TrainedPolicy(exported()).actor_only());
+  // The re-export reads the set network's layout from its statistics (frames, features,
+  // globals) and checks its own outputs against the original's before writing.
+  const auto again = std::filesystem::temp_directory_path() / ("nicsched-set-reexport-" + std::to_string(::getpid()));
+  nicsched::ppo::reexport_policy(exported(), again, 10.0);
+  auto r = torch::jit::load((again / "policy.pt").string());
+  const auto obs = observation(kTenants, std::vector<bool>(kTenants, true), rng);
+  CHECK(torch::equal(run(r, obs).first, run(m, obs).first));
+  CHECK(torch::equal(run(r, obs).second, run(m, obs).second));
+  std::filesystem::remove_all(again);
 }

@@ -44,11 +44,7 @@ std::span<const std::uint8_t> bytes(std::string_view s) {
 }  // namespace
 
 TEST_CASE("limits: a connection idle past idle_timeout is told why and closed, freeing its slot", "[limits]") {
-  drivers::ServerOptions o;
-  o.idle_timeout = 300ms;
-  o.max_clients = 1;
-  o.evict_idle_after = 1min;
-  ServerFixture srv(o);
+  ServerFixture srv({.max_clients = 1, .idle_timeout = 300ms, .evict_idle_after = 1min});
   RawConn idle(srv.port());
   idle.hello();
   const ErrorReply e = expect_error(idle, ErrorCode::kTimeout);
@@ -61,9 +57,7 @@ TEST_CASE("limits: a connection idle past idle_timeout is told why and closed, f
 }
 
 TEST_CASE("limits: a client whose idle connection the server closed reconnects before its next write", "[limits]") {
-  drivers::ServerOptions o;
-  o.idle_timeout = 200ms;
-  ServerFixture srv(o);
+  ServerFixture srv({.idle_timeout = 200ms});
   auto bus = drivers::open_bus(fmt::format("sim://127.0.0.1:{}", srv.port()), quick_options());
   bus->write32(0x100, 1);
   REQUIRE(wait_until([&] { return srv.stats().timed_out == 1; }));
@@ -72,9 +66,7 @@ TEST_CASE("limits: a client whose idle connection the server closed reconnects b
 }
 
 TEST_CASE("limits: a frame not complete within request_timeout of its first byte closes the connection", "[limits]") {
-  drivers::ServerOptions o;
-  o.request_timeout = 300ms;
-  ServerFixture srv(o);
+  ServerFixture srv({.request_timeout = 300ms});
   RawConn slow(srv.port());
   slow.hello();
   slow.send({4, 0, 0, 0, 0x02});  // half a READ32 header, then nothing
@@ -92,21 +84,14 @@ TEST_CASE("limits: a frame not complete within request_timeout of its first byte
 }
 
 TEST_CASE("limits: a connection that never says HELLO is closed after request_timeout", "[limits]") {
-  drivers::ServerOptions o;
-  o.request_timeout = 300ms;
-  o.idle_timeout = 1min;
-  ServerFixture srv(o);
+  ServerFixture srv({.idle_timeout = 1min, .request_timeout = 300ms});
   RawConn silent(srv.port());
   CHECK_THAT(expect_error(silent, ErrorCode::kTimeout).message, Catch::Contains("HELLO"));
   CHECK_FALSE(silent.recv_frame());
 }
 
 TEST_CASE("limits: a peer that stops reading its replies loses its slot after write_timeout", "[limits]") {
-  drivers::ServerOptions o;
-  o.write_timeout = 300ms;
-  o.max_clients = 2;
-  o.evict_idle_after = 1min;
-  ServerFixture srv(o);
+  ServerFixture srv({.max_clients = 2, .write_timeout = 300ms, .evict_idle_after = 1min});
   RawConn hog(srv.port(), 4096);
   hog.hello();
   // 64 KiB replies, never read: the server's socket buffer fills and its write stalls.
@@ -120,10 +105,7 @@ TEST_CASE("limits: a peer that stops reading its replies loses its slot after wr
 }
 
 TEST_CASE("limits: with every slot taken, a newcomer replaces the connection idle longest", "[limits]") {
-  drivers::ServerOptions o;
-  o.max_clients = 3;
-  o.evict_idle_after = 200ms;
-  ServerFixture srv(o);
+  ServerFixture srv({.max_clients = 3, .evict_idle_after = 200ms});
   std::vector<std::unique_ptr<RawConn>> idle;
   for (int i = 0; i < 3; ++i) {
     idle.push_back(std::make_unique<RawConn>(srv.port()));
@@ -140,9 +122,7 @@ TEST_CASE("limits: with every slot taken, a newcomer replaces the connection idl
 }
 
 TEST_CASE("limits: a STEP of a client that has gone stops instead of running on", "[limits]") {
-  drivers::ServerOptions o;
-  o.step_chunk_cycles = 100;
-  ServerFixture srv(o);
+  ServerFixture srv({.step_chunk_cycles = 100});
   {
     RawConn c(srv.port());
     c.hello();

@@ -70,12 +70,7 @@ class ClassifierBench {
 };
 
 ParsedFrame fields(std::uint16_t vlan, std::uint8_t dscp, std::uint8_t proto, std::uint16_t dport) {
-  ParsedFrame f;
-  f.vlan_id = vlan;
-  f.dscp = dscp;
-  f.protocol = proto;
-  f.dst_port = dport;
-  return f;
+  return {.vlan_id = vlan, .dscp = dscp, .protocol = proto, .dst_port = dport};
 }
 
 nic::ClassifierEntry entry_for(std::uint8_t tenant, std::uint8_t cls, std::uint8_t op) {

@@ -57,12 +57,7 @@ struct IngressMeta {
 /// The ingress metadata a test expects: a frame for `tenant`, class `cls`, crypto op `op`,
 /// or dropped for `d`.
 inline IngressMeta meta(std::uint8_t tenant, std::uint8_t cls, std::uint8_t op, ParseDrop d = ParseDrop::kNone) {
-  IngressMeta m;
-  m.tenant = tenant;
-  m.cls = cls;
-  m.crypto_op = op;
-  m.drop = d;
-  return m;
+  return {.drop = d, .crypto_op = op, .cls = cls, .tenant = tenant};
 }
 inline std::string to_string(const IngressMeta& m) {
   return fmt::format("{{drop {} crypto {} class {} tenant {}}}", refmodel::to_string(m.drop), m.crypto_op, m.cls,

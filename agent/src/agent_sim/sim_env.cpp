@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "nicsched/control/thread_clock.hpp"
 #include "nicsched/control/vec_env.hpp"
 #include "nicsched/host/discovery.hpp"
 #include "nicsched/host/policy.hpp"
@@ -229,7 +230,9 @@ RunResult run_controller(const ScenarioEntry& entry, std::uint64_t seed, Control
     out.time_us.push_back(static_cast<double>(tracker.now()) / entry.scenario.clock_mhz);
     if (sim.finished() || (min_iterations && every_tenant_done(sim, *min_iterations))) break;
     const auto t0 = std::chrono::steady_clock::now();
+    const double c0 = thread_cpu_us();
     const host::Policy p = controller.decide(tracker, base);
+    out.decide_cpu_us.push_back(thread_cpu_us() - c0);
     out.decide_us.push_back(
         std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
     host::apply_policy(sim, caps, p);

@@ -13,6 +13,7 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -346,6 +347,28 @@ void write_family_table(std::ostream& md, const std::vector<ScenarioResult>& res
   md << "\n";
 }
 
+// Every decision's wall and thread CPU time (us), per controller: how long a control loop
+// waits for each controller (decision latency; docs/results.md, "Agent figures").
+struct DecisionTimes {
+  std::vector<double> wall_us, cpu_us;
+};
+
+void write_decision_table(std::ostream& md, const std::vector<std::string>& order,
+                          const std::map<std::string, DecisionTimes>& times, std::size_t threads) {
+  md << "Decision latency (each `decide()`, telemetry in, policy out, on the thread that runs the simulation, with "
+     << threads << " run(s) in parallel: wall time includes waiting for a core):\n\n"
+     << "| controller | decisions | wall p50 / p99 (us) | thread CPU p50 / p99 (us) |\n|---|---|---|---|\n";
+  auto pct = [](const std::vector<double>& v, double p) { return fmt_num(or_nan(sim::percentile(v, p))); };
+  for (const auto& name : order) {
+    const auto it = times.find(name);
+    if (it == times.end() || it->second.wall_us.empty()) continue;
+    const auto& t = it->second;
+    md << "| " << display_name(name) << " | " << t.wall_us.size() << " | " << pct(t.wall_us, 50) << " / "
+       << pct(t.wall_us, 99) << " | " << pct(t.cpu_us, 50) << " / " << pct(t.cpu_us, 99) << " |\n";
+  }
+  md << "\n";
+}
+
 double cpu_seconds() {
   rusage u{};
   getrusage(RUSAGE_SELF, &u);
@@ -397,6 +420,7 @@ int eval(const EvalOptions& o) {
   csv << "scenario,controller,seed,norm_iter_time,speed_vs_solo,simulated_ms,cycles\n";
   std::size_t total_runs = 0;
   double total_ms = 0;
+  std::map<std::string, DecisionTimes> decision_times;
   // `make` (a fresh controller per run) on every seed of `entry`, the seeds in parallel.
   auto run_seeds = [&](const control::ScenarioEntry& entry,
                        const std::function<std::unique_ptr<control::Controller>()>& make) {
@@ -407,6 +431,9 @@ int eval(const EvalOptions& o) {
           << sc.speed << ',' << runs[s].metrics.simulated_ms << ',' << runs[s].metrics.cycles << '\n';
       ++total_runs;
       total_ms += runs[s].metrics.simulated_ms;
+      auto& t = decision_times[runs[s].controller];
+      t.wall_us.insert(t.wall_us.end(), runs[s].decide_us.begin(), runs[s].decide_us.end());
+      t.cpu_us.insert(t.cpu_us.end(), runs[s].decide_cpu_us.begin(), runs[s].decide_cpu_us.end());
     }
     return runs;
   };
@@ -488,6 +515,9 @@ int eval(const EvalOptions& o) {
     md << "#### " << r.name << " (" << r.label << ")\n\n";
     write_scenario_table(md, r);
   }
+  auto order = controllers;
+  order.emplace_back(kOracle);
+  write_decision_table(md, order, decision_times, threads);
   // What the evaluation cost: in results.md and the log, not on stdout (which ends with the tables).
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   std::ostringstream cost;

@@ -7,10 +7,13 @@
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <filesystem>
 #include <iostream>
 
 #include "commands.hpp"
 #include "nicsched/cli/parse.hpp"
+#include "nicsched/ppo/config.hpp"
+#include "nicsched/ppo/policy.hpp"
 #include "nicsched/version.hpp"
 
 int main(int argc, char** argv) {
@@ -112,12 +115,29 @@ int main(int argc, char** argv) {
                         "by more than this fraction")
       ->capture_default_str()->check(CLI::Range(0.0, 100.0));
 
+  std::filesystem::path reexport_from, reexport_to;
+  double reexport_clip = nicsched::ppo::PpoConfig{}.obs_clip;
+  auto* reexport_cmd = app.add_subcommand(
+      "reexport", "write an exported policy (of this or an earlier version) again with this version's exporter");
+  reexport_cmd->add_option("--policy", reexport_from, "exported policy folder (policy.pt + policy.yaml)")
+      ->required()->check(CLI::ExistingDirectory);
+  reexport_cmd->add_option("--out", reexport_to, "folder to write (may be --policy's)")->required();
+  reexport_cmd->add_option("--obs-clip", reexport_clip,
+                           "the observation clip the policy was trained with (the PPO config's obs_clip)")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+
   if (const auto rc = nicsched::cli::parse_or_exit(app, argc, argv)) return *rc;
   spdlog::set_default_logger(spdlog::stderr_color_mt("nicagent"));
   spdlog::set_level(spdlog::level::from_str(log_level));
   try {
     if (*train_cmd) return train(t);
     if (*eval_cmd) return eval(e);
+    if (*reexport_cmd) {
+      nicsched::ppo::reexport_policy(reexport_from, reexport_to, reexport_clip);
+      spdlog::info("{}: re-exported to {} (the same logits and values, to 1e-5, and greedy actions on 64 random observations)", reexport_from.string(),
+                   reexport_to.string());
+      return kOk;
+    }
     if (s.policy.empty() == s.baseline.empty()) {
       std::cerr << "nicagent serve: give exactly one of --policy and --baseline\n";
       return kUsage;

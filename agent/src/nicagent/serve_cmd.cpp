@@ -9,17 +9,20 @@
 #include <cmath>
 #include <optional>
 #include <csignal>
+#include <deque>
 #include <thread>
 
 #include "commands.hpp"
 #include "nicsched/control/controller.hpp"
 #include "nicsched/control/nic_env.hpp"
+#include "nicsched/control/thread_clock.hpp"
 #include "nicsched/drivers/open_bus.hpp"
 #include "nicsched/host/discovery.hpp"
 #include "nicsched/host/policy.hpp"
 #include "nicsched/host/telemetry.hpp"
 #include "nicsched/ppo/policy.hpp"
 #include "nicsched/ppo/ppo_controller.hpp"
+#include "nicsched/sim/metrics.hpp"
 
 namespace nicsched::agent_cli {
 namespace {
@@ -109,6 +112,33 @@ class IntervalWatch {
   bool warned_ = false;
 };
 
+// Wall and thread CPU time of the latest decisions (at most kKept: a loop may run for
+// months), summarised as p50 / p99 when serve stops (docs/results.md, "Agent figures").
+class DecisionLatency {
+ public:
+  static constexpr std::size_t kKept = 100000;
+
+  void add(double wall_us, double cpu_us) {
+    if (wall_.size() == kKept) {
+      wall_.pop_front();
+      cpu_.pop_front();
+    }
+    wall_.push_back(wall_us);
+    cpu_.push_back(cpu_us);
+  }
+  [[nodiscard]] std::string summary() const {
+    const std::vector<double> wall(wall_.begin(), wall_.end()), cpu(cpu_.begin(), cpu_.end());
+    auto pct = [](const std::vector<double>& v, double p) { return sim::percentile(v, p).value_or(NAN); };
+    return fmt::format("latency of the last {} decisions: wall p50 {:.1f} us, p99 {:.1f} us; thread CPU "
+                       "p50 {:.1f} us, p99 {:.1f} us",
+                       wall.size(), pct(wall, 50), pct(wall, 99), pct(cpu, 50), pct(cpu, 99));
+  }
+  [[nodiscard]] bool empty() const { return wall_.empty(); }
+
+ private:
+  std::deque<double> wall_, cpu_;
+};
+
 }  // namespace
 
 int serve(const ServeOptions& o) {
@@ -125,6 +155,7 @@ int serve(const ServeOptions& o) {
     controller = control::make_baseline(o.baseline);
   }
   std::uint64_t decisions = 0;
+  DecisionLatency latency;
   auto backoff = std::chrono::milliseconds(200);
   bool connected = false;  // the last attempt reached the target (for the log line)
   std::uint32_t failures = 0;  // failed attempts in a row
@@ -159,13 +190,16 @@ int serve(const ServeOptions& o) {
         }
         tracker.update(host::read_snapshot(*bus, caps));
         const auto t0 = std::chrono::steady_clock::now();
+        const double c0 = control::thread_cpu_us();
         const auto policy = controller->decide(tracker, base);
+        const double cpu_us = control::thread_cpu_us() - c0;
         const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+        latency.add(us, cpu_us);
         const auto applied = host::apply_policy(*bus, caps, policy);
         ++decisions;
         if (watch) watch->decision(tracker.now());
-        spdlog::info("decision {} at cycle {} (gen {}, {:.1f} us): {}", decisions, tracker.now(), applied.config_gen,
-                     us, describe_decision(policy));
+        spdlog::info("decision {} at cycle {} (gen {}, {:.1f} us, CPU {:.1f} us): {}", decisions, tracker.now(),
+                     applied.config_gen, us, cpu_us, describe_decision(policy));
         if (o.max_decisions > 0 && decisions >= o.max_decisions) {
           g_stop.store(true);
         }
@@ -192,6 +226,7 @@ int serve(const ServeOptions& o) {
     }
   }
   spdlog::info("stopped after {} decisions", decisions);
+  if (!latency.empty()) spdlog::info("{}", latency.summary());
   return 0;
 }
 

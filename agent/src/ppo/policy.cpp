@@ -13,6 +13,7 @@ namespace nicsched::ppo {
 
 struct TrainedPolicy::Impl {
   torch::jit::Module module;
+  c10::optional<torch::jit::Method> actor;  // the module's actor-only method, if it has one
   std::size_t obs_size = 0;
   std::vector<int> heads;
   std::size_t n_logits = 0;
@@ -56,6 +57,7 @@ TrainedPolicy::TrainedPolicy(const std::filesystem::path& dir) : impl_(std::make
     throw CheckpointError(model_file.string() + ": cannot load the TorchScript policy");
   }
   impl_->module.eval();
+  impl_->actor = impl_->module.find_method("actor");
   // One decision is a tiny MLP: the profiling executor's re-optimisation on the first
   // calls and intra-op threads cost far more than the arithmetic (docs/results.md).
   torch::jit::getProfilingMode() = false;
@@ -73,6 +75,7 @@ TrainedPolicy& TrainedPolicy::operator=(TrainedPolicy&&) noexcept = default;
 std::size_t TrainedPolicy::observation_size() const { return impl_->obs_size; }
 const std::vector<int>& TrainedPolicy::head_sizes() const { return impl_->heads; }
 const std::string& TrainedPolicy::env_yaml() const { return impl_->env_yaml; }
+bool TrainedPolicy::actor_only() const { return impl_->actor.has_value(); }
 
 std::vector<int> TrainedPolicy::act(std::span<const float> obs,
                                     std::span<const std::uint8_t> mask) const {
@@ -82,17 +85,17 @@ std::vector<int> TrainedPolicy::act(std::span<const float> obs,
                                 " mask bytes, got " + std::to_string(obs.size()) + " and " +
                                 std::to_string(mask.size()));
   }
-  // forward() and the per-head argmax here, not the exported act(): act() runs a slice,
-  // an argmax and a stack per head in the TorchScript interpreter, and reading its result
-  // head by head costs three dispatcher calls each (~1 us apiece); one forward() plus a
-  // loop over the logits is all this needs (docs/agent.md, decision latency).
+  // The actor alone, then each head's argmax over the float logits in C++: the critic
+  // would double the weights read per decision (cold caches are the CPU tail), and the
+  // exported act() runs a slice, an argmax and a stack per head in the interpreter
+  // (docs/results.md, "Agent figures").
   const c10::InferenceMode guard;
   const auto o = torch::from_blob(const_cast<float*>(obs.data()),
                                   {1, static_cast<std::int64_t>(obs.size())}, torch::kFloat32);
   const auto m = torch::from_blob(const_cast<std::uint8_t*>(mask.data()),
                                   {1, static_cast<std::int64_t>(mask.size())}, torch::kUInt8);
-  const auto result = impl_->module.forward({o, m});
-  const auto logits = result.toTupleRef().elements()[0].toTensor().contiguous();
+  const auto logits = impl_->actor ? (*impl_->actor)({o, m}).toTensor().contiguous()
+                                   : impl_->module.forward({o, m}).toTupleRef().elements()[0].toTensor().contiguous();
   if (logits.numel() != static_cast<std::int64_t>(impl_->n_logits) || logits.scalar_type() != torch::kFloat32) {
     throw CheckpointError("TrainedPolicy::act: the policy returned " + std::to_string(logits.numel()) +
                           " logits, expected " + std::to_string(impl_->n_logits) + " floats");

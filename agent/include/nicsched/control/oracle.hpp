@@ -45,18 +45,18 @@ struct StaticConfig {
 
 // What may be searched on one scenario's NIC.
 struct OracleSpace {
-  std::uint32_t tenants = 0;          // NIC tenants (caps.tenants)
-  std::uint32_t prio_levels = 4;      // caps.prio_levels
-  std::uint32_t weight_levels = 4;    // quantum 1500 .. 1500 << (weight_levels - 1), as the agent's
-  std::uint32_t crypto_slots = 4;     // caps.crypto_slots
-  std::vector<std::uint32_t> active;  // NIC tenants the scenario uses (others keep the defaults)
-  std::vector<std::uint32_t> crypto;  // of those, the ones whose traffic uses the crypto engine
+  std::uint32_t tenants = 0;            // NIC tenants (caps.tenants)
+  std::uint32_t prio_levels = 4;        // caps.prio_levels
+  std::uint32_t weight_levels = 4;      // quantum 1500 .. 1500 << (weight_levels - 1), as the agent's
+  std::uint32_t crypto_slots = 4;       // caps.crypto_slots
+  std::vector<std::uint32_t> active{};  // NIC tenants the scenario uses (others keep the defaults)
+  std::vector<std::uint32_t> crypto{};  // of those, the ones whose traffic uses the crypto engine
   // Per NIC tenant: bytes per iteration / round of a training tenant, <= 0 for the others
   // (background, pcap, unused). Empty: no priority-order candidates.
-  std::vector<double> work;
+  std::vector<double> work{};
   // Per NIC tenant: the `sp` baseline's levels (the scenario's priorities; values past the
   // lowest level are clamped to it). Empty: no such candidate.
-  std::vector<std::uint32_t> sp_priority;
+  std::vector<std::uint32_t> sp_priority{};
 };
 
 // The `sp` baseline as a StaticConfig: SP_DWRR, base quantum, every slot, sp_priority clamped.

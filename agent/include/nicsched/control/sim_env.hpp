@@ -83,6 +83,7 @@ struct RunResult {
   std::vector<std::vector<double>> bandwidth_gbps;  // per interval, per NIC tenant
   std::vector<double> time_us;                     // end of each interval, simulated us
   std::vector<double> decide_us;                   // wall time of each decide()
+  std::vector<double> decide_cpu_us;               // its CPU time (the deciding thread's)
   std::uint64_t decisions = 0;
 };
 // min_iterations: stop at the end of the first interval where every_tenant_done() holds

@@ -65,9 +65,9 @@ struct ServerOptions {
   bool allow_remote = false;
   // Unix-domain socket path; empty: none. A stale socket file at the path is replaced;
   // any other kind of file there is an error. The socket is made mode 0600 (owner only).
-  std::string unix_path;
+  std::string unix_path{};
   // Shared secret clients must prove they know (protocol 1.1 AUTH); empty: no check.
-  std::string secret;
+  std::string secret{};
   proto::Mode initial_mode = proto::Mode::kLockStep;
   // Cycles per step() call, in free-running mode and for splitting long STEP requests.
   std::uint64_t step_chunk_cycles = 2000;

@@ -1,0 +1,237 @@
+// The exported policy as eval and serve run it (mlp network; the set network's checks are
+// in test_set_policy.cpp):
+//  - the actor-only method gives the logits of the full forward, and TrainedPolicy acts
+//    on it: the greedy action of every head of forward's logits;
+//  - an export from before the actor-only method (forward and act only) still loads and
+//    gives the same actions, and `reexport_policy` turns it into one with the method,
+//    with the same logits (to 1e-5) and actions; the wrong observation clip is refused,
+//    naming the file.
+#include "torch_catch.hpp"  // first: Catch's CHECK, not torch's
+
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "nicsched/ppo/policy.hpp"
+#include "nicsched/ppo/trainer.hpp"
+#include "small_ppo_config.hpp"
+
+namespace {
+
+using nicsched::ppo::TrainedPolicy;
+
+const std::vector<int> kHeads{3, 4, 2};
+constexpr std::size_t kObs = 12;
+
+// Random observations of a wide range (so that normalisation and clipping matter);
+// reward for matching head 0 to the sign of the first feature.
+class NoiseEnv final : public nicsched::control::Env {
+ public:
+  [[nodiscard]] std::size_t observation_size() const override { return kObs; }
+  [[nodiscard]] nicsched::control::ActionSpace action_space() const override { return {kHeads}; }
+  void reset(std::uint64_t seed, std::span<float> obs) override {
+    rng_.seed(seed);
+    steps_ = 0;
+    fill(obs);
+  }
+  nicsched::control::StepResult step(std::span<const int> action, std::span<float> obs) override {
+    nicsched::control::StepResult r;
+    r.reward = action[0] == (first_ > 0.0F ? 2 : 0) ? 1.0F : 0.0F;
+    fill(obs);
+    r.truncated = ++steps_ >= 16;
+    return r;
+  }
+
+ private:
+  void fill(std::span<float> obs) {
+    std::normal_distribution<float> n(0.0F, 3.0F);
+    for (std::size_t i = 0; i < obs.size(); ++i) obs[i] = n(rng_) * static_cast<float>(i + 1);
+    first_ = obs[0];
+  }
+  std::mt19937 rng_;
+  std::uint32_t steps_ = 0;
+  float first_ = 0.0F;
+};
+
+std::filesystem::path temp_dir(const std::string& name) {
+  return std::filesystem::temp_directory_path() / ("nicsched-export-" + name + "-" + std::to_string(::getpid()));
+}
+
+// An mlp policy after two PPO updates (weights and observation statistics away from their
+// initial values), exported; shared by the tests below.
+const std::filesystem::path& exported() {
+  static const std::filesystem::path dir = [] {
+    const auto cfg = nicsched::testing::small_ppo_config(3, 2, 32, 2);
+    std::vector<std::unique_ptr<nicsched::control::Env>> envs;
+    for (int i = 0; i < 2; ++i) envs.push_back(std::make_unique<NoiseEnv>());
+    nicsched::ppo::Trainer trainer(cfg, std::move(envs));
+    while (!trainer.finished()) (void)trainer.update();
+    const auto d = temp_dir("mlp");
+    trainer.export_policy(d, "");
+    return d;
+  }();
+  return dir;
+}
+
+// Rows of observations (features up to +-1e3) and masks that allow at least one value per head.
+struct Batch {
+  torch::Tensor obs, mask;
+};
+Batch batch(std::int64_t rows, std::mt19937& rng) {
+  std::normal_distribution<float> n(0.0F, 1.0F);
+  std::vector<float> o(static_cast<std::size_t>(rows) * kObs);
+  for (std::size_t i = 0; i < o.size(); ++i) o[i] = n(rng) * std::pow(10.0F, static_cast<float>(i % 4));
+  std::vector<std::uint8_t> m;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (int h : kHeads) {
+      const int keep = std::uniform_int_distribution<int>(0, h - 1)(rng);
+      for (int i = 0; i < h; ++i) m.push_back(i == keep || rng() % 2 == 0 ? 1 : 0);
+    }
+  }
+  const auto total = static_cast<std::int64_t>(m.size()) / rows;
+  return {torch::tensor(o).reshape({rows, static_cast<std::int64_t>(kObs)}),
+          torch::tensor(std::vector<std::int64_t>(m.begin(), m.end())).to(torch::kUInt8).reshape({rows, total})};
+}
+
+torch::Tensor forward_logits(torch::jit::Module& m, const Batch& b) {
+  return m.forward({b.obs, b.mask}).toTuple()->elements()[0].toTensor();
+}
+
+// TrainedPolicy's action on row r, and the greedy action of every head of `logits` row r.
+std::vector<int> policy_action(const TrainedPolicy& p, const Batch& b, std::int64_t r) {
+  const auto o = b.obs[r].contiguous();
+  const auto m = b.mask[r].contiguous();
+  return p.act({o.data_ptr<float>(), static_cast<std::size_t>(o.numel())},
+               {m.data_ptr<std::uint8_t>(), static_cast<std::size_t>(m.numel())});
+}
+std::vector<int> greedy(const torch::Tensor& logits, std::int64_t r) {
+  std::vector<int> a;
+  std::int64_t off = 0;
+  for (int h : kHeads) {
+    a.push_back(static_cast<int>(logits[r].slice(0, off, off + h).argmax().item<std::int64_t>()));
+    off += h;
+  }
+  return a;
+}
+
+// An export in the format written before the actor-only method, as agent/policies/default
+// was: the same parameters and buffers, `forward` computing actor and critic in one body
+// with torch.addmm (not torch.linear: results ~1e-6 apart), `act` over forward.
+std::filesystem::path legacy_copy(const std::filesystem::path& from, const std::string& name) {
+  auto fresh = torch::jit::load((from / "policy.pt").string());
+  torch::jit::Module m("NicschedPolicy");
+  for (const auto& p : fresh.named_parameters(false)) m.register_parameter(p.name, p.value.clone(), false);
+  for (const auto& b : fresh.named_buffers(false)) m.register_buffer(b.name, b.value.clone());
+  std::ostringstream s;
+  s << "def forward(self, obs: Tensor, mask: Tensor) -> Tuple[Tensor, Tensor]:\n"
+    << "        x = torch.clamp((obs - self.obs_mean) / torch.sqrt(self.obs_var + 1e-8), -10, 10)\n";
+  for (const std::string net : {"actor", "critic"}) {
+    const std::string out = net == "actor" ? "logits" : "value";
+    s << "        " << out << " = x\n";
+    for (int i = 0; i < 3; ++i) {
+      const std::string lin = "torch.addmm(self." + net + "_b" + std::to_string(i) + ", " + out + ", torch.t(self." +
+                              net + "_w" + std::to_string(i) + "))";
+      s << "        " << out << " = " << (i == 2 ? lin : "torch.tanh(" + lin + ")") << "\n";
+    }
+    if (net == "actor") s << "        logits = torch.where(mask > 0, logits, torch.full_like(logits, -1e+08))\n";
+  }
+  s << "        return logits, value.squeeze(1)\n\n"
+    << "def act(self, obs: Tensor, mask: Tensor) -> Tensor:\n"
+    << "        logits, value = self.forward(obs, mask)\n"
+    << "        return torch.stack([torch.argmax(logits[:, 0:3], 1), torch.argmax(logits[:, 3:7], 1), "
+       "torch.argmax(logits[:, 7:9], 1)], 1)\n";
+  m.define(s.str());
+  const auto dir = temp_dir(name);
+  std::filesystem::create_directories(dir);
+  m.save((dir / "policy.pt").string());
+  std::filesystem::copy_file(from / "policy.yaml", dir / "policy.yaml",
+                             std::filesystem::copy_options::overwrite_existing);
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("policy export: the actor-only method gives forward's logits, and TrainedPolicy acts on it",
+          "[ppo][export]") {
+  auto m = torch::jit::load((exported() / "policy.pt").string());
+  REQUIRE(m.find_method("actor").has_value());
+  std::mt19937 rng(21);
+  const auto b = batch(200, rng);
+  const auto actor = m.get_method("actor")({b.obs, b.mask}).toTensor();
+  const auto logits = forward_logits(m, b);
+  CHECK(torch::equal(actor, logits));
+  // act() (the exported greedy action) agrees with forward's logits too.
+  const auto acts = m.get_method("act")({b.obs, b.mask}).toTensor();
+
+  const TrainedPolicy policy(exported());
+  CHECK(policy.actor_only());
+  std::size_t differ = 0;
+  for (std::int64_t r = 0; r < 200; ++r) {
+    const auto want = greedy(logits, r);
+    const auto got = policy_action(policy, b, r);
+    for (std::size_t h = 0; h < kHeads.size(); ++h) {
+      if (got[h] != want[h] || acts[r][static_cast<std::int64_t>(h)].item<std::int64_t>() != want[h]) ++differ;
+      const int first = std::accumulate(kHeads.begin(), kHeads.begin() + static_cast<std::ptrdiff_t>(h), 0);
+      CHECK(b.mask[r][first + got[h]].item<std::uint8_t>() == 1);  // a masked value is never chosen
+    }
+  }
+  CHECK(differ == 0);
+}
+
+TEST_CASE("policy export: an export without the actor method still loads, and reexport_policy adds it with the same logits",
+          "[ppo][export]") {
+  const auto legacy = legacy_copy(exported(), "legacy");
+  auto old = torch::jit::load((legacy / "policy.pt").string());
+  REQUIRE_FALSE(old.find_method("actor").has_value());
+  std::mt19937 rng(22);
+  const auto b = batch(200, rng);
+  const auto old_logits = forward_logits(old, b);
+  auto fresh = torch::jit::load((exported() / "policy.pt").string());
+  REQUIRE(torch::allclose(old_logits, forward_logits(fresh, b), 1e-5, 1e-5));  // the fixture is the same policy
+
+  const TrainedPolicy loaded(legacy);
+  CHECK_FALSE(loaded.actor_only());
+  const auto out = temp_dir("reexported");
+  nicsched::ppo::reexport_policy(legacy, out, 10.0);
+  const TrainedPolicy upgraded(out);
+  CHECK(upgraded.actor_only());
+  auto m = torch::jit::load((out / "policy.pt").string());
+  CHECK(torch::allclose(m.get_method("actor")({b.obs, b.mask}).toTensor(), old_logits, 1e-5, 1e-5));
+  const auto old_value = old.forward({b.obs, b.mask}).toTuple()->elements()[1].toTensor();
+  CHECK(torch::allclose(m.forward({b.obs, b.mask}).toTuple()->elements()[1].toTensor(), old_value, 1e-5, 1e-5));
+  std::size_t differ = 0;
+  for (std::int64_t r = 0; r < 200; ++r) {
+    if (policy_action(loaded, b, r) != greedy(old_logits, r) || policy_action(upgraded, b, r) != greedy(old_logits, r)) {
+      ++differ;
+    }
+  }
+  CHECK(differ == 0);
+  std::ifstream a(legacy / "policy.yaml"), c(out / "policy.yaml");
+  CHECK(std::string(std::istreambuf_iterator<char>(a), {}) == std::string(std::istreambuf_iterator<char>(c), {}));
+
+  // In place, as the committed policy was re-exported.
+  const auto in_place = legacy_copy(exported(), "in-place");
+  nicsched::ppo::reexport_policy(in_place, in_place, 10.0);
+  CHECK(TrainedPolicy(in_place).actor_only());
+
+  // A clip the policy was not exported with computes something else: refused, nothing written.
+  const auto wrong = temp_dir("wrong-clip");
+  try {
+    nicsched::ppo::reexport_policy(legacy, wrong, 3.0);
+    FAIL("a wrong observation clip was accepted");
+  } catch (const nicsched::ppo::CheckpointError& e) {
+    CHECK_THAT(e.what(), Catch::Contains((legacy / "policy.pt").string()) && Catch::Contains("observation clip"));
+  }
+  CHECK_FALSE(std::filesystem::exists(wrong / "policy.pt"));
+  // Not a policy export at all.
+  const auto junk = temp_dir("junk");
+  std::filesystem::create_directories(junk);
+  std::filesystem::copy_file(legacy / "policy.yaml", junk / "policy.yaml");
+  std::ofstream(junk / "policy.pt") << "not a torch archive";
+  CHECK_THROWS_AS(nicsched::ppo::reexport_policy(junk, wrong, 10.0), nicsched::ppo::CheckpointError);
+  for (const auto& d : {legacy, out, in_place, wrong, junk}) std::filesystem::remove_all(d);
+}
