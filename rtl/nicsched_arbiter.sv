@@ -12,6 +12,13 @@
 //            tenant t gets a share of the bytes proportional to its quantum.
 // - SP_DWRR: strict priority across levels, DWRR inside the top level.
 // Within a tenant the control class goes before bulk (except in FIFO mode).
+// Control level (ctrl_level_i = CTRL.CONTROL_LEVEL, SP / DWRR / SP_DWRR): above every
+// priority level sits one more, whose requests are the tenants' eligible control heads
+// whose control bucket has tokens (ctrl_conform_i); round robin by packets among them, no
+// deficit charged or refilled (the bucket bounds what the level takes). A control head
+// without tokens is not dropped: it competes at its tenant's own level as any head does
+// (control before bulk, deficit charged). grant_ctrl_o says the grant came from the
+// control level (the control bucket pays for it). In FIFO mode the level does not exist.
 // DWRR: every tenant has a signed deficit. A tenant with deficit > 0 may be picked
 // (round robin from the last grant of its level); the grant subtracts the frame's
 // length. When no eligible tenant of the level has credit, a round ends: every
@@ -27,6 +34,7 @@
 // Deficits are DefW = LenW + QuantumW + 2 bits, signed: a grant needs credit >= 1, so a
 // deficit stays >= -(2^LenW - 2); a refill gives at most 2^m * quantum with
 // 2^(m-1) * quantum_min <= 2^LenW, i.e. < 2^(LenW + QuantumW + 1); nothing wraps.
+// The control level is rank 0 of the decision, priority level l is rank 1 + l: one chain.
 // Timing: the grant is combinational in the queue heads (q_elig_i, q_len_i, q_ts_i), so
 // the logic between them and the grant is kept shallow and free of ripple chains:
 //   - what does not depend on the heads is ready before them: per level, which tenants
@@ -60,6 +68,8 @@ module nicsched_arbiter #(
   input  wire logic [NumTenants-1:0]   t_enable_i,    // T_CTRL.ENABLE
   input  wire logic [NumTenants*2-1:0] t_prio_i,      // T_CTRL.PRIORITY
   input  wire logic [NumTenants*16-1:0] t_quantum_i,  // T_WEIGHT.QUANTUM (0 counts as 1)
+  input  wire logic                    ctrl_level_i,  // CTRL.CONTROL_LEVEL (0: no control level)
+  input  wire logic [NumTenants-1:0]   ctrl_conform_i, // tenant's control bucket has tokens
   // queue heads
   input  wire logic [TsW-1:0]          now_i,         // cycle counter
   input  wire logic [NumQueues-1:0]    q_elig_i,      // head may leave now (implies q_backlog_i)
@@ -69,7 +79,8 @@ module nicsched_arbiter #(
   // decision
   output logic                         grant_valid_o,
   output logic [QueueW-1:0]            grant_queue_o,
-  output logic [NumQueues-1:0]         grant_onehot_o
+  output logic [NumQueues-1:0]         grant_onehot_o,
+  output logic                         grant_ctrl_o   // the grant is at the control level
 );
   localparam logic [1:0] MODE_FIFO    = nicsched_regs_pkg::CTRL_ARB_MODE_FIFO;
   localparam logic [1:0] MODE_SP      = nicsched_regs_pkg::CTRL_ARB_MODE_SP;
@@ -81,6 +92,7 @@ module nicsched_arbiter #(
   localparam int ExpW      = $clog2(ExpN + 1);
   localparam int CmpW      = (LenW > QuantumW) ? LenW : QuantumW;  // quantum vs debt >> s
   localparam int NumLevels = 4;   // strict-priority levels (T_CTRL.PRIORITY is 2 bits)
+  localparam int NumRanks  = NumLevels + 1;  // rank 0: the control level; rank 1 + l: level l
   localparam int FifoLeaves = 1 << QueueW;  // FIFO age tree: queues rounded up to a power of 2
   localparam int FifoNodes  = 2 * FifoLeaves - 1;
   localparam logic [NumTenants-1:0] RR_ABOVE_RESET = {NumTenants{1'b1}} << 1;  // after tenant 0
@@ -95,7 +107,7 @@ module nicsched_arbiter #(
   // ---------------------------------------------------------------- state
   logic [NumTenants*DefW-1:0]      def_q, def_d;            // deficits (signed)
   logic [NumTenants-1:0]           pos_q, pos_d;            // deficit > 0
-  logic [NumLevels*NumTenants-1:0] rr_above_q, rr_above_d;  // per level: tenants after its last grant
+  logic [NumRanks*NumTenants-1:0]  rr_above_q, rr_above_d;  // per rank: tenants after its last grant
 
   // ---------------------------------------------------------------- ready before the heads
   logic                            sp_mode, use_dwrr, fifo_mode;
@@ -153,23 +165,31 @@ module nicsched_arbiter #(
 
   // ---------------------------------------------------------------- SP / DWRR decision
   logic [NumTenants-1:0] t_req;                 // tenant has an eligible head
-  logic [NumLevels-1:0]  lvl_any;               // level has an eligible tenant
-  logic [NumLevels-1:0]  lvl_any_credit;        // ... one with credit (DWRR)
-  logic [NumLevels-1:0]  top_is;                // one-hot: the top level
-  logic [NumLevels*NumTenants-1:0] lvl_pick;    // per level: its pick, one-hot
+  logic [NumTenants-1:0] ctrl_req;              // ... a control head with tokens (control level)
+  logic [NumRanks-1:0]   lvl_any;               // rank has an eligible tenant
+  logic [NumRanks-1:0]   lvl_any_credit;        // ... one with credit (DWRR; the control level: any)
+  logic [NumRanks-1:0]   top_is;                // one-hot: the top rank
+  logic [NumRanks*NumTenants-1:0] lvl_pick;     // per rank: its pick, one-hot
   logic [NumTenants-1:0] pick_oh;               // the pick: one-hot tenant
   logic                  pick_found, replenish;
   always_comb begin
     logic [NumTenants-1:0] in_l, cr_l, hi, oh_cr, oh_in, first_hi, first_all;
     logic                  seen_hi, seen_all;
-    logic                  higher;               // a higher level has an eligible tenant
+    logic                  higher;               // a higher rank has an eligible tenant
     for (int t = 0; t < NumTenants; t++) begin
-      t_req[t] = q_elig_i[2*t] || q_elig_i[2*t+1];
+      t_req[t]    = q_elig_i[2*t] || q_elig_i[2*t+1];
+      ctrl_req[t] = ctrl_level_i && !fifo_mode && enable_i && t_enable_i[t] && q_elig_i[2*t] &&
+                    ctrl_conform_i[t];
     end
     higher = 1'b0;
-    for (int l = 0; l < NumLevels; l++) begin
-      in_l = lvl_on[l*NumTenants +: NumTenants] & t_req;
-      cr_l = use_dwrr ? (in_l & pos_q) : '0;
+    for (int l = 0; l < NumRanks; l++) begin
+      if (l == 0) begin
+        in_l = ctrl_req;
+        cr_l = ctrl_req;   // no deficits at the control level: every request has credit
+      end else begin
+        in_l = lvl_on[(l-1)*NumTenants +: NumTenants] & t_req;
+        cr_l = use_dwrr ? (in_l & pos_q) : '0;
+      end
       lvl_any[l]        = in_l != '0;
       lvl_any_credit[l] = cr_l != '0;
       top_is[l]         = lvl_any[l] && !higher;
@@ -197,7 +217,7 @@ module nicsched_arbiter #(
     end
     pick_oh = '0;
     replenish = 1'b0;
-    for (int l = 0; l < NumLevels; l++) begin
+    for (int l = 0; l < NumRanks; l++) begin
       pick_oh   = pick_oh | (top_is[l] ? lvl_pick[l*NumTenants +: NumTenants] : '0);
       replenish = replenish || (use_dwrr && top_is[l] && !lvl_any_credit[l]);
     end
@@ -244,6 +264,7 @@ module nicsched_arbiter #(
       end
     end
     grant_valid_o = fifo_mode ? fifo_found : pick_found;
+    grant_ctrl_o  = top_is[0];   // ctrl_req is empty in FIFO mode
     grant_queue_o = '0;
     if (fifo_mode) begin
       grant_queue_o = fifo_pick;
@@ -271,7 +292,7 @@ module nicsched_arbiter #(
       after_pick[t] = seen;
       seen          = seen || pick_oh[t];
     end
-    for (int l = 0; l < NumLevels; l++) begin
+    for (int l = 0; l < NumRanks; l++) begin
       if (!fifo_mode && pick_found && top_is[l]) begin
         rr_above_d[l*NumTenants +: NumTenants] = after_pick;
       end
@@ -287,13 +308,14 @@ module nicsched_arbiter #(
       for (int k = 0; k < 4; k++) begin
         cand_pos[k] = $signed(cand[k*DefW +: DefW]) > 0;
       end
-      // A round ends: every backlogged tenant of the top level without credit gains 2^m quanta.
+      // A round ends: every backlogged tenant of the top level without credit gains 2^m quanta
+      // (never at the control level, where every request has credit).
       refill = 1'b0;
       for (int l = 0; l < NumLevels; l++) begin
-        refill = refill || (top_is[l] && lvl_on[l*NumTenants + t]);
+        refill = refill || (top_is[l+1] && lvl_on[l*NumTenants + t]);
       end
       refill  = replenish && refill && t_backlog[t] && !pos_q[t];
-      granted = use_dwrr && pick_oh[t];
+      granted = use_dwrr && pick_oh[t] && !top_is[0];  // the control level charges no deficit
       sel     = {granted, refill};
       // (an explicit 4-way select: an indexed part-select cand[sel*DefW +: DefW] would be a
       // multiply and a barrel shift of the whole candidate vector)
@@ -315,7 +337,7 @@ module nicsched_arbiter #(
     if (!rst_ni) begin
       def_q      <= '0;
       pos_q      <= '0;
-      rr_above_q <= {NumLevels{RR_ABOVE_RESET}};
+      rr_above_q <= {NumRanks{RR_ABOVE_RESET}};
     end else begin
       def_q      <= def_d;
       pos_q      <= pos_d;

@@ -56,8 +56,11 @@ module nicsched_path #(
   input  wire logic [NumTenants*16-1:0]      t_quantum_i,
   input  wire logic [NumQueues*24-1:0]       qlimit_i,
   input  wire logic [NumTenants-1:0]         conform_i,     // shaper
-  // shaper: a frame was scheduled
+  input  wire logic                          ctrl_level_i,  // CTRL.CONTROL_LEVEL (RX: 0)
+  input  wire logic [NumTenants-1:0]         ctrl_conform_i,// control buckets have tokens
+  // shapers: a frame was scheduled (sched_ctrl_o: at the control level)
   output logic                               sched_valid_o,
+  output logic                               sched_ctrl_o,
   output logic [TenantW-1:0]                 sched_tenant_o,
   output logic [LenW-1:0]                    sched_len_o,
   // crypto slots
@@ -182,6 +185,8 @@ module nicsched_path #(
     .t_enable_i,
     .t_prio_i,
     .t_quantum_i,
+    .ctrl_level_i,
+    .ctrl_conform_i,
     .now_i,
     .q_elig_i      (q_elig),
     .q_backlog_i   (q_backlog),
@@ -189,7 +194,8 @@ module nicsched_path #(
     .q_ts_i        (head_ts),
     .grant_valid_o (deq_valid),
     .grant_queue_o (deq_queue),
-    .grant_onehot_o(grant_onehot)
+    .grant_onehot_o(grant_onehot),
+    .grant_ctrl_o  (sched_ctrl_o)
   );
 
   // the granted head

@@ -1,4 +1,9 @@
-// nicsched_shaper: per-tenant token buckets for the egress rate limit.
+// nicsched_shaper: per-tenant token buckets (the egress rate limit; the control buckets).
+//
+// The one token-bucket implementation: nicsched_top has two instances, u_shaper for the
+// rate limit (T_CTRL.RATE_EN, T_RATE, T_BURST) and u_ctrl_shaper for the control level
+// (CTRL.CONTROL_LEVEL, T_CTRL_RATE, T_CTRL_BURST; it consumes only frames granted at the
+// control level).
 //
 // Tokens are kept in 1/1024 byte, so T_RATE (bytes per 1024 cycles) is added whole
 // every clock. The bucket holds at most T_BURST bytes. A tenant conforms (may send)
@@ -7,12 +12,14 @@
 // rate is exactly T_RATE, bursts are at most T_BURST plus one frame. With RATE_EN = 0
 // the bucket is held full and the tenant always conforms, so enabling the limit starts
 // with a full burst. Timing: conform_o is registered state; a consume at edge t is
-// reflected from t+1.
+// reflected from t+1. After reset a bucket holds ResetBytes (the rate limit: 0, held
+// full anyway while RATE_EN is 0; the control buckets: the reset T_CTRL_BURST, full).
 `default_nettype none
 
 module nicsched_shaper #(
   parameter int NumTenants = 8,   // tenants
   parameter int LenW       = 16,  // frame length bits
+  parameter logic [23:0] ResetBytes = 24'd0,  // tokens (bytes) in every bucket after reset
   // derived
   parameter int TenantW    = (NumTenants > 1) ? $clog2(NumTenants) : 1
 ) (
@@ -54,7 +61,7 @@ module nicsched_shaper #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      tok_q <= '0;
+      tok_q <= {NumTenants{2'b0, ResetBytes, 10'b0}};
     end else begin
       tok_q <= tok_d;
     end

@@ -3,8 +3,9 @@
 //
 // TX (host -> MAC): ingress (parse, classify) -> per-(tenant, class) queues in the TX
 //   shared buffer -> egress arbiter (CTRL.ARB_MODE: FIFO / SP / DWRR / SP+DWRR, tenants
-//   gated by the token-bucket shaper) -> crypto slot (frames classified ENCRYPT) ->
-//   m_axis_tx.
+//   gated by the token-bucket shaper; control heads with tokens in their tenant's control
+//   bucket above every level while CTRL.CONTROL_LEVEL) -> crypto slot (frames classified
+//   ENCRYPT) -> m_axis_tx.
 // RX (MAC -> host): ingress -> per-(tenant, class) queues in the RX shared buffer ->
 //   crypto slot arbiter (DWRR across tenants by T_WEIGHT, control before bulk) -> crypto
 //   slot (frames classified DECRYPT) -> m_axis_rx.
@@ -102,7 +103,7 @@ module nicsched_top #(
   end
 
   // ------------------------------------------------------------------ CSR
-  logic                       cfg_enable, cfg_bad_to_default;
+  logic                       cfg_enable, cfg_bad_to_default, cfg_ctrl_level;
   logic [1:0]                 cfg_mode;
   logic                       commit_go, commit_we, snapshot_go, snapshot_we;
   logic                       clear_go, clear_we;
@@ -117,7 +118,7 @@ module nicsched_top #(
   logic [NumTenants*2-1:0]    t_prio;
   logic [NumTenants*8-1:0]    t_quota;
   logic [NumTenants*16-1:0]   t_quantum;
-  logic [NumTenants*24-1:0]   t_rate, t_burst, t_qlim_ctrl, t_qlim_bulk;
+  logic [NumTenants*24-1:0]   t_rate, t_burst, t_qlim_ctrl, t_qlim_bulk, t_ctrl_rate, t_ctrl_burst;
   logic [NumClsEntries*12-1:0] cls_vlan_value, cls_vlan_mask;
   logic [NumClsEntries*6-1:0]  cls_dscp, cls_dscp_mask, cls_tenant;
   logic [NumClsEntries*8-1:0]  cls_proto, cls_proto_mask;
@@ -174,6 +175,7 @@ module nicsched_top #(
     .ctrl_enable_o                (cfg_enable),
     .ctrl_arb_mode_o              (cfg_mode),
     .ctrl_bad_to_default_o        (cfg_bad_to_default),
+    .ctrl_control_level_o         (cfg_ctrl_level),
     .commit_go_o                  (commit_go),
     .commit_go_we_o               (commit_we),
     .snapshot_go_o                (snapshot_go),
@@ -208,6 +210,8 @@ module nicsched_top #(
     .t_burst_bytes_o              (t_burst),
     .t_qlimit_ctrl_bytes_o        (t_qlim_ctrl),
     .t_qlimit_bulk_bytes_o        (t_qlim_bulk),
+    .t_ctrl_rate_bytes_per_kcycle_o(t_ctrl_rate),
+    .t_ctrl_burst_bytes_o         (t_ctrl_burst),
     .cls_vlan_value_o             (cls_vlan_value),
     .cls_vlan_mask_o              (cls_vlan_mask),
     .cls_dscp_proto_dscp_o        (cls_dscp),
@@ -321,7 +325,7 @@ module nicsched_top #(
 
   // ------------------------------------------------------------------ shaper
   logic [NumTenants-1:0]   conform;
-  logic [1:0]              sched_valid;
+  logic [1:0]              sched_valid, sched_ctrl;
   logic [2*TenantW-1:0]    sched_tenant;
   logic [2*LenW-1:0]       sched_len;
 
@@ -338,6 +342,26 @@ module nicsched_top #(
     .consume_tenant_i(sched_tenant[TenantW-1:0]),
     .consume_len_i   (sched_len[LenW-1:0]),
     .conform_o       (conform)
+  );
+
+  // Control buckets: the same token buckets, enabled by CTRL.CONTROL_LEVEL (held full while
+  // it is 0), full after reset, paying only for TX frames granted at the control level.
+  logic [NumTenants-1:0]   ctrl_conform;
+
+  nicsched_shaper #(
+    .NumTenants(NumTenants),
+    .LenW      (LenW),
+    .ResetBytes(nicsched_regs_pkg::T_CTRL_BURST_BYTES_RESET)
+  ) u_ctrl_shaper (
+    .clk_i,
+    .rst_ni,
+    .rate_en_i       ({NumTenants{cfg_ctrl_level}}),
+    .rate_i          (t_ctrl_rate),
+    .burst_i         (t_ctrl_burst),
+    .consume_i       (sched_valid[0] && sched_ctrl[0]),
+    .consume_tenant_i(sched_tenant[TenantW-1:0]),
+    .consume_len_i   (sched_len[LenW-1:0]),
+    .conform_o       (ctrl_conform)
   );
 
   // ------------------------------------------------------------------ crypto slots
@@ -430,7 +454,10 @@ module nicsched_top #(
       .t_quantum_i    (t_quantum),
       .qlimit_i       (qlimit),
       .conform_i      ((d == 0) ? conform : {NumTenants{1'b1}}),
+      .ctrl_level_i   ((d == 0) ? cfg_ctrl_level : 1'b0),
+      .ctrl_conform_i ((d == 0) ? ctrl_conform : {NumTenants{1'b0}}),
       .sched_valid_o  (sched_valid[d]),
+      .sched_ctrl_o   (sched_ctrl[d]),
       .sched_tenant_o (sched_tenant[d*TenantW +: TenantW]),
       .sched_len_o    (sched_len[d*LenW +: LenW]),
       .can_claim_i    (can_claim[d*NumTenants +: NumTenants]),
@@ -558,7 +585,7 @@ module nicsched_top #(
   logic unused;
   // (RX has no shaper: its scheduling events go nowhere)
   assign unused = ^{scratch, st_tx_full, st_rx_full, snapshot_go, snapshot_we, ev_valid,
-                    sched_valid[1], sched_tenant[2*TenantW-1:TenantW], sched_len[2*LenW-1:LenW]};
+                    sched_valid[1], sched_ctrl[1], sched_tenant[2*TenantW-1:TenantW], sched_len[2*LenW-1:LenW]};
 
 endmodule
 

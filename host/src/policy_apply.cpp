@@ -22,6 +22,7 @@ std::vector<nic::RegWrite> encode(const Policy& p, const Capabilities& caps, std
   nic::Config c;
   c.enable = p.enable;
   c.arb_mode = p.arb_mode;
+  c.control_level = p.control_level;
   c.bad_to_default = rm::CTRL::BAD_TO_DEFAULT.get(ctrl_now) != 0;
   if (p.default_action) c.default_action = *p.default_action;
   c.tenants = p.tenants;  // validate_policy: one per tenant of the NIC
@@ -77,9 +78,9 @@ ApplyResult apply_policy(drivers::RegisterBus& bus, const Capabilities& caps, co
 }
 
 Policy read_policy(drivers::RegisterBus& bus, const Capabilities& caps) {
-  // One gather: CTRL, CRYPTO_ENGINE (decoded, not part of a Policy), DEFAULT_ACTION, per tenant T_CTRL..T_QLIMIT_BULK, per
+  // One gather: CTRL, CRYPTO_ENGINE (decoded, not part of a Policy), DEFAULT_ACTION, per tenant T_CTRL..T_CTRL_BURST, per
   // classifier entry CLS_VLAN..CLS_ACTION; then the codec decodes the words.
-  constexpr std::uint32_t kTenantWords = (rm::T_QLIMIT_BULK::kBase - rm::T_CTRL::kBase) / 4 + 1;
+  constexpr std::uint32_t kTenantWords = (rm::T_CTRL_BURST::kBase - rm::T_CTRL::kBase) / 4 + 1;
   constexpr std::uint32_t kClsWords = (rm::CLS_ACTION::kBase - rm::CLS_VLAN::kBase) / 4 + 1;
   Gathered g;
   g.add(rm::CTRL::kOffset, 1);
@@ -94,6 +95,7 @@ Policy read_policy(drivers::RegisterBus& bus, const Capabilities& caps) {
   Policy p = default_policy(caps);
   p.enable = c.enable;
   p.arb_mode = c.arb_mode;
+  p.control_level = c.control_level;
   p.default_action = c.default_action;
   p.tenants = c.tenants;
   std::vector<ClassifierEntry> entries;

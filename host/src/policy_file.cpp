@@ -66,6 +66,10 @@ class Validator {
             fmt::format(": the NIC has {} crypto slots", caps_.crypto_slots));
       range(tpath(t, "qlimit_control"), who + " queue_limit.control", tp.qlimit_control_bytes, 0, qmax, qwhy);
       range(tpath(t, "qlimit_bulk"), who + " queue_limit.bulk", tp.qlimit_bulk_bytes, 0, qmax, qwhy);
+      range(tpath(t, "control_rate"), who + " control.rate", tp.ctrl_rate_bytes_per_kcycle, 0,
+            rm::T_CTRL_RATE::BYTES_PER_KCYCLE.max(), " bytes per 1024 cycles");
+      range(tpath(t, "control_burst"), who + " control.burst", tp.ctrl_burst_bytes, 64, rm::T_CTRL_BURST::BYTES.max(),
+            " bytes: at least one minimum-size frame");
     }
     if (p.classifier) {
       if (p.classifier->size() > caps_.cls_entries) {
@@ -155,8 +159,9 @@ class Parser {
     Policy p = default_policy(caps_);
     if (const auto s = root["scheduler"]) {
       expect_map(s, "scheduler");
-      check_keys(s, "scheduler.", {"enable", "arb_mode"});
+      check_keys(s, "scheduler.", {"enable", "arb_mode", "control_level"});
       if (const auto e = s["enable"]) p.enable = boolean(e, "scheduler.enable");
+      if (const auto c = s["control_level"]) p.control_level = boolean(c, "scheduler.control_level");
       if (const auto a = s["arb_mode"]) {
         p.arb_mode = enum_choice<ArbMode>(a, "scheduler.arb_mode");
         note("arb_mode", "scheduler.arb_mode", a);
@@ -219,7 +224,8 @@ class Parser {
 
  private:
   static inline const std::vector<std::string> kTenantKeys = {
-      "enable", "priority", "weight", "rate", "rate_bytes_per_kcycle", "burst", "crypto_quota", "queue_limit"};
+      "enable", "priority", "weight", "rate", "rate_bytes_per_kcycle", "burst", "crypto_quota", "queue_limit",
+      "control"};
 
   static std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
     a.insert(a.end(), b.begin(), b.end());
@@ -274,6 +280,26 @@ class Parser {
       check_keys(q, at + "queue_limit.", {"control", "bulk"});
       take(q, "queue_limit.", "control", "qlimit_control", tp.qlimit_control_bytes, &Parser::bytes);
       take(q, "queue_limit.", "bulk", "qlimit_bulk", tp.qlimit_bulk_bytes, &Parser::bytes);
+    }
+    // control: {rate | rate_bytes_per_kcycle, burst}: the control bucket (scheduler.control_level).
+    if (const auto c = n["control"]) {
+      expect_map(c, at + "control");
+      check_keys(c, at + "control.", {"rate", "rate_bytes_per_kcycle", "burst"});
+      const auto crate = c["rate"];
+      const auto craw = c["rate_bytes_per_kcycle"];
+      if (crate && craw) {
+        fail(craw, at + "control.rate_bytes_per_kcycle", "give either rate or rate_bytes_per_kcycle, not both");
+      }
+      if (crate) {
+        try {
+          tp.ctrl_rate_bytes_per_kcycle = parse_rate(scalar(crate, at + "control.rate"), clock_mhz);
+        } catch (const HostError& e) {
+          fail(crate, at + "control.rate", e.what());
+        }
+        record("control_rate", at + "control.rate", crate);
+      }
+      take(c, "control.", "rate_bytes_per_kcycle", "control_rate", tp.ctrl_rate_bytes_per_kcycle, &Parser::u32);
+      take(c, "control.", "burst", "control_burst", tp.ctrl_burst_bytes, &Parser::bytes);
     }
   }
 
@@ -408,6 +434,7 @@ Policy default_policy(const Capabilities& caps) {
   Policy p;
   p.enable = rm::CTRL::ENABLE.get(rm::CTRL::kReset) != 0;
   p.arb_mode = ArbMode::kSpDwrr;
+  p.control_level = rm::CTRL::CONTROL_LEVEL.get(rm::CTRL::kReset) != 0;
   TenantPolicy t;
   t.enable = rm::T_CTRL::ENABLE.get(rm::T_CTRL::kReset) != 0;
   t.priority = rm::T_CTRL::PRIORITY.get(rm::T_CTRL::kReset);
@@ -418,6 +445,8 @@ Policy default_policy(const Capabilities& caps) {
   t.burst_bytes = rm::T_BURST::BYTES.get(rm::T_BURST::kReset);
   t.qlimit_control_bytes = rm::T_QLIMIT_CTRL::BYTES.get(rm::T_QLIMIT_CTRL::kReset);
   t.qlimit_bulk_bytes = rm::T_QLIMIT_BULK::BYTES.get(rm::T_QLIMIT_BULK::kReset);
+  t.ctrl_rate_bytes_per_kcycle = rm::T_CTRL_RATE::BYTES_PER_KCYCLE.get(rm::T_CTRL_RATE::kReset);
+  t.ctrl_burst_bytes = rm::T_CTRL_BURST::BYTES.get(rm::T_CTRL_BURST::kReset);
   p.tenants.assign(caps.tenants, t);
   return p;
 }
@@ -521,7 +550,8 @@ std::string policy_to_yaml(const Policy& p, const Capabilities& caps, double clo
                    caps.tenants, caps.prio_levels, caps.crypto_slots);
   o += "version: 1\n";
   o += fmt::format("clock_mhz: {}\n", clock_mhz);
-  o += fmt::format("scheduler:\n  enable: {}\n  arb_mode: {}\n", p.enable, spelling(p.arb_mode));
+  o += fmt::format("scheduler:\n  enable: {}\n  arb_mode: {}\n  control_level: {}\n", p.enable, spelling(p.arb_mode),
+                   p.control_level);
   o += "tenants:\n";
   for (std::size_t t = 0; t < p.tenants.size(); ++t) {
     const TenantPolicy& tp = p.tenants[t];
@@ -535,6 +565,9 @@ std::string policy_to_yaml(const Policy& p, const Capabilities& caps, double clo
     }
     o += fmt::format("    burst: {}\n    crypto_quota: {}\n    queue_limit: {{control: {}, bulk: {}}}\n",
                      tp.burst_bytes, tp.crypto_quota, tp.qlimit_control_bytes, tp.qlimit_bulk_bytes);
+    o += fmt::format("    control: {{rate_bytes_per_kcycle: {}, burst: {}}}  # {:.3f} Gbit/s at {} MHz\n",
+                     tp.ctrl_rate_bytes_per_kcycle, tp.ctrl_burst_bytes,
+                     rate_to_gbps(tp.ctrl_rate_bytes_per_kcycle, clock_mhz), clock_mhz);
   }
   if (p.classifier) {
     if (p.classifier->empty()) {

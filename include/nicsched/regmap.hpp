@@ -88,11 +88,11 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 namespace VERSION {
 inline constexpr std::uint32_t kOffset = 0x0004;
 inline constexpr std::uint32_t kWidth = 32;
-inline constexpr std::uint32_t kReset = 0x10000;
-inline constexpr Field MINOR{0, 16};  // [15:0] ro: Minor version (compatible additions)
+inline constexpr std::uint32_t kReset = 0x10001;
+inline constexpr Field MINOR{0, 16};  // [15:0] ro: Minor version (compatible additions; 1: the control level, CTRL.CONTROL_LEVEL and T_CTRL_RATE / T_CTRL_BURST)
 inline constexpr Field MAJOR{16, 16};  // [31:16] ro: Major version (incompatible changes)
 inline constexpr std::array<FieldInfo, 2> kFields{{
-    {"MINOR", 0, 16, Access::kRo, 0x0, true, "Minor version (compatible additions)"},
+    {"MINOR", 0, 16, Access::kRo, 0x1, true, "Minor version (compatible additions; 1: the control level, CTRL.CONTROL_LEVEL and T_CTRL_RATE / T_CTRL_BURST)"},
     {"MAJOR", 16, 16, Access::kRo, 0x1, true, "Major version (incompatible changes)"},
 }};
 }  // namespace VERSION
@@ -133,14 +133,16 @@ inline constexpr std::array<FieldInfo, 2> kFields{{
 namespace CTRL {
 inline constexpr std::uint32_t kOffset = 0x0010;
 inline constexpr std::uint32_t kWidth = 32;
-inline constexpr std::uint32_t kReset = 0x101;
+inline constexpr std::uint32_t kReset = 0x1101;
 inline constexpr Field ENABLE{0, 1};  // [0:0] rw: 1: egress arbiter runs; 0: queues fill, nothing is dequeued
 inline constexpr BasicEnumField<std::uint32_t, ArbMode> ARB_MODE{{4, 2}};  // [5:4] rw: Egress arbitration mode.
 inline constexpr Field BAD_TO_DEFAULT{8, 1};  // [8:8] rw: 1: frames of a non-IP ethertype (ARP, LLDP, PTP, ...) are kept and given DEFAULT_ACTION (reset: tenant 0, bulk, no crypto); 0: dropped and counted in PRS_UNKNOWN_ETYPE
-inline constexpr std::array<FieldInfo, 3> kFields{{
+inline constexpr Field CONTROL_LEVEL{12, 1};  // [12:12] rw: 1: in SP, DWRR and SP_DWRR modes (TX) a tenant's control head is served above every bulk priority level while its control bucket (T_CTRL_RATE, T_CTRL_BURST) has tokens; beyond them it competes at the tenant's own level. 0: no control level (control still goes before bulk within a tenant). FIFO mode ignores it
+inline constexpr std::array<FieldInfo, 4> kFields{{
     {"ENABLE", 0, 1, Access::kRw, 0x1, false, "1: egress arbiter runs; 0: queues fill, nothing is dequeued"},
     {"ARB_MODE", 4, 2, Access::kRw, 0x0, false, "Egress arbitration mode."},
     {"BAD_TO_DEFAULT", 8, 1, Access::kRw, 0x1, false, "1: frames of a non-IP ethertype (ARP, LLDP, PTP, ...) are kept and given DEFAULT_ACTION (reset: tenant 0, bulk, no crypto); 0: dropped and counted in PRS_UNKNOWN_ETYPE"},
+    {"CONTROL_LEVEL", 12, 1, Access::kRw, 0x1, false, "1: in SP, DWRR and SP_DWRR modes (TX) a tenant's control head is served above every bulk priority level while its control bucket (T_CTRL_RATE, T_CTRL_BURST) has tokens; beyond them it competes at the tenant's own level. 0: no control level (control still goes before bulk within a tenant). FIFO mode ignores it"},
 }};
 }  // namespace CTRL
 
@@ -463,6 +465,38 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
     {"BYTES", 0, 24, Access::kRw, 0x10000, false, "Tail drop beyond this many queued bytes"},
 }};
 }  // namespace T_QLIMIT_BULK
+
+// T_CTRL_RATE: Control bucket fill rate (CTRL.CONTROL_LEVEL): what the tenant's control class may send above every bulk level Shadowed: written to a shadow copy, applied by COMMIT.
+namespace T_CTRL_RATE {
+inline constexpr std::uint32_t kBase = 0x1018;    // element 0
+inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
+inline constexpr std::uint32_t kStride = 0x20;
+inline constexpr std::uint32_t kMaxCount = 64;
+inline constexpr std::string_view kCountParam = "NumTenants";  // the instance's count: from CAPS0 (NumTenants)
+[[nodiscard]] constexpr std::uint32_t offset(std::uint32_t i) { return kBase + i * kStride; }
+inline constexpr std::uint32_t kWidth = 32;
+inline constexpr std::uint32_t kReset = 0x100;
+inline constexpr Field BYTES_PER_KCYCLE{0, 24};  // [23:0] rw: Tokens (bytes) added per 1024 cycles (reset 256: 0.5 Gbit/s at 250 MHz, 0.5 % of a 100 GbE link per tenant)
+inline constexpr std::array<FieldInfo, 1> kFields{{
+    {"BYTES_PER_KCYCLE", 0, 24, Access::kRw, 0x100, false, "Tokens (bytes) added per 1024 cycles (reset 256: 0.5 Gbit/s at 250 MHz, 0.5 % of a 100 GbE link per tenant)"},
+}};
+}  // namespace T_CTRL_RATE
+
+// T_CTRL_BURST: Control bucket depth; the bucket is full after reset Shadowed: written to a shadow copy, applied by COMMIT.
+namespace T_CTRL_BURST {
+inline constexpr std::uint32_t kBase = 0x101C;    // element 0
+inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
+inline constexpr std::uint32_t kStride = 0x20;
+inline constexpr std::uint32_t kMaxCount = 64;
+inline constexpr std::string_view kCountParam = "NumTenants";  // the instance's count: from CAPS0 (NumTenants)
+[[nodiscard]] constexpr std::uint32_t offset(std::uint32_t i) { return kBase + i * kStride; }
+inline constexpr std::uint32_t kWidth = 32;
+inline constexpr std::uint32_t kReset = 0x1000;
+inline constexpr Field BYTES{0, 24};  // [23:0] rw: Bucket capacity, bytes (reset 4096: 32 control frames of 128 bytes at once)
+inline constexpr std::array<FieldInfo, 1> kFields{{
+    {"BYTES", 0, 24, Access::kRw, 0x1000, false, "Bucket capacity, bytes (reset 4096: 32 control frames of 128 bytes at once)"},
+}};
+}  // namespace T_CTRL_BURST
 
 // ============================================================ block CLASSIFIER
 // Classifier match table (shadowed). First valid entry whose every (value & mask) matches wins.
@@ -887,7 +921,7 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 }  // namespace Q_DEPTH_PKTS
 
 // Every register, in map order (array registers once, with stride and count).
-inline constexpr std::array<RegisterInfo, 52> kRegisters{{
+inline constexpr std::array<RegisterInfo, 54> kRegisters{{
     {"ID", 0x0000, 0x0, 1, "", 32, "ro", false, false, "GLOBAL", "Constant identifier, ASCII \"NSCH\".", ID::kFields},
     {"VERSION", 0x0004, 0x0, 1, "", 32, "ro", false, false, "GLOBAL", "Register-interface version; software refuses a major version it does not know.", VERSION::kFields},
     {"CAPS0", 0x0008, 0x0, 1, "", 32, "ro", false, false, "GLOBAL", "Capabilities, from the instance's parameters.", CAPS0::kFields},
@@ -915,6 +949,8 @@ inline constexpr std::array<RegisterInfo, 52> kRegisters{{
     {"T_BURST", 0x100C, 0x20, 64, "NumTenants", 32, "rw", true, false, "TENANT", "Token-bucket depth", T_BURST::kFields},
     {"T_QLIMIT_CTRL", 0x1010, 0x20, 64, "NumTenants", 32, "rw", true, false, "TENANT", "Control-class queue byte limit", T_QLIMIT_CTRL::kFields},
     {"T_QLIMIT_BULK", 0x1014, 0x20, 64, "NumTenants", 32, "rw", true, false, "TENANT", "Bulk-class queue byte limit", T_QLIMIT_BULK::kFields},
+    {"T_CTRL_RATE", 0x1018, 0x20, 64, "NumTenants", 32, "rw", true, false, "TENANT", "Control bucket fill rate (CTRL.CONTROL_LEVEL): what the tenant's control class may send above every bulk level", T_CTRL_RATE::kFields},
+    {"T_CTRL_BURST", 0x101C, 0x20, 64, "NumTenants", 32, "rw", true, false, "TENANT", "Control bucket depth; the bucket is full after reset", T_CTRL_BURST::kFields},
     {"CLS_VLAN", 0x1800, 0x20, 64, "NumClsEntries", 32, "rw", true, false, "CLASSIFIER", "VLAN ID match (untagged frames have VLAN ID 0).", CLS_VLAN::kFields},
     {"CLS_DSCP_PROTO", 0x1804, 0x20, 64, "NumClsEntries", 32, "rw", true, false, "CLASSIFIER", "DSCP and IP protocol match.", CLS_DSCP_PROTO::kFields},
     {"CLS_PORT", 0x1808, 0x20, 64, "NumClsEntries", 32, "rw", true, false, "CLASSIFIER", "L4 destination port match (0 for non-TCP/UDP).", CLS_PORT::kFields},

@@ -58,7 +58,7 @@ module nicsched_csr #(
   // GLOBAL.ID: Constant identifier, ASCII "NSCH".
   // VALUE: const 32'h4E534348 (no port)
   // GLOBAL.VERSION: Register-interface version; software refuses a major version it does not know.
-  // MINOR: const 16'h0 (no port)
+  // MINOR: const 16'h1 (no port)
   // MAJOR: const 16'h1 (no port)
   // GLOBAL.CAPS0: Capabilities, from the instance's parameters.
   input  logic [7:0]  caps0_tenants_i,  // NumTenants
@@ -73,6 +73,7 @@ module nicsched_csr #(
   output logic        ctrl_enable_o,  // 1: egress arbiter runs; 0: queues fill, nothing is dequeued
   output logic [1:0]  ctrl_arb_mode_o,  // Egress arbitration mode.
   output logic        ctrl_bad_to_default_o,  // 1: frames of a non-IP ethertype (ARP, LLDP, PTP, ...) are kept and given DEFAULT_ACTION (reset: tenant 0, bulk, no crypto); 0: dropped and counted in PRS_UNKNOWN_ETYPE
+  output logic        ctrl_control_level_o,  // 1: in SP, DWRR and SP_DWRR modes (TX) a tenant's control head is served above every bulk priority level while its control bucket (T_CTRL_RATE, T_CTRL_BURST) has tokens; beyond them it competes at the tenant's own level. 0: no control level (control still goes before bulk within a tenant). FIFO mode ignores it
   // GLOBAL.COMMIT: Write 1 to GO to apply every shadowed register at one clock edge.
   output logic        commit_go_o,  // Commit
   output logic        commit_go_we_o,
@@ -129,6 +130,10 @@ module nicsched_csr #(
   output logic [NumTenants*24-1:0] t_qlimit_ctrl_bytes_o,  // Tail drop beyond this many queued bytes
   // TENANT[NumTenants].T_QLIMIT_BULK (shadowed): Bulk-class queue byte limit
   output logic [NumTenants*24-1:0] t_qlimit_bulk_bytes_o,  // Tail drop beyond this many queued bytes
+  // TENANT[NumTenants].T_CTRL_RATE (shadowed): Control bucket fill rate (CTRL.CONTROL_LEVEL): what the tenant's control class may send above every bulk level
+  output logic [NumTenants*24-1:0] t_ctrl_rate_bytes_per_kcycle_o,  // Tokens (bytes) added per 1024 cycles (reset 256: 0.5 Gbit/s at 250 MHz, 0.5 % of a 100 GbE link per tenant)
+  // TENANT[NumTenants].T_CTRL_BURST (shadowed): Control bucket depth; the bucket is full after reset
+  output logic [NumTenants*24-1:0] t_ctrl_burst_bytes_o,  // Bucket capacity, bytes (reset 4096: 32 control frames of 128 bytes at once)
   // CLASSIFIER[NumClsEntries].CLS_VLAN (shadowed): VLAN ID match (untagged frames have VLAN ID 0).
   output logic [NumClsEntries*12-1:0] cls_vlan_value_o,  // VLAN ID
   output logic [NumClsEntries*12-1:0] cls_vlan_mask_o,  // Bits that must match
@@ -369,6 +374,7 @@ module nicsched_csr #(
   logic [0:0]  ctrl_enable_sh_q;  // shadow copy
   logic [1:0]  ctrl_arb_mode_sh_q;  // shadow copy
   logic [0:0]  ctrl_bad_to_default_sh_q;  // shadow copy
+  logic [0:0]  ctrl_control_level_sh_q;  // shadow copy
   logic [0:0]  commit_go_q;
   logic [0:0]  snapshot_go_q;
   logic [0:0]  counter_clear_go_q;
@@ -430,6 +436,22 @@ module nicsched_csr #(
     end
   end
   assign ctrl_bad_to_default_o = ctrl_bad_to_default_act_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ctrl_control_level_sh_q <= 1'h1;
+    end else if (we_ctrl) begin
+      ctrl_control_level_sh_q <= (ctrl_control_level_sh_q & ~wr_mask[12:12]) | (wr_data[12:12] & wr_mask[12:12]);
+    end
+  end
+  logic [0:0]  ctrl_control_level_act_q;  // active copy, loaded at commit
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ctrl_control_level_act_q <= 1'h1;
+    end else if (commit_fire) begin
+      ctrl_control_level_act_q <= ctrl_control_level_sh_q;
+    end
+  end
+  assign ctrl_control_level_o = ctrl_control_level_act_q;
   logic        commit_go_we_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -688,6 +710,8 @@ module nicsched_csr #(
   logic        wr_hit_t_burst, rd_hit_t_burst;  // address is T_BURST
   logic        wr_hit_t_qlimit_ctrl, rd_hit_t_qlimit_ctrl;  // address is T_QLIMIT_CTRL
   logic        wr_hit_t_qlimit_bulk, rd_hit_t_qlimit_bulk;  // address is T_QLIMIT_BULK
+  logic        wr_hit_t_ctrl_rate, rd_hit_t_ctrl_rate;  // address is T_CTRL_RATE
+  logic        wr_hit_t_ctrl_burst, rd_hit_t_ctrl_burst;  // address is T_CTRL_BURST
   assign wr_blk_tenant_rel = wr_addr - 16'h1000;
   assign wr_blk_tenant_in = (wr_addr >= 16'h1000) & ({16'h0, wr_blk_tenant_rel} < TENANT_SPAN);
   assign wr_hit_t_ctrl = wr_blk_tenant_in & (wr_blk_tenant_rel[4:2] == 3'h0);
@@ -696,6 +720,8 @@ module nicsched_csr #(
   assign wr_hit_t_burst = wr_blk_tenant_in & (wr_blk_tenant_rel[4:2] == 3'h3);
   assign wr_hit_t_qlimit_ctrl = wr_blk_tenant_in & (wr_blk_tenant_rel[4:2] == 3'h4);
   assign wr_hit_t_qlimit_bulk = wr_blk_tenant_in & (wr_blk_tenant_rel[4:2] == 3'h5);
+  assign wr_hit_t_ctrl_rate = wr_blk_tenant_in & (wr_blk_tenant_rel[4:2] == 3'h6);
+  assign wr_hit_t_ctrl_burst = wr_blk_tenant_in & (wr_blk_tenant_rel[4:2] == 3'h7);
   assign rd_blk_tenant_rel = rd_addr - 16'h1000;
   assign rd_blk_tenant_in = (rd_addr >= 16'h1000) & ({16'h0, rd_blk_tenant_rel} < TENANT_SPAN);
   assign rd_hit_t_ctrl = rd_blk_tenant_in & (rd_blk_tenant_rel[4:2] == 3'h0);
@@ -704,6 +730,8 @@ module nicsched_csr #(
   assign rd_hit_t_burst = rd_blk_tenant_in & (rd_blk_tenant_rel[4:2] == 3'h3);
   assign rd_hit_t_qlimit_ctrl = rd_blk_tenant_in & (rd_blk_tenant_rel[4:2] == 3'h4);
   assign rd_hit_t_qlimit_bulk = rd_blk_tenant_in & (rd_blk_tenant_rel[4:2] == 3'h5);
+  assign rd_hit_t_ctrl_rate = rd_blk_tenant_in & (rd_blk_tenant_rel[4:2] == 3'h6);
+  assign rd_hit_t_ctrl_burst = rd_blk_tenant_in & (rd_blk_tenant_rel[4:2] == 3'h7);
   logic        we_t_ctrl;  // T_CTRL is written this cycle
   assign we_t_ctrl = wr_fire & wr_hit_t_ctrl;
   logic        we_t_weight;  // T_WEIGHT is written this cycle
@@ -716,6 +744,10 @@ module nicsched_csr #(
   assign we_t_qlimit_ctrl = wr_fire & wr_hit_t_qlimit_ctrl;
   logic        we_t_qlimit_bulk;  // T_QLIMIT_BULK is written this cycle
   assign we_t_qlimit_bulk = wr_fire & wr_hit_t_qlimit_bulk;
+  logic        we_t_ctrl_rate;  // T_CTRL_RATE is written this cycle
+  assign we_t_ctrl_rate = wr_fire & wr_hit_t_ctrl_rate;
+  logic        we_t_ctrl_burst;  // T_CTRL_BURST is written this cycle
+  assign we_t_ctrl_burst = wr_fire & wr_hit_t_ctrl_burst;
   logic [5:0]  rd_blk_tenant_idx;  // element addressed by the read
   assign rd_blk_tenant_idx = rd_addr[10:5];
   logic [NumTenants*1-1:0] t_ctrl_enable_sh_q;  // shadow copy
@@ -727,6 +759,8 @@ module nicsched_csr #(
   logic [NumTenants*24-1:0] t_burst_bytes_sh_q;  // shadow copy
   logic [NumTenants*24-1:0] t_qlimit_ctrl_bytes_sh_q;  // shadow copy
   logic [NumTenants*24-1:0] t_qlimit_bulk_bytes_sh_q;  // shadow copy
+  logic [NumTenants*24-1:0] t_ctrl_rate_bytes_per_kcycle_sh_q;  // shadow copy
+  logic [NumTenants*24-1:0] t_ctrl_burst_bytes_sh_q;  // shadow copy
   logic [10:0] wr_blk_tenant_idx;  // element addressed by the write
   assign wr_blk_tenant_idx = wr_blk_tenant_rel[15:5];
   logic [NumTenants-1:0] wr_blk_tenant_sel;  // one-hot: element addressed by the write
@@ -895,6 +929,42 @@ module nicsched_csr #(
     end
     assign t_qlimit_bulk_bytes_sh_q[i*24 +: 24] = el_t_qlimit_bulk_bytes_sh_q;
     assign t_qlimit_bulk_bytes_o[i*24 +: 24] = el_t_qlimit_bulk_bytes_act_q;
+    logic [23:0] el_t_ctrl_rate_bytes_per_kcycle_sh_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        el_t_ctrl_rate_bytes_per_kcycle_sh_q <= 24'h100;
+      end else if (we_t_ctrl_rate & wr_blk_tenant_sel[i]) begin
+        el_t_ctrl_rate_bytes_per_kcycle_sh_q <= (el_t_ctrl_rate_bytes_per_kcycle_sh_q & ~wr_mask[23:0]) | (wr_data[23:0] & wr_mask[23:0]);
+      end
+    end
+    logic [23:0] el_t_ctrl_rate_bytes_per_kcycle_act_q;  // active copy, loaded at commit
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        el_t_ctrl_rate_bytes_per_kcycle_act_q <= 24'h100;
+      end else if (commit_fire) begin
+        el_t_ctrl_rate_bytes_per_kcycle_act_q <= el_t_ctrl_rate_bytes_per_kcycle_sh_q;
+      end
+    end
+    assign t_ctrl_rate_bytes_per_kcycle_sh_q[i*24 +: 24] = el_t_ctrl_rate_bytes_per_kcycle_sh_q;
+    assign t_ctrl_rate_bytes_per_kcycle_o[i*24 +: 24] = el_t_ctrl_rate_bytes_per_kcycle_act_q;
+    logic [23:0] el_t_ctrl_burst_bytes_sh_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        el_t_ctrl_burst_bytes_sh_q <= 24'h1000;
+      end else if (we_t_ctrl_burst & wr_blk_tenant_sel[i]) begin
+        el_t_ctrl_burst_bytes_sh_q <= (el_t_ctrl_burst_bytes_sh_q & ~wr_mask[23:0]) | (wr_data[23:0] & wr_mask[23:0]);
+      end
+    end
+    logic [23:0] el_t_ctrl_burst_bytes_act_q;  // active copy, loaded at commit
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        el_t_ctrl_burst_bytes_act_q <= 24'h1000;
+      end else if (commit_fire) begin
+        el_t_ctrl_burst_bytes_act_q <= el_t_ctrl_burst_bytes_sh_q;
+      end
+    end
+    assign t_ctrl_burst_bytes_sh_q[i*24 +: 24] = el_t_ctrl_burst_bytes_sh_q;
+    assign t_ctrl_burst_bytes_o[i*24 +: 24] = el_t_ctrl_burst_bytes_act_q;
   end
 
   // ---------------------------------------------------------------- block CLASSIFIER
@@ -1470,9 +1540,9 @@ module nicsched_csr #(
   assign snapshot_fire = we_snapshot & wr_data[0];  // SNAPSHOT.GO written 1
 
   // ---------------------------------------------------------------- responses and read data
-  assign wr_resp = |{wr_hit_ctrl, wr_hit_commit, wr_hit_snapshot, wr_hit_counter_clear, wr_hit_scratch, wr_hit_status, wr_hit_crypto_engine, wr_hit_default_action, wr_hit_t_ctrl, wr_hit_t_weight, wr_hit_t_rate, wr_hit_t_burst, wr_hit_t_qlimit_ctrl, wr_hit_t_qlimit_bulk, wr_hit_cls_vlan, wr_hit_cls_dscp_proto, wr_hit_cls_port, wr_hit_cls_action} ? RESP_OKAY :
+  assign wr_resp = |{wr_hit_ctrl, wr_hit_commit, wr_hit_snapshot, wr_hit_counter_clear, wr_hit_scratch, wr_hit_status, wr_hit_crypto_engine, wr_hit_default_action, wr_hit_t_ctrl, wr_hit_t_weight, wr_hit_t_rate, wr_hit_t_burst, wr_hit_t_qlimit_ctrl, wr_hit_t_qlimit_bulk, wr_hit_t_ctrl_rate, wr_hit_t_ctrl_burst, wr_hit_cls_vlan, wr_hit_cls_dscp_proto, wr_hit_cls_port, wr_hit_cls_action} ? RESP_OKAY :
                    |{wr_hit_id, wr_hit_version, wr_hit_caps0, wr_hit_caps1, wr_hit_config_gen, wr_hit_cycle, wr_hit_crypto_busy, wr_hit_prs_frames, wr_hit_prs_runt, wr_hit_prs_truncated, wr_hit_prs_bad_ihl, wr_hit_prs_unknown_etype, wr_hit_prs_buf_drop, wr_hit_cr_tx_busy, wr_hit_cr_tx_wait, wr_hit_cr_tx_bytes, wr_hit_cr_tx_pkts, wr_hit_cr_rx_busy, wr_hit_cr_rx_wait, wr_hit_cr_rx_bytes, wr_hit_cr_rx_pkts, wr_hit_cr_slots_held, wr_hit_q_enq_pkts, wr_hit_q_enq_bytes, wr_hit_q_tx_pkts, wr_hit_q_tx_bytes, wr_hit_q_drop_pkts, wr_hit_q_drop_bytes, wr_hit_q_lat_sum, wr_hit_q_lat_count, wr_hit_q_lat_max, wr_hit_q_depth, wr_hit_q_depth_hwm, wr_hit_q_depth_pkts} ? RESP_SLVERR : RESP_DECERR;
-  assign rd_resp = |{rd_hit_id, rd_hit_version, rd_hit_caps0, rd_hit_caps1, rd_hit_ctrl, rd_hit_config_gen, rd_hit_scratch, rd_hit_status, rd_hit_cycle, rd_hit_crypto_engine, rd_hit_default_action, rd_hit_crypto_busy, rd_hit_prs_frames, rd_hit_prs_runt, rd_hit_prs_truncated, rd_hit_prs_bad_ihl, rd_hit_prs_unknown_etype, rd_hit_prs_buf_drop, rd_hit_t_ctrl, rd_hit_t_weight, rd_hit_t_rate, rd_hit_t_burst, rd_hit_t_qlimit_ctrl, rd_hit_t_qlimit_bulk, rd_hit_cls_vlan, rd_hit_cls_dscp_proto, rd_hit_cls_port, rd_hit_cls_action, rd_hit_cr_tx_busy, rd_hit_cr_tx_wait, rd_hit_cr_tx_bytes, rd_hit_cr_tx_pkts, rd_hit_cr_rx_busy, rd_hit_cr_rx_wait, rd_hit_cr_rx_bytes, rd_hit_cr_rx_pkts, rd_hit_cr_slots_held, rd_hit_q_enq_pkts, rd_hit_q_enq_bytes, rd_hit_q_tx_pkts, rd_hit_q_tx_bytes, rd_hit_q_drop_pkts, rd_hit_q_drop_bytes, rd_hit_q_lat_sum, rd_hit_q_lat_count, rd_hit_q_lat_max, rd_hit_q_depth, rd_hit_q_depth_hwm, rd_hit_q_depth_pkts} ? RESP_OKAY :
+  assign rd_resp = |{rd_hit_id, rd_hit_version, rd_hit_caps0, rd_hit_caps1, rd_hit_ctrl, rd_hit_config_gen, rd_hit_scratch, rd_hit_status, rd_hit_cycle, rd_hit_crypto_engine, rd_hit_default_action, rd_hit_crypto_busy, rd_hit_prs_frames, rd_hit_prs_runt, rd_hit_prs_truncated, rd_hit_prs_bad_ihl, rd_hit_prs_unknown_etype, rd_hit_prs_buf_drop, rd_hit_t_ctrl, rd_hit_t_weight, rd_hit_t_rate, rd_hit_t_burst, rd_hit_t_qlimit_ctrl, rd_hit_t_qlimit_bulk, rd_hit_t_ctrl_rate, rd_hit_t_ctrl_burst, rd_hit_cls_vlan, rd_hit_cls_dscp_proto, rd_hit_cls_port, rd_hit_cls_action, rd_hit_cr_tx_busy, rd_hit_cr_tx_wait, rd_hit_cr_tx_bytes, rd_hit_cr_tx_pkts, rd_hit_cr_rx_busy, rd_hit_cr_rx_wait, rd_hit_cr_rx_bytes, rd_hit_cr_rx_pkts, rd_hit_cr_slots_held, rd_hit_q_enq_pkts, rd_hit_q_enq_bytes, rd_hit_q_tx_pkts, rd_hit_q_tx_bytes, rd_hit_q_drop_pkts, rd_hit_q_drop_bytes, rd_hit_q_lat_sum, rd_hit_q_lat_count, rd_hit_q_lat_max, rd_hit_q_depth, rd_hit_q_depth_hwm, rd_hit_q_depth_pkts} ? RESP_OKAY :
                    |{rd_hit_commit, rd_hit_snapshot, rd_hit_counter_clear} ? RESP_SLVERR : RESP_DECERR;
 
   // Read stage 1: in each block, the word at the read address, selected by the element
@@ -1482,10 +1552,10 @@ module nicsched_csr #(
   always_comb begin
     unique case (rd_addr[6:2])
       5'h0: rd_word_global = {32'h4E534348};
-      5'h1: rd_word_global = {16'h1, 16'h0};
+      5'h1: rd_word_global = {16'h1, 16'h1};
       5'h2: rd_word_global = {caps0_cls_entries_i, caps0_crypto_slots_i, caps0_prio_levels_i, caps0_classes_i, caps0_tenants_i};
       5'h3: rd_word_global = {caps1_buffer_kib_i, 8'h0, caps1_data_bytes_i};
-      5'h4: rd_word_global = {23'h0, ctrl_bad_to_default_sh_q, 2'h0, ctrl_arb_mode_sh_q, 3'h0, ctrl_enable_sh_q};
+      5'h4: rd_word_global = {19'h0, ctrl_control_level_sh_q, 3'h0, ctrl_bad_to_default_sh_q, 2'h0, ctrl_arb_mode_sh_q, 3'h0, ctrl_enable_sh_q};
       5'h8: rd_word_global = {config_gen_count_i};
       5'h9: rd_word_global = {scratch_value_q};
       5'hA: rd_word_global = {30'h0, status_rx_buf_full_q, status_tx_buf_full_q};
@@ -1546,6 +1616,8 @@ module nicsched_csr #(
       3'h3: rd_word_tenant = {8'h0, t_burst_bytes_sh_q[rd_blk_tenant_idx*24 +: 24]};
       3'h4: rd_word_tenant = {8'h0, t_qlimit_ctrl_bytes_sh_q[rd_blk_tenant_idx*24 +: 24]};
       3'h5: rd_word_tenant = {8'h0, t_qlimit_bulk_bytes_sh_q[rd_blk_tenant_idx*24 +: 24]};
+      3'h6: rd_word_tenant = {8'h0, t_ctrl_rate_bytes_per_kcycle_sh_q[rd_blk_tenant_idx*24 +: 24]};
+      3'h7: rd_word_tenant = {8'h0, t_ctrl_burst_bytes_sh_q[rd_blk_tenant_idx*24 +: 24]};
       default: rd_word_tenant = 32'h0;
     endcase
   end

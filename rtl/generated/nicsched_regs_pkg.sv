@@ -33,10 +33,10 @@ package nicsched_regs_pkg;
   localparam logic [31:0] ID_VALUE_RESET = 32'h4E534348;
   // VERSION: Register-interface version; software refuses a major version it does not know.
   localparam int VERSION_OFFSET = 'h4;
-  localparam logic [31:0] VERSION_RESET = 32'h10000;
-  localparam int VERSION_MINOR_LSB = 0;  // ro Minor version (compatible additions) (const)
+  localparam logic [31:0] VERSION_RESET = 32'h10001;
+  localparam int VERSION_MINOR_LSB = 0;  // ro Minor version (compatible additions; 1: the control level, CTRL.CONTROL_LEVEL and T_CTRL_RATE / T_CTRL_BURST) (const)
   localparam int VERSION_MINOR_WIDTH = 16;
-  localparam logic [15:0] VERSION_MINOR_RESET = 16'h0;
+  localparam logic [15:0] VERSION_MINOR_RESET = 16'h1;
   localparam int VERSION_MAJOR_LSB = 16;  // ro Major version (incompatible changes) (const)
   localparam int VERSION_MAJOR_WIDTH = 16;
   localparam logic [15:0] VERSION_MAJOR_RESET = 16'h1;
@@ -69,7 +69,7 @@ package nicsched_regs_pkg;
   localparam logic [15:0] CAPS1_BUFFER_KIB_RESET = 16'h0;
   // CTRL: Scheduler control.
   localparam int CTRL_OFFSET = 'h10;
-  localparam logic [31:0] CTRL_RESET = 32'h101;
+  localparam logic [31:0] CTRL_RESET = 32'h1101;
   localparam int CTRL_ENABLE_LSB = 0;  // rw 1: egress arbiter runs; 0: queues fill, nothing is dequeued
   localparam int CTRL_ENABLE_WIDTH = 1;
   localparam logic [0:0] CTRL_ENABLE_RESET = 1'h1;
@@ -83,6 +83,9 @@ package nicsched_regs_pkg;
   localparam int CTRL_BAD_TO_DEFAULT_LSB = 8;  // rw 1: frames of a non-IP ethertype (ARP, LLDP, PTP, ...) are kept and given DEFAULT_ACTION (reset: tenant 0, bulk, no crypto); 0: dropped and counted in PRS_UNKNOWN_ETYPE
   localparam int CTRL_BAD_TO_DEFAULT_WIDTH = 1;
   localparam logic [0:0] CTRL_BAD_TO_DEFAULT_RESET = 1'h1;
+  localparam int CTRL_CONTROL_LEVEL_LSB = 12;  // rw 1: in SP, DWRR and SP_DWRR modes (TX) a tenant's control head is served above every bulk priority level while its control bucket (T_CTRL_RATE, T_CTRL_BURST) has tokens; beyond them it competes at the tenant's own level. 0: no control level (control still goes before bulk within a tenant). FIFO mode ignores it
+  localparam int CTRL_CONTROL_LEVEL_WIDTH = 1;
+  localparam logic [0:0] CTRL_CONTROL_LEVEL_RESET = 1'h1;
   // COMMIT: Write 1 to GO to apply every shadowed register at one clock edge.
   localparam int COMMIT_OFFSET = 'h14;
   localparam logic [31:0] COMMIT_RESET = 32'h0;
@@ -249,6 +252,18 @@ package nicsched_regs_pkg;
   localparam int T_QLIMIT_BULK_BYTES_LSB = 0;  // rw Tail drop beyond this many queued bytes
   localparam int T_QLIMIT_BULK_BYTES_WIDTH = 24;
   localparam logic [23:0] T_QLIMIT_BULK_BYTES_RESET = 24'h10000;
+  // T_CTRL_RATE: Control bucket fill rate (CTRL.CONTROL_LEVEL): what the tenant's control class may send above every bulk level
+  localparam int T_CTRL_RATE_OFFSET = 'h1018;
+  localparam logic [31:0] T_CTRL_RATE_RESET = 32'h100;
+  localparam int T_CTRL_RATE_BYTES_PER_KCYCLE_LSB = 0;  // rw Tokens (bytes) added per 1024 cycles (reset 256: 0.5 Gbit/s at 250 MHz, 0.5 % of a 100 GbE link per tenant)
+  localparam int T_CTRL_RATE_BYTES_PER_KCYCLE_WIDTH = 24;
+  localparam logic [23:0] T_CTRL_RATE_BYTES_PER_KCYCLE_RESET = 24'h100;
+  // T_CTRL_BURST: Control bucket depth; the bucket is full after reset
+  localparam int T_CTRL_BURST_OFFSET = 'h101C;
+  localparam logic [31:0] T_CTRL_BURST_RESET = 32'h1000;
+  localparam int T_CTRL_BURST_BYTES_LSB = 0;  // rw Bucket capacity, bytes (reset 4096: 32 control frames of 128 bytes at once)
+  localparam int T_CTRL_BURST_BYTES_WIDTH = 24;
+  localparam logic [23:0] T_CTRL_BURST_BYTES_RESET = 24'h1000;
 
   // ---- Block CLASSIFIER: Classifier match table (shadowed). First valid entry whose every (value & mask) matches wins.
   localparam int CLASSIFIER_BASE = 'h1800;

@@ -102,6 +102,7 @@ void Simulation::configure_nic() {
     spdlog::warn("policy's classifier table replaced by the scenario's (tenant identity comes from the scenario)");
   }
   p = with_scenario_classifier(std::move(p), scenario_);
+  if (options_.control_level) p.control_level = *options_.control_level;
   if (p.tenants.size() != caps_.tenants) p.tenants.resize(caps_.tenants);
   host::apply_policy(*nic_, caps_, p);
 }

@@ -44,9 +44,10 @@ module arbiter_dwrr_formal #(
   ) u_dut (
     .clk_i, .rst_ni,
     .enable_i(1'b1), .mode_i(2'd2), .t_enable_i({NumTenants{1'b1}}),
-    .t_prio_i, .t_quantum_i, .now_i,
+    .t_prio_i, .t_quantum_i, .ctrl_level_i(1'b0), .ctrl_conform_i('0), .now_i,
     .q_elig_i, .q_backlog_i(q_elig_i), .q_len_i, .q_ts_i,
-    .grant_valid_o(grant_valid), .grant_queue_o(grant_queue), .grant_onehot_o(grant_onehot)
+    .grant_valid_o(grant_valid), .grant_queue_o(grant_queue), .grant_onehot_o(grant_onehot),
+    .grant_ctrl_o()
   );
 
   always_comb begin

@@ -31,7 +31,10 @@ host::Policy sample_policy(const host::Capabilities& caps) {
     tp.qlimit_control_bytes = 8000 + t;
     tp.qlimit_bulk_bytes = 100000 + t;
     tp.enable = t != 3;
+    tp.ctrl_rate_bytes_per_kcycle = 300 + t;
+    tp.ctrl_burst_bytes = 5000 + t;
   }
+  p.control_level = false;
   host::ClassifierEntry e;
   e.vlan = 100;
   e.vlan_mask = 0xFFF;
@@ -68,6 +71,9 @@ TEST_CASE("apply_policy: shadow registers take effect at one COMMIT and read bac
   CHECK(nic.active(rm::T_RATE::offset(7)) == 5007);
   CHECK(nic.active(rm::T_QLIMIT_BULK::offset(2)) == 100002);
   CHECK(rm::CTRL::ARB_MODE.get(static_cast<std::uint32_t>(nic.active(rm::CTRL::kOffset))) == 2);
+  CHECK(rm::CTRL::CONTROL_LEVEL.get(static_cast<std::uint32_t>(nic.active(rm::CTRL::kOffset))) == 0);
+  CHECK(nic.active(rm::T_CTRL_RATE::offset(6)) == 306);
+  CHECK(nic.active(rm::T_CTRL_BURST::offset(6)) == 5006);
   CHECK(rm::CLS_ACTION::VALID.get(static_cast<std::uint32_t>(nic.active(rm::CLS_ACTION::offset(1)))) == 1);
   CHECK(rm::CLS_ACTION::VALID.get(static_cast<std::uint32_t>(nic.active(rm::CLS_ACTION::offset(2)))) == 0);
   CHECK(host::read_policy(nic, caps) == p);
@@ -160,7 +166,7 @@ TEST_CASE("apply_policy and read_policy through the nicsim protocol, 8 and 64 te
       const host::Policy p = sample_policy(caps);
       const auto r = host::apply_policy(*client, caps, p);
       CHECK(r.config_gen == 1);
-      CHECK(r.writes == 2 + 6 * tenants + 4 * 64);  // CTRL, DEFAULT_ACTION (no CRYPTO_ENGINE: NIC setup)
+      CHECK(r.writes == 2 + 8 * tenants + 4 * 64);  // CTRL, DEFAULT_ACTION (no CRYPTO_ENGINE: NIC setup)
       CHECK(host::read_policy(*client, caps) == p);
     }
     server.stop();

@@ -89,6 +89,11 @@ TEST_CASE("policy file: values, units and defaults land in the right fields", "[
   CHECK(p.tenants[6].qlimit_bulk_bytes == 128 * 1024);
   CHECK(p.tenants[6].qlimit_control_bytes == 16 * 1024);
   CHECK_FALSE(p.tenants[0].rate_limited);
+  CHECK(p.control_level);
+  CHECK(p.tenants[0].ctrl_rate_bytes_per_kcycle == 512);  // 1 Gbit/s at 250 MHz
+  CHECK(p.tenants[0].ctrl_burst_bytes == 4096);
+  CHECK(p.tenants[6].ctrl_rate_bytes_per_kcycle == 0);
+  CHECK(p.tenants[6].ctrl_burst_bytes == 1518);
   CHECK_FALSE(p.classifier.has_value());  // table left as it is
   CHECK_FALSE(p.default_action.has_value());
 
@@ -134,6 +139,39 @@ TEST_CASE("policy file: out-of-range values name line, key and the hardware's ra
       {"tenants:\n  - id: 0\n    queue_limit: {bulk: 1MiB}\n", 3, "tenants[0].queue_limit.bulk", {"1048576", "allowed: 0..262144", "256 KiB"}},
       {"tenants:\n  - id: 0\n    burst: 10\n", 3, "tenants[0].burst", {"allowed: 64..16777215"}},
       {"tenants:\n  - id: 0\n    rate_bytes_per_kcycle: 16777216\n", 3, "tenants[0].rate_bytes_per_kcycle", {"allowed: 1..16777215"}},
+  });
+}
+
+TEST_CASE("policy file: the control level and control buckets load, default and round-trip", "[policy]") {
+  const host::Policy p = parse(
+      "scheduler: {arb_mode: sp, control_level: false}\n"
+      "defaults:\n  control: {rate: 1Gbps, burst: 8KiB}\n"
+      "tenants:\n  - id: 2\n    control: {rate_bytes_per_kcycle: 99}\n");
+  CHECK_FALSE(p.control_level);
+  CHECK(p.tenants[0].ctrl_rate_bytes_per_kcycle == 512);  // 1 Gbit/s at 250 MHz
+  CHECK(p.tenants[0].ctrl_burst_bytes == 8192);
+  CHECK(p.tenants[2].ctrl_rate_bytes_per_kcycle == 99);
+  CHECK(p.tenants[2].ctrl_burst_bytes == 8192);  // from defaults
+  CHECK(parse(host::policy_to_yaml(p, caps8())) == p);
+  // A file from before the control level: the register resets (on, 256 B/kcycle, 4096 B).
+  const host::Policy old = parse("scheduler: {arb_mode: sp}\ntenants:\n  - id: 1\n    priority: 2\n");
+  CHECK(old.control_level);
+  CHECK(old.tenants[1].ctrl_rate_bytes_per_kcycle == 256);
+  CHECK(old.tenants[1].ctrl_burst_bytes == 4096);
+}
+
+TEST_CASE("policy file: bad control fields name line and key", "[policy]") {
+  check_refused({
+      {"tenants:\n  - id: 0\n    control: {burst: 10}\n", 3, "tenants[0].control.burst", {"allowed: 64..16777215"}},
+      {"tenants:\n  - id: 0\n    control:\n      rate_bytes_per_kcycle: 16777216\n", 4,
+       "tenants[0].control.rate_bytes_per_kcycle", {"allowed: 0..16777215"}},
+      {"tenants:\n  - id: 0\n    control:\n      rate: 1Gbps\n      rate_bytes_per_kcycle: 5\n", 5,
+       "tenants[0].control.rate_bytes_per_kcycle", {"not both"}},
+      {"defaults:\n  control: {rate: fast}\n", 2, "defaults.control.rate", {"not a rate"}},
+      {"defaults:\n  control: {rate: off}\n", 2, "defaults.control.rate", {"not a rate"}},
+      {"defaults:\n  control: {ratee: 1Gbps}\n", 2, "defaults.control.ratee", {"unknown key", "rate, rate_bytes_per_kcycle, burst"}},
+      {"defaults:\n  control: 5\n", 2, "defaults.control", {}},
+      {"scheduler:\n  control_level: sometimes\n", 2, "scheduler.control_level", {"not a boolean"}},
   });
 }
 
@@ -223,6 +261,9 @@ TEST_CASE("policy file: written YAML loads back to the same policy", "[policy]")
   p.tenants[5].enable = false;
   p.arb_mode = host::ArbMode::kDwrr;
   p.enable = false;
+  p.control_level = false;
+  p.tenants[4].ctrl_rate_bytes_per_kcycle = 0;
+  p.tenants[6].ctrl_burst_bytes = 100000;
   const std::string yaml = host::policy_to_yaml(p, caps8());
   INFO(yaml);
   CHECK(parse(yaml) == p);

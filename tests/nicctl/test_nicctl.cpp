@@ -206,6 +206,13 @@ TEST_CASE("nicsim: set and classifier add/del change one thing and commit it", "
   CHECK(p.tenants[3].rate_bytes_per_kcycle == 5120);
   CHECK(p.tenants[3].crypto_quota == 1);
   const std::size_t entries = p.classifier->size();
+  REQUIRE(nicctl(t, "set 4 --control-rate 2Gbps --control-burst 8KiB").rc == 0);
+  p = nicsched::host::parse_policy(nicctl(t, "get-policy").out, "get-policy", caps);
+  CHECK(p.tenants[4].ctrl_rate_bytes_per_kcycle == 1024);  // 2 Gbit/s at 250 MHz
+  CHECK(p.tenants[4].ctrl_burst_bytes == 8192);
+  CHECK(p.tenants[3].priority == 2);  // the rest kept
+  CHECK(nicctl(t, "set 4 --control-burst 10").rc == 5);   // below one minimum frame
+  CHECK(nicctl(t, "set 4 --control-rate fast").rc == 5);
 
   CHECK(nicctl(t, "set 9 --weight 1").rc == 5);  // no tenant 9
   CHECK(nicctl(t, "set 3 --priority 7").rc == 5);

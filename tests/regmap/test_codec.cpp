@@ -27,6 +27,7 @@ nic::Config random_config(std::mt19937& rng, std::uint32_t tenants, std::uint32_
   c.enable = draw(rng, 1) != 0;
   c.arb_mode = static_cast<nic::ArbMode>(draw(rng, 3));
   c.bad_to_default = draw(rng, 1) != 0;
+  c.control_level = draw(rng, 1) != 0;
   c.crypto_bytes_per_cycle = draw(rng, 0xFF);
   c.crypto_latency = draw(rng, 0xFFFF);
   c.default_action = action();
@@ -40,6 +41,8 @@ nic::Config random_config(std::mt19937& rng, std::uint32_t tenants, std::uint32_
     t.burst_bytes = draw(rng, 0xFFFFFF);
     t.qlimit_control_bytes = draw(rng, 0xFFFFFF);
     t.qlimit_bulk_bytes = draw(rng, 0xFFFFFF);
+    t.ctrl_rate_bytes_per_kcycle = draw(rng, 0xFFFFFF);
+    t.ctrl_burst_bytes = draw(rng, 0xFFFFFF);
   }
   for (auto& e : c.classifier) {
     e.valid = draw(rng, 1) != 0;
@@ -67,7 +70,7 @@ TEST_CASE("codec: decode_config is the inverse of encode_config", "[codec]") {
       const nic::Config c = random_config(rng, tenants, entries);
       std::map<std::uint32_t, std::uint32_t> regs;
       for (const auto& w : nic::encode_config(c)) CHECK(regs.emplace(w.addr, w.value).second);
-      CHECK(regs.size() == 3 + 6 * tenants + 4 * entries);
+      CHECK(regs.size() == 3 + 8 * tenants + 4 * entries);
       const nic::Config back = nic::decode_config(
           [&](std::uint32_t a) {
             const auto it = regs.find(a);
@@ -88,7 +91,7 @@ TEST_CASE("codec: encode_config writes in address order and leaves out the parts
   CHECK(all.front().addr == rm::CTRL::kOffset);
   CHECK(all.back().addr == rm::CLS_ACTION::offset(7));
   const auto some = nic::encode_config(c, {.default_action = false, .classifier = false});
-  REQUIRE(some.size() == 2 + 6 * 4);
+  REQUIRE(some.size() == 2 + 8 * 4);
   for (const auto& w : some) {
     CHECK(w.addr != rm::DEFAULT_ACTION::kOffset);
     CHECK(w.addr < rm::CLS_VLAN::kBase);

@@ -13,8 +13,8 @@ module arbiter_timing_wrap #(
   parameter int QueueW     = $clog2(NumQueues),
   // every input port, concatenated, and every output port
   parameter int InW  = 1 + 2 + NumTenants + NumTenants * 2 + NumTenants * 16 + TsW +
-                       2 * NumQueues + NumQueues * LenW + NumQueues * TsW,
-  parameter int OutW = 1 + QueueW + NumQueues
+                       2 * NumQueues + NumQueues * LenW + NumQueues * TsW + 1 + NumTenants,
+  parameter int OutW = 1 + QueueW + NumQueues + 1
 ) (
   input  wire logic            clk_i,
   input  wire logic            rst_ni,
@@ -47,9 +47,12 @@ module arbiter_timing_wrap #(
     .q_backlog_i   (in_q[3 + NumTenants * 19 + TsW + NumQueues +: NumQueues]),
     .q_len_i       (in_q[3 + NumTenants * 19 + TsW + 2 * NumQueues +: NumQueues * LenW]),
     .q_ts_i        (in_q[3 + NumTenants * 19 + TsW + 2 * NumQueues + NumQueues * LenW +: NumQueues * TsW]),
+    .ctrl_level_i  (in_q[InW - 1 - NumTenants]),
+    .ctrl_conform_i(in_q[InW - NumTenants +: NumTenants]),
     .grant_valid_o (out_d[0]),
     .grant_queue_o (out_d[1 +: QueueW]),
-    .grant_onehot_o(out_d[1 + QueueW +: NumQueues])
+    .grant_onehot_o(out_d[1 + QueueW +: NumQueues]),
+    .grant_ctrl_o  (out_d[OutW - 1])
   );
 endmodule
 

@@ -3,6 +3,9 @@
 // top level and control before bulk; every mode grants whenever something is eligible
 // (work conserving), one-hot, only eligible heads; nothing eligible in the top level
 // waits unboundedly; DWRR byte shares follow the quanta within 2%. 4/8/16 tenants.
+// Control level: a control head with tokens goes above every level (a low-priority
+// tenant's control frame beats a high-priority tenant's bulk frame); without tokens it
+// falls back to its tenant's level.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -41,6 +44,9 @@ struct ArbBench {
   std::vector<unsigned> prio = std::vector<unsigned>(kT, 0);
   std::vector<unsigned> quantum = std::vector<unsigned>(kT, 1600);
   std::vector<bool> enabled = std::vector<bool>(kT, true);
+  bool ctrl_level = false;                                          // CTRL.CONTROL_LEVEL
+  std::vector<bool> ctrl_conform = std::vector<bool>(kT, true);     // control buckets with tokens
+  std::uint64_t ctrl_grants = 0;                                    // grants at the control level
   double block_p = 0.0;             // chance a head is not eligible this clock (downstream busy)
   std::vector<std::uint64_t> bytes = std::vector<std::uint64_t>(kT, 0);
   std::vector<std::uint64_t> waiting = std::vector<std::uint64_t>(kT, 0);  // decisions a top-level tenant waited
@@ -50,11 +56,13 @@ struct ArbBench {
 
   void configure() {
     tb->enable_i = 1;
+    tb->ctrl_level_i = ctrl_level ? 1 : 0;
     put(tb->mode_i, mode);
     for (unsigned t = 0; t < kT; ++t) {
       set_bits(tb->t_enable_i, t, 1, enabled[t] ? 1 : 0);
       set_bits(tb->t_prio_i, 2 * t, 2, prio[t]);
       set_bits(tb->t_quantum_i, 16 * t, 16, quantum[t]);
+      set_bits(tb->ctrl_conform_i, t, 1, ctrl_conform[t] ? 1 : 0);
     }
   }
 
@@ -101,6 +109,21 @@ struct ArbBench {
       } else {
         // control before bulk within the tenant
         if (g % 2 == 1) check(!e[2 * gt], fmt::format("cycle {}: bulk of tenant {} served before its control", c, gt));
+        // the control level: an eligible control head with tokens goes above every level
+        bool ctrl_any = false;
+        for (unsigned t = 0; t < kT; ++t) ctrl_any = ctrl_any || (ctrl_level && e[2 * t] && ctrl_conform[t]);
+        check((tb->grant_ctrl_o != 0) == ctrl_any, fmt::format("cycle {}: grant_ctrl_o {}, control heads with tokens {}", c,
+                                                               tb->grant_ctrl_o, ctrl_any));
+        if (ctrl_any) {
+          check(g % 2 == 0 && ctrl_conform[gt], fmt::format("cycle {}: queue {} granted while control heads with tokens wait", c, g));
+          ++ctrl_grants;
+          bytes[gt] += q[g].front().len;
+          q[g].pop_front();
+          ++grants;
+          tb.tick();
+          ++now;
+          return;
+        }
         unsigned top = 3;
         for (unsigned t = 0; t < kT; ++t) {
           if (e[2 * t] || e[2 * t + 1]) top = std::min(top, level(t));
@@ -202,6 +225,40 @@ TEST_CASE("DWRR byte shares follow the quanta within 2 percent (8 tenants)") { d
 TEST_CASE("DWRR byte shares follow the quanta within 2 percent (16 tenants)") { dwrr_shares<Varbiter_t16, 16>("arb_shares_t16", false); }
 
 TEST_CASE("SP+DWRR with one level behaves as DWRR") { dwrr_shares<Varbiter_t4, 4>("arb_shares_spdwrr_t4", true); }
+
+// Tenant 0 at level 0 with bulk always queued; tenant 3 at level 3 sends control frames.
+// With tokens, tenant 3's control frame leaves the clock it is eligible, ahead of tenant 0's
+// bulk; with its control bucket dry it waits at level 3 (behind level 0's bulk) and leaves
+// only when tenant 0 has nothing; with the control level off, likewise.
+TEST_CASE("control level: a low-priority control frame beats high-priority bulk, a dry bucket falls back") {
+  for (unsigned mode : {kSp, kDwrr, kSpDwrr}) {
+    for (int variant = 0; variant < 3; ++variant) {  // 0: tokens, 1: bucket dry, 2: level off
+      run_case(fmt::format("arb_ctrl_level_mode{}_v{}", mode, variant), [&](const std::string& trace) {
+        ArbBench<Varbiter_t4, 4> b(trace, 9);
+        b.mode = mode;
+        b.prio = {0, 1, 2, 3};
+        b.ctrl_level = variant != 2;
+        b.ctrl_conform[3] = variant != 1;
+        for (int k = 0; k < 4; ++k) b.push(1, 1500);  // tenant 0 bulk
+        for (unsigned i = 0; i < 50; ++i) {
+          if (b.q[1].size() < 4) b.push(1, 1500);
+          if (i % 10 == 5) b.push(6, 128);             // tenant 3 control
+          const bool ctrl_waiting = !b.q[6].empty();
+          const std::size_t before = b.q[6].size();
+          b.step();
+          if (variant == 0 && ctrl_waiting) {
+            check(b.q[6].size() + 1 == before, fmt::format("clock {}: tenant 3's control frame did not leave at once", i));
+          }
+          if (variant != 0 && mode != kDwrr) {
+            check(b.q[6].size() == before, fmt::format("clock {}: tenant 3's control frame left above its level", i));
+          }
+        }
+        if (variant == 0) check(b.ctrl_grants == 5, fmt::format("{} grants at the control level, want 5", b.ctrl_grants));
+        if (variant != 0) check(b.ctrl_grants == 0, fmt::format("{} grants at the control level, want 0", b.ctrl_grants));
+      });
+    }
+  }
+}
 
 TEST_CASE("one decision per clock with quanta of at least one frame") {
   run_case("arb_one_per_clock", [](const std::string& trace) {

@@ -1,6 +1,7 @@
 // rtl.arbiter.*: nicsched_arbiter against its reference model (nicsched/refmodel/arbiter.hpp,
 // the one RefModel uses), decision
-// by decision, in every mode, with configuration changes, quanta over the whole 16-bit
+// by decision, in every mode, with the control level on and off (control buckets that
+// conform or not, changing every clock), with configuration changes, quanta over the whole 16-bit
 // register (0 included) and frame lengths over the whole LenW range; at the default
 // LenW = 16 and at narrow LenW (8 and 11 bits, where a deficit sized from LenW alone
 // would wrap) with a tenant count that is not a power of two and a 12-bit timestamp (FIFO
@@ -48,8 +49,10 @@ struct ModelBench {
   ArbConfig cfg;
   std::uint32_t now = 5;
   double block_p = 0.2;  // chance a queued head is not eligible this clock
+  double ctrl_dry_p = 0.3;  // chance a tenant's control bucket has no tokens this clock
   std::vector<std::uint64_t> bytes = std::vector<std::uint64_t>(kT, 0);
   std::uint64_t grants = 0;
+  std::uint64_t ctrl_grants = 0;  // at the control level
 
   ModelBench(const std::string& trace, std::uint64_t seed) : tb(trace), rng(seed) {
     cfg.t_enable.assign(kT, true);
@@ -74,6 +77,8 @@ struct ModelBench {
   void random_config() {
     cfg.enable = !chance(0.05);
     cfg.mode = static_cast<ArbMode>(uniform(0, 3));
+    cfg.ctrl_level = chance(0.6);
+    ctrl_dry_p = chance(0.3) ? 0.9 : 0.3;
     for (unsigned t = 0; t < kT; ++t) {
       cfg.t_enable[t] = !chance(0.1);
       cfg.prio[t] = uniform(0, 3);
@@ -92,12 +97,16 @@ struct ModelBench {
     h.backlog.resize(kQ);
     h.len.resize(kQ);
     h.ts.resize(kQ);
+    h.ctrl_conform.resize(kT);
     tb->enable_i = cfg.enable ? 1 : 0;
+    tb->ctrl_level_i = cfg.ctrl_level ? 1 : 0;
     put(tb->mode_i, static_cast<unsigned>(cfg.mode));
     for (unsigned t = 0; t < kT; ++t) {
       set_bits(tb->t_enable_i, t, 1, cfg.t_enable[t] ? 1 : 0);
       set_bits(tb->t_prio_i, 2 * t, 2, cfg.prio[t]);
       set_bits(tb->t_quantum_i, 16 * t, 16, cfg.quantum[t]);
+      h.ctrl_conform[t] = !chance(ctrl_dry_p);
+      set_bits(tb->ctrl_conform_i, t, 1, h.ctrl_conform[t] ? 1 : 0);
     }
     for (unsigned i = 0; i < kQ; ++i) {
       h.backlog[i] = !q[i].empty();
@@ -124,6 +133,10 @@ struct ModelBench {
     if (gv) {
       check(g == want.queue, fmt::format("cycle {} (mode {}): granted queue {}, model queue {}", c, static_cast<unsigned>(cfg.mode), g, want.queue));
     }
+    check((tb->grant_ctrl_o != 0) == (want.valid && want.ctrl),
+          fmt::format("cycle {} (mode {}): grant_ctrl_o {}, model {}", c, static_cast<unsigned>(cfg.mode),
+                      tb->grant_ctrl_o, want.valid && want.ctrl));
+    if (want.ctrl) ++ctrl_grants;
     for (unsigned i = 0; i < kQ; ++i) {
       check(get_bits(tb->grant_onehot_o, i, 1) == ((gv && i == g) ? 1U : 0U),
             fmt::format("cycle {}: grant_onehot_o bit {}", c, i));
@@ -141,6 +154,7 @@ struct ModelBench {
 template <class Model, unsigned kT, unsigned kLenW, unsigned kTsW>
 void random_against_model(const std::string& name, std::uint64_t seed) {
   std::uint64_t grants = 0;
+  std::uint64_t ctrl_grants = 0;
   run_case(name, [&](const std::string& trace) {
     ModelBench<Model, kT, kLenW, kTsW> b(trace, seed);
     using B = decltype(b);
@@ -153,8 +167,10 @@ void random_against_model(const std::string& name, std::uint64_t seed) {
       b.step();
     }
     grants = b.grants;
+    ctrl_grants = b.ctrl_grants;
   });
   CHECK(grants > 15000);
+  CHECK(ctrl_grants > 1000);  // the control level was exercised
 }
 
 // Every queue always backlogged, DWRR: byte shares follow the quanta within 2 percent, with

@@ -265,6 +265,7 @@ TEST_CASE_METHOD(RoutedNic, "FIFO mode serves the oldest head across all queues"
 
 TEST_CASE_METHOD(RoutedNic, "strict priority: lower level first, control before bulk in a tenant", "[arbiter]") {
   c.arb_mode = ArbMode::kSp;
+  c.control_level = false;
   c.tenants[0].priority = 2;
   c.tenants[1].priority = 1;
   commit_held();
@@ -278,6 +279,43 @@ TEST_CASE_METHOD(RoutedNic, "strict priority: lower level first, control before 
   CHECK(recs[1].id == 1);
   CHECK(recs[2].id == 0);
   CHECK(recs[3].id == 3);
+}
+
+TEST_CASE_METHOD(RoutedNic, "control level: control frames with tokens go above every level", "[arbiter]") {
+  c.arb_mode = ArbMode::kSp;  // the register's reset: control_level on
+  c.tenants[0].priority = 2;
+  c.tenants[1].priority = 1;
+  commit_held();
+  m.push(Direction::kTx, frame_for(0, 0, 100), 2);  // id 0: tenant 0 control, level 2
+  m.push(Direction::kTx, frame_for(1, 1, 100), 4);  // id 1: tenant 1 bulk, level 1
+  m.push(Direction::kTx, frame_for(1, 0, 100), 6);  // id 2: tenant 1 control, level 1
+  m.push(Direction::kTx, frame_for(0, 1, 100), 8);  // id 3: tenant 0 bulk, level 2
+  const auto recs = enable_and_drain(20);
+  REQUIRE(recs.size() == 4);
+  CHECK(recs[0].id == 2);  // the control level, round robin from after tenant 0
+  CHECK(recs[1].id == 0);  // tenant 0's control beats tenant 1's bulk at level 1
+  CHECK(recs[2].id == 1);
+  CHECK(recs[3].id == 3);
+}
+
+TEST_CASE_METHOD(RoutedNic, "control level: a dry control bucket falls back to the tenant's level", "[arbiter]") {
+  c.arb_mode = ArbMode::kSp;
+  c.tenants[0].priority = 2;
+  c.tenants[1].priority = 1;
+  c.tenants[0].ctrl_rate_bytes_per_kcycle = 0;  // one 64-byte burst, never refilled
+  c.tenants[0].ctrl_burst_bytes = 64;
+  commit_held();
+  m.push(Direction::kTx, frame_for(0, 0, 100), 2);  // id 0: tenant 0 control: takes the bucket below 0
+  m.push(Direction::kTx, frame_for(1, 1, 100), 4);  // id 1: tenant 1 bulk, level 1
+  m.push(Direction::kTx, frame_for(0, 0, 100), 6);  // id 2: tenant 0 control: no tokens left
+  m.push(Direction::kTx, frame_for(0, 1, 100), 8);  // id 3: tenant 0 bulk, level 2
+  const auto recs = enable_and_drain(20);
+  REQUIRE(recs.size() == 4);
+  CHECK(recs[0].id == 0);
+  CHECK(recs[1].id == 1);  // level 1 before tenant 0's level 2
+  CHECK(recs[2].id == 2);  // not dropped: at level 2, control before bulk
+  CHECK(recs[3].id == 3);
+  CHECK(m.ctrl_bucket_tokens(0) == (64 - 100) * 1024);
 }
 
 TEST_CASE_METHOD(RoutedNic, "DWRR: quantum 3000 against 1500 gives two 1500-byte frames per one", "[arbiter]") {
@@ -666,7 +704,8 @@ struct Observed {
                                   c.buf_drop));
     }
     for (std::uint32_t t = 0; t < static_cast<std::uint32_t>(p.num_tenants); ++t) {
-      lines.push_back(fmt::format("t {} unservable {} tokens {}", t, m.unservable_for(t), m.bucket_tokens(t)));
+      lines.push_back(fmt::format("t {} unservable {} tokens {} control tokens {}", t, m.unservable_for(t),
+                                  m.bucket_tokens(t), m.ctrl_bucket_tokens(t)));
     }
   }
 };
@@ -698,6 +737,7 @@ Observed bursts_with_gaps(std::uint64_t seed, ArbMode mode, std::uint32_t ingres
     if (pick(3) == 0) {
       Config c = base;
       c.enable = pick(8) != 0;
+      c.control_level = pick(4) != 0;
       for (TenantConfig& t : c.tenants) {
         t.enable = pick(6) != 0;
         t.priority = static_cast<std::uint32_t>(pick(4));
@@ -707,6 +747,9 @@ Observed bursts_with_gaps(std::uint64_t seed, ArbMode mode, std::uint32_t ingres
         t.rate_bytes_per_kcycle = static_cast<std::uint32_t>(100 + pick(8000));
         t.burst_bytes = static_cast<std::uint32_t>(64 + pick(3000));
         t.crypto_quota = static_cast<std::uint32_t>(pick(3));
+        // Control buckets that a few control frames empty, refilling within some gaps.
+        t.ctrl_rate_bytes_per_kcycle = static_cast<std::uint32_t>(pick(4000));
+        t.ctrl_burst_bytes = static_cast<std::uint32_t>(64 + pick(3000));
       }
       m.commit(c);
     }

@@ -78,7 +78,7 @@ int cmd_get_policy(const Global& g, const std::string& out_file);
 struct SetOptions {
   std::uint32_t tenant = 0;
   std::optional<std::uint32_t> priority, weight, crypto_quota;
-  std::optional<std::string> rate, burst, qlimit_control, qlimit_bulk;
+  std::optional<std::string> rate, burst, qlimit_control, qlimit_bulk, control_rate, control_burst;
   bool enable = false, disable = false;
 };
 int cmd_set(const Global& g, const SetOptions& o);

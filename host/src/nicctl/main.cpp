@@ -71,6 +71,9 @@ int main(int argc, char** argv) {
   set->add_option("--crypto-quota", set_o.crypto_quota, "Crypto slots the tenant may hold at once");
   set->add_option("--qlimit-control", set_o.qlimit_control, "Control-queue byte limit, e.g. 16KiB");
   set->add_option("--qlimit-bulk", set_o.qlimit_bulk, "Bulk-queue byte limit, e.g. 256KiB");
+  set->add_option("--control-rate", set_o.control_rate,
+                  "Control-bucket fill rate: what the control class may send above every level, e.g. 1Gbps");
+  set->add_option("--control-burst", set_o.control_burst, "Control-bucket depth, e.g. 4KiB");
   set->add_flag("--enable", set_o.enable, "Serve the tenant's queues");
   set->add_flag("--disable", set_o.disable, "Stop serving the tenant's queues (frames queue, then tail-drop)");
 

@@ -25,9 +25,9 @@ std::uint32_t bytes_option(const std::string& name, const std::string& text) {
 int cmd_set(const Global& g, const SetOptions& o) {
   if (o.enable && o.disable) throw UsageError("set: --enable and --disable exclude each other");
   if (!o.priority && !o.weight && !o.crypto_quota && !o.rate && !o.burst && !o.qlimit_control && !o.qlimit_bulk &&
-      !o.enable && !o.disable) {
+      !o.control_rate && !o.control_burst && !o.enable && !o.disable) {
     throw UsageError("set: nothing to set (give --priority, --weight, --rate, --burst, --crypto-quota, --qlimit-control, "
-                     "--qlimit-bulk, --enable or --disable)");
+                     "--qlimit-bulk, --control-rate, --control-burst, --enable or --disable)");
   }
   Session s = connect(g);
   if (o.tenant >= s.caps.tenants) {
@@ -60,6 +60,14 @@ int cmd_set(const Global& g, const SetOptions& o) {
   if (o.burst) t.burst_bytes = bytes_option("--burst", *o.burst);
   if (o.qlimit_control) t.qlimit_control_bytes = bytes_option("--qlimit-control", *o.qlimit_control);
   if (o.qlimit_bulk) t.qlimit_bulk_bytes = bytes_option("--qlimit-bulk", *o.qlimit_bulk);
+  if (o.control_rate) {
+    try {
+      t.ctrl_rate_bytes_per_kcycle = host::parse_rate(*o.control_rate, g.clock_mhz);
+    } catch (const host::HostError& e) {
+      throw host::PolicyError(fmt::format("--control-rate: {}", e.what()), "command line", 0, "--control-rate");
+    }
+  }
+  if (o.control_burst) t.ctrl_burst_bytes = bytes_option("--control-burst", *o.control_burst);
   const host::ApplyResult r = host::apply_policy(*s.bus, s.caps, p);
   std::cout << fmt::format("tenant {}: committed (config generation {})\n", o.tenant, r.config_gen);
   return kOk;

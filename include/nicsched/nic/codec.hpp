@@ -43,18 +43,19 @@ struct ConfigParts {
 
 // The shadow writes that express `c`, in address order: CTRL, CRYPTO_ENGINE (unless
 // parts.crypto_engine is false, as when a policy is applied),
-// DEFAULT_ACTION, then per tenant T_CTRL .. T_QLIMIT_BULK, then per classifier entry
+// DEFAULT_ACTION, then per tenant T_CTRL .. T_CTRL_BURST, then per classifier entry
 // CLS_VLAN .. CLS_ACTION (one element per entry of c.tenants / c.classifier). COMMIT is
 // not included. Values wider than their field are truncated: validate first.
 [[nodiscard]] inline std::vector<RegWrite> encode_config(const Config& c, ConfigParts parts = {}) {
   namespace rm = nicsched::regmap;
   auto b = [](bool v) { return v ? 1U : 0U; };
   std::vector<RegWrite> w;
-  w.reserve(3 + 6 * c.tenants.size() + 4 * c.classifier.size());
+  w.reserve(3 + 8 * c.tenants.size() + 4 * c.classifier.size());
   std::uint32_t ctrl = 0;
   ctrl = rm::CTRL::ENABLE.set(ctrl, b(c.enable));
   ctrl = rm::CTRL::ARB_MODE.set(ctrl, c.arb_mode);
   ctrl = rm::CTRL::BAD_TO_DEFAULT.set(ctrl, b(c.bad_to_default));
+  ctrl = rm::CTRL::CONTROL_LEVEL.set(ctrl, b(c.control_level));
   w.push_back({rm::CTRL::kOffset, ctrl});
   if (parts.crypto_engine) {
     std::uint32_t eng = 0;
@@ -82,6 +83,8 @@ struct ConfigParts {
     w.push_back({rm::T_BURST::offset(t), rm::T_BURST::BYTES.set(0, tc.burst_bytes)});
     w.push_back({rm::T_QLIMIT_CTRL::offset(t), rm::T_QLIMIT_CTRL::BYTES.set(0, tc.qlimit_control_bytes)});
     w.push_back({rm::T_QLIMIT_BULK::offset(t), rm::T_QLIMIT_BULK::BYTES.set(0, tc.qlimit_bulk_bytes)});
+    w.push_back({rm::T_CTRL_RATE::offset(t), rm::T_CTRL_RATE::BYTES_PER_KCYCLE.set(0, tc.ctrl_rate_bytes_per_kcycle)});
+    w.push_back({rm::T_CTRL_BURST::offset(t), rm::T_CTRL_BURST::BYTES.set(0, tc.ctrl_burst_bytes)});
   }
   if (!parts.classifier) return w;
   for (std::uint32_t i = 0; i < c.classifier.size(); ++i) {
@@ -120,6 +123,7 @@ struct ConfigParts {
   c.enable = rm::CTRL::ENABLE.get(ctrl) != 0;
   c.arb_mode = rm::CTRL::ARB_MODE.decode(ctrl);
   c.bad_to_default = rm::CTRL::BAD_TO_DEFAULT.get(ctrl) != 0;
+  c.control_level = rm::CTRL::CONTROL_LEVEL.get(ctrl) != 0;
   const std::uint32_t eng = shadow(rm::CRYPTO_ENGINE::kOffset);
   c.crypto_bytes_per_cycle = rm::CRYPTO_ENGINE::BYTES_PER_CYCLE.get(eng);
   c.crypto_latency = rm::CRYPTO_ENGINE::LATENCY.get(eng);
@@ -138,6 +142,8 @@ struct ConfigParts {
     tc.burst_bytes = rm::T_BURST::BYTES.get(shadow(rm::T_BURST::offset(t)));
     tc.qlimit_control_bytes = rm::T_QLIMIT_CTRL::BYTES.get(shadow(rm::T_QLIMIT_CTRL::offset(t)));
     tc.qlimit_bulk_bytes = rm::T_QLIMIT_BULK::BYTES.get(shadow(rm::T_QLIMIT_BULK::offset(t)));
+    tc.ctrl_rate_bytes_per_kcycle = rm::T_CTRL_RATE::BYTES_PER_KCYCLE.get(shadow(rm::T_CTRL_RATE::offset(t)));
+    tc.ctrl_burst_bytes = rm::T_CTRL_BURST::BYTES.get(shadow(rm::T_CTRL_BURST::offset(t)));
   }
   for (std::uint32_t i = 0; i < cls_entries; ++i) {
     ClassifierEntry& e = c.classifier[i];

@@ -91,7 +91,7 @@ struct Telemetry {
 // ------------------------------------------------------------------ configuration
 // Defaults are the registers' reset values.
 
-// T_CTRL / T_WEIGHT / T_RATE / T_BURST / T_QLIMIT_* of one tenant.
+// T_CTRL / T_WEIGHT / T_RATE / T_BURST / T_QLIMIT_* / T_CTRL_RATE / T_CTRL_BURST of one tenant.
 struct TenantConfig {
   bool enable = rm::T_CTRL::ENABLE.get(rm::T_CTRL::kReset) != 0;
   std::uint32_t priority = rm::T_CTRL::PRIORITY.get(rm::T_CTRL::kReset);          // 0 highest
@@ -102,6 +102,9 @@ struct TenantConfig {
   std::uint32_t crypto_quota = rm::T_CTRL::CRYPTO_QUOTA.get(rm::T_CTRL::kReset);   // slots at once, TX + RX
   std::uint32_t qlimit_control_bytes = rm::T_QLIMIT_CTRL::BYTES.get(rm::T_QLIMIT_CTRL::kReset);  // tail drop
   std::uint32_t qlimit_bulk_bytes = rm::T_QLIMIT_BULK::BYTES.get(rm::T_QLIMIT_BULK::kReset);     // tail drop
+  // The control bucket (CTRL.CONTROL_LEVEL): what the control class may send above every level.
+  std::uint32_t ctrl_rate_bytes_per_kcycle = rm::T_CTRL_RATE::BYTES_PER_KCYCLE.get(rm::T_CTRL_RATE::kReset);
+  std::uint32_t ctrl_burst_bytes = rm::T_CTRL_BURST::BYTES.get(rm::T_CTRL_BURST::kReset);
   bool operator==(const TenantConfig&) const = default;
 };
 
@@ -137,6 +140,7 @@ struct Config {
   bool enable = rm::CTRL::ENABLE.get(rm::CTRL::kReset) != 0;                         // CTRL.ENABLE
   ArbMode arb_mode = rm::CTRL::ARB_MODE.decode(rm::CTRL::kReset);                    // CTRL.ARB_MODE
   bool bad_to_default = rm::CTRL::BAD_TO_DEFAULT.get(rm::CTRL::kReset) != 0;         // CTRL.BAD_TO_DEFAULT
+  bool control_level = rm::CTRL::CONTROL_LEVEL.get(rm::CTRL::kReset) != 0;           // CTRL.CONTROL_LEVEL
   std::uint32_t crypto_bytes_per_cycle = rm::CRYPTO_ENGINE::BYTES_PER_CYCLE.get(rm::CRYPTO_ENGINE::kReset);  // 0 as 1
   std::uint32_t crypto_latency = rm::CRYPTO_ENGINE::LATENCY.get(rm::CRYPTO_ENGINE::kReset);
   ClassifierAction default_action;     // DEFAULT_ACTION
@@ -158,6 +162,7 @@ struct Config {
 struct Policy {
   bool enable = true;
   ArbMode arb_mode = ArbMode::kSpDwrr;
+  bool control_level = rm::CTRL::CONTROL_LEVEL.get(rm::CTRL::kReset) != 0;  // CTRL.CONTROL_LEVEL
   // No crypto engine settings: CRYPTO_ENGINE is NIC/board setup written once at bring-up
   // (nicsim: from the scenario; a card: its board shell), never by a policy.
   std::vector<TenantConfig> tenants;  // index = tenant; size caps.tenants

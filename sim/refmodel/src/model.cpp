@@ -19,6 +19,11 @@ TokenBucket::Config bucket_config(const TenantConfig& t) {
   return {t.rate_limited, t.rate_bytes_per_kcycle, t.burst_bytes};
 }
 
+// The control bucket runs while CTRL.CONTROL_LEVEL is set (held full otherwise).
+TokenBucket::Config ctrl_bucket_config(const Config& c, const TenantConfig& t) {
+  return {c.control_level, t.ctrl_rate_bytes_per_kcycle, t.ctrl_burst_bytes};
+}
+
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
 // f(q) for every queue q of path `p` that holds a frame, in ascending order.
@@ -93,6 +98,8 @@ void validate(const Config& cfg, const Params& p) {
     check_range(field("tenants", i, "burst_bytes"), t.burst_bytes, 0xFFFFFF);
     check_range(field("tenants", i, "qlimit_control_bytes"), t.qlimit_control_bytes, 0xFFFFFF);
     check_range(field("tenants", i, "qlimit_bulk_bytes"), t.qlimit_bulk_bytes, 0xFFFFFF);
+    check_range(field("tenants", i, "ctrl_rate_bytes_per_kcycle"), t.ctrl_rate_bytes_per_kcycle, 0xFFFFFF);
+    check_range(field("tenants", i, "ctrl_burst_bytes"), t.ctrl_burst_bytes, 0xFFFFFF);
   }
   for (std::size_t i = 0; i < cfg.classifier.size(); ++i) {
     const ClassifierEntry& e = cfg.classifier[i];
@@ -152,6 +159,10 @@ RefModel::RefModel(const Params& params)
   buckets_.resize(nt);
   sent_.assign(nt, 0);
   for (std::size_t t = 0; t < nt; ++t) buckets_[t].clock(bucket_config(cfg_.tenants[t]), 0);
+  // The control buckets are full after reset (the reset T_CTRL_BURST), and stay so a clock later.
+  ctrl_buckets_.assign(nt, TokenBucket(static_cast<std::int64_t>(TenantConfig{}.ctrl_burst_bytes) * TokenBucket::kScale));
+  ctrl_sent_.assign(nt, 0);
+  for (std::size_t t = 0; t < nt; ++t) ctrl_buckets_[t].clock(ctrl_bucket_config(cfg_, cfg_.tenants[t]), 0);
   unservable_since_.assign(nt, kServable);
   update_servable();
   ctr_.queues.resize(nt * kNumClasses);
@@ -228,10 +239,13 @@ std::uint64_t RefModel::quiet_cycles() const {
 }
 
 // `cycles` quiet cycles after one stepped in full: what step_cycle() would do in each is
-// count the cycle and refill the buckets (no arrival, head, slot, beat or commit; the
+// count the cycle and refill the buckets, rate limit and control (no arrival, head, slot, beat or commit; the
 // servable state follows the configuration, the arbiters are at rest).
 void RefModel::skip_quiet(std::uint64_t cycles) {
-  for (std::size_t t = 0; t < buckets_.size(); ++t) buckets_[t].clock_idle(bucket_config(cfg_.tenants[t]), cycles);
+  for (std::size_t t = 0; t < buckets_.size(); ++t) {
+    buckets_[t].clock_idle(bucket_config(cfg_.tenants[t]), cycles);
+    ctrl_buckets_[t].clock_idle(ctrl_bucket_config(cfg_, cfg_.tenants[t]), cycles);
+  }
   cycle_ += cycles;
   ctr_.cycle += cycles;
 }
@@ -390,11 +404,13 @@ void RefModel::update_depth(std::uint32_t q) {
   qc.depth_hwm = std::max(qc.depth_hwm, qc.depth_bytes);
 }
 
-// The shaper's clock edge, after this cycle's TX decision.
+// The shapers' clock edge (rate limit, control level), after this cycle's TX decision.
 void RefModel::clock_buckets() {
   for (std::size_t t = 0; t < buckets_.size(); ++t) {
     buckets_[t].clock(bucket_config(cfg_.tenants[t]), sent_[t]);
     sent_[t] = 0;
+    ctrl_buckets_[t].clock(ctrl_bucket_config(cfg_, cfg_.tenants[t]), ctrl_sent_[t]);
+    ctrl_sent_[t] = 0;
   }
 }
 
@@ -504,6 +520,7 @@ void RefModel::decide(Path& p) {
     const bool gated = p.dir == Direction::kTx || params_.rx_obeys_enables;
     ac.enable = !gated || cfg_.enable;
     ac.mode = mode(p);
+    ac.ctrl_level = p.dir == Direction::kTx && cfg_.control_level;
     ac.t_enable.resize(nt);
     ac.prio.resize(nt);
     ac.quantum.resize(nt);
@@ -529,6 +546,12 @@ void RefModel::decide(Path& p) {
     any_head = any_head || head;
     any_eligible = any_eligible || h.elig[q];
   });
+  if (ac.ctrl_level) {
+    h.ctrl_conform.resize(nt);
+    for (std::uint32_t t = 0; t < nt; ++t) {
+      h.ctrl_conform[t] = ctrl_buckets_[t].conforms(ctrl_bucket_config(cfg_, cfg_.tenants[t]));
+    }
+  }
   if (!any_eligible && p.arb_at_rest && !new_cfg && h.backlog == p.rest_backlog) return;
   p.arb_at_rest = !any_eligible;
   if (p.arb_at_rest) {
@@ -555,6 +578,7 @@ void RefModel::decide(Path& p) {
   p.qbytes[uq] -= f.rec.len;
   update_depth(uq);
   if (p.dir == Direction::kTx) sent_[t] = f.rec.len;
+  if (d.ctrl) ctrl_sent_[t] = f.rec.len;
   if (needs_crypto(p, f)) {
     claim_slot(id);
   } else {

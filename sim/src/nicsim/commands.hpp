@@ -37,6 +37,7 @@ struct ScenarioOptions {
   std::string cache_dir;                // solo baselines; empty: sim::default_cache_dir()
   bool no_cache = false;                // recompute the solo baselines
   std::string backend;                  // rtl | model; empty: the scenario's nic.backend (default rtl)
+  std::string control_level;            // on | off: overrides the policy's scheduler.control_level; empty: keep
 };
 // Adds the scenario argument and the options above except --baseline (each command
 // names its own choices).

@@ -17,6 +17,10 @@ void add_scenario_options(CLI::App* sub, ScenarioOptions& o) {
                   "What simulates the NIC: rtl (Verilated nicsched_top) or model (the reference model, "
                   "faster; docs/simulation.md); default: the scenario's nic.backend, else rtl")
       ->check(CLI::IsMember({"rtl", "model"}));
+  sub->add_option("--control-level", o.control_level,
+                  "on | off: the control level (CTRL.CONTROL_LEVEL, docs/rtl.md \"Control class\") whatever the "
+                  "policy says; default: the policy's (on unless it says otherwise)")
+      ->check(CLI::IsMember({"on", "off"}));
 }
 
 sim::Scenario load_scenario(const ScenarioOptions& o) {
@@ -28,6 +32,7 @@ sim::Scenario load_scenario(const ScenarioOptions& o) {
 sim::SimOptions sim_options(const ScenarioOptions& o, const std::string& baseline) {
   sim::SimOptions so;
   so.cycles = o.cycles;
+  if (!o.control_level.empty()) so.control_level = o.control_level == "on";
   if (!o.policy.empty()) {
     so.policy_file = o.policy;
   } else {

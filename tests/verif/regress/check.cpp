@@ -439,7 +439,10 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
       const std::uint64_t granted_after = run.beat_cycles[0][f.first_beat_index - kEgressBeatsAhead];
       const std::uint64_t eligible_by = granted_after;
       const std::uint32_t lvl = cfg.tenants[m.action.tenant].priority;
-      for (std::uint32_t hi = 0; hi < lvl; ++hi) {
+      // With CTRL.CONTROL_LEVEL a control frame may leave above every level (while its
+      // tenant's control bucket has tokens): strict priority is checked on bulk frames.
+      const std::uint32_t levels_above = cfg.control_level && m.action.cls == 0 ? 0 : lvl;
+      for (std::uint32_t hi = 0; hi < levels_above; ++hi) {
         ++rep.sp_pairs_checked;
         const Cand* c = latest_waiting(by_level[hi], eligible_by);
         if (c && c->first > f.first_cycle) {

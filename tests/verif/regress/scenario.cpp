@@ -164,6 +164,10 @@ refmodel::TenantConfig random_tenant(Rng& r, bool keeps_limits, const refmodel::
   t.rate_bytes_per_kcycle = r.range32(4096, 40000);
   t.burst_bytes = r.range32(2000, 20000);
   t.crypto_quota = r.range32(1, 4);
+  // Control buckets that run dry under the control flows (their frames then fall back to the
+  // tenant's level) and ones that rarely do; bursts from one minimum frame up.
+  t.ctrl_rate_bytes_per_kcycle = r.chance(0.5) ? r.range32(0, 4096) : r.range32(4096, 65536);
+  t.ctrl_burst_bytes = r.range32(64, 16384);
   if (keeps_limits) {
     t.qlimit_control_bytes = old.qlimit_control_bytes;
     t.qlimit_bulk_bytes = old.qlimit_bulk_bytes;
@@ -196,6 +200,7 @@ Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, const Scen
   cfg.crypto_bytes_per_cycle = r.pick(std::vector<std::uint32_t>{4, 8, 16, 32, 64});
   cfg.crypto_latency = r.range32(0, 64);
   cfg.bad_to_default = r.chance(0.8);  // 1 is the reset value: non-IP frames get DEFAULT_ACTION
+  cfg.control_level = r.chance(0.75);  // 1 is the reset value
   cfg.default_action = ClassifierAction{r.range32(0, active - 1), r.range32(0, 1), CryptoOp::kNone};
   for (std::uint32_t t = 0; t < nt; ++t) cfg.tenants[t] = random_tenant(r, false, cfg.tenants[t]);
 
@@ -282,6 +287,7 @@ Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, const Scen
   for (int i = 0; i < changes; ++i) {
     Config c = sc.commits.back().cfg;
     if (r.chance(0.3)) c.arb_mode = static_cast<refmodel::ArbMode>(r.range(0, 3));
+    if (r.chance(0.3)) c.control_level = !c.control_level;
     for (std::uint32_t t = 0; t < nt; ++t) {
       if (r.chance(0.5)) c.tenants[t] = random_tenant(r, true, c.tenants[t]);
     }
@@ -356,9 +362,9 @@ Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, const Scen
   }
 
   sc.summary = fmt::format(
-      "seed {}: {} tenants active, mode {}, {} flows, sizes {}, {} TX + {} RX frames over {} cycles, "
+      "seed {}: {} tenants active, mode {}{}, {} flows, sizes {}, {} TX + {} RX frames over {} cycles, "
       "engine {} B/cycle + {}, backpressure tx {:.2f} rx {:.2f}{}, {} pauses{}{}{}",
-      seed, active, regmap::to_string(cfg.arb_mode), nflows, mix_names[static_cast<int>(mix)], frames[0],
+      seed, active, regmap::to_string(cfg.arb_mode), cfg.control_level ? " + control level" : "", nflows, mix_names[static_cast<int>(mix)], frames[0],
       frames[1], sc.traffic_cycles, cfg.crypto_bytes_per_cycle, cfg.crypto_latency, sc.tx_backpressure,
       sc.rx_backpressure, sc.bursty_backpressure ? " bursty" : "", npause,
       std::string(malformed_on ? ", malformed frames" : "") + (host_frames_on ? ", short/non-IP frames" : ""),

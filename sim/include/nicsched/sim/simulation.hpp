@@ -67,6 +67,7 @@ struct SimOptions {
   std::optional<host::Policy> policy;
   std::string baseline = "fifo";           // control::static_baseline_names(): fifo, fair, sp
   std::string policy_name;                 // shown in metrics; default: baseline name
+  std::optional<bool> control_level;       // overrides the policy's control_level (CTRL.CONTROL_LEVEL)
   std::optional<std::uint64_t> cycles;     // run length instead of the scenario's duration
   std::filesystem::path trace;             // FST waveform
   std::filesystem::path pcap_out;          // frames that leave on the wire

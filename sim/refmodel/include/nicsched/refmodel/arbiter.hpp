@@ -15,6 +15,11 @@
 //   enabled, backlogged tenant of that level with deficit <= 0 gains 2^m times its quantum
 //   (0 counts as 1), m the least number for which all of them end with a positive
 //   deficit, and the pick is made from the new deficits in the same clock.
+// - Control level (ctrl_level; every mode but FIFO): before any of the above, the enabled
+//   tenants with an eligible control head whose control bucket conforms (ctrl_conform)
+//   are served round robin by packets from the last tenant granted at the control level;
+//   no deficit is charged or refilled. A control head whose bucket does not conform
+//   competes at its tenant's level as described above (control before bulk).
 // - Every clock, a tenant with nothing queued loses positive credit (debt is kept).
 #pragma once
 
@@ -33,6 +38,7 @@ struct ArbConfig {
   std::vector<bool> t_enable;
   std::vector<unsigned> prio;     // 0..3
   std::vector<unsigned> quantum;  // 0..65535
+  bool ctrl_level = false;        // CTRL.CONTROL_LEVEL (the TX arbiter; RX has none)
 };
 
 // One clock's queue heads, indexed by queue (tenant * 2 + class, class 0 control).
@@ -41,18 +47,20 @@ struct ArbHeads {
   std::vector<unsigned> len;
   std::vector<std::uint32_t> ts;
   std::uint32_t now = 0;
+  std::vector<bool> ctrl_conform;  // per tenant: control bucket has tokens (read with ctrl_level)
 };
 
 struct ArbDecision {
   bool valid = false;
   unsigned queue = 0;
+  bool ctrl = false;  // granted at the control level (the control bucket pays)
 };
 
 class Arbiter {
  public:
   Arbiter(unsigned tenants, unsigned ts_bits)
       : n_(tenants), ts_mask_(ts_bits >= 32 ? 0xFFFFFFFFU : (1U << ts_bits) - 1U), deficit_(tenants, 0),
-        last_(4, 0) {}
+        last_(kRanks, 0) {}
 
   [[nodiscard]] const std::vector<std::int64_t>& deficits() const { return deficit_; }
 
@@ -99,6 +107,14 @@ class Arbiter {
   }
 
   ArbDecision scheduled(const ArbConfig& c, const ArbHeads& h) {
+    if (c.ctrl_level) {
+      auto ctrl = [&](unsigned t) { return c.enable && c.t_enable[t] && h.elig[2 * t] && h.ctrl_conform[t]; };
+      const int pick = round_robin(kControlRank, ctrl);
+      if (pick >= 0) {
+        last_[kControlRank] = static_cast<unsigned>(pick);
+        return {true, 2 * static_cast<unsigned>(pick), true};
+      }
+    }
     unsigned top = 4;
     for (unsigned t = 0; t < n_; ++t) {
       if (eligible(c, h, t) && level(c, t) < top) top = level(c, t);
@@ -135,10 +151,13 @@ class Arbiter {
     return {true, q};
   }
 
+  static constexpr unsigned kControlRank = 4;  // last_[0..3]: priority levels
+  static constexpr unsigned kRanks = 5;
+
   unsigned n_;
   std::uint32_t ts_mask_;
   std::vector<std::int64_t> deficit_;
-  std::vector<unsigned> last_;  // per level: the tenant granted last (0 after reset)
+  std::vector<unsigned> last_;  // per level and the control level: the tenant granted last (0 after reset)
 };
 
 }  // namespace nicsched::refmodel

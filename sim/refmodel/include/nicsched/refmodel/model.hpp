@@ -26,8 +26,10 @@
 //   in a slot; the first whose hold ended); 4. per direction, the arbiter makes one
 //   decision: a crypto head needs a slot its tenant may claim (CryptoSlots::can_claim,
 //   see below), a plain head the output free, a TX tenant its TokenBucket to conform as
-//   it stood before the cycle; 5. the clock edge of the buckets (fill, then the frame
-//   sent) and of the slot pool (a frame taken in 3 frees its slot from c+1; a claim at c
+//   it stood before the cycle (with CTRL.CONTROL_LEVEL, a TX control head whose tenant's
+//   control bucket conforms goes above every level: Arbiter); 5. the clock edge of the
+//   buckets (fill, then the frame sent; a control bucket pays for frames granted at the
+//   control level only) and of the slot pool (a frame taken in 3 frees its slot from c+1; a claim at c
 //   holds its slot in c+1 .. c+H and is done from c+H+1, H = crypto_hold_cycles());
 //   6. each output moves one beat if its tready is high.
 // Crypto claims: TX and RX take turns being the direction that may use the last free
@@ -112,6 +114,8 @@ class RefModel {
   [[nodiscard]] std::uint64_t unservable_for(std::uint32_t tenant) const;
   // Tokens (1/1024 byte) in tenant t's TX rate-limit bucket now.
   [[nodiscard]] std::int64_t bucket_tokens(std::uint32_t tenant) const { return buckets_.at(tenant).tokens(); }
+  // Tokens (1/1024 byte) in tenant t's control bucket now.
+  [[nodiscard]] std::int64_t ctrl_bucket_tokens(std::uint32_t tenant) const { return ctrl_buckets_.at(tenant).tokens(); }
 
  private:
   struct Live {
@@ -197,6 +201,8 @@ class RefModel {
   CryptoSlots crypto_;                           // the slot pool both directions share
   std::vector<TokenBucket> buckets_;             // TX rate limit, per tenant
   std::vector<std::uint32_t> sent_;              // per tenant: bytes sent this cycle (TX)
+  std::vector<TokenBucket> ctrl_buckets_;        // TX control level, per tenant
+  std::vector<std::uint32_t> ctrl_sent_;         // per tenant: bytes sent at the control level this cycle
   std::vector<std::uint64_t> unservable_since_;  // per tenant; kServable when servable
 
   Telemetry ctr_;
