@@ -50,7 +50,7 @@
 //   - FIFO compares heads' ages in a balanced tree (log2 of the queues deep);
 //   - the grant is produced one-hot, and the queue number encoded from it.
 `default_nettype none
-`include "nicsched_assert.svh"
+`include "rtl/nicsched_assert.svh"
 
 module nicsched_arbiter #(
   parameter int NumTenants = 8,   // tenants; queues = NumTenants * 2

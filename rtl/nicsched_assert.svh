@@ -9,9 +9,11 @@
 //   A condition is written as an implication: `!cond || prop`.
 //
 // Include it after `default_nettype none, before the module:
-//   `include "nicsched_assert.svh"
-// (the tools find it through -I rtl: NICSCHED_VERILATOR_ARGS, tests/lint/lint_rtl.sh,
-// constraints/yosys/*.sh, constraints/vivado/build.tcl).
+//   `include "rtl/nicsched_assert.svh"
+// The path is from the repository root: a tool run there (`verilator --lint-only -Wall
+// rtl/...`) finds it with no option; the project's flows put the root on the include
+// path (NICSCHED_VERILATOR_ARGS, tests/lint/lint_rtl.sh, constraints/yosys/*.sh,
+// constraints/vivado/build.tcl).
 `ifndef NICSCHED_ASSERT_SVH
 `define NICSCHED_ASSERT_SVH
 

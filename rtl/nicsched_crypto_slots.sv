@@ -25,7 +25,7 @@
 //   slot-busy cycle counters add these); held_o: slots each tenant holds.
 // Timing: claim at edge t, hold clocks t+1 .. t+H, done_valid_o from clock t+H+1.
 `default_nettype none
-`include "nicsched_assert.svh"
+`include "rtl/nicsched_assert.svh"
 
 module nicsched_crypto_slots #(
   parameter int NumTenants  = 8,   // tenants

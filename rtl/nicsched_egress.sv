@@ -12,7 +12,7 @@
 // ev_sent_* at the last beat's handshake.
 // Timing: a descriptor taken at edge t gives tvalid from clock t+2.
 `default_nettype none
-`include "nicsched_assert.svh"
+`include "rtl/nicsched_assert.svh"
 
 module nicsched_egress #(
   parameter int DataWidth = 512,  // stream data bits

@@ -44,7 +44,7 @@
 // parser, one per frame and reason; cnt_unknown_etype_o pulses for frames sent to the
 // default class too.
 `default_nettype none
-`include "nicsched_assert.svh"
+`include "rtl/nicsched_assert.svh"
 
 module nicsched_parser #(
   parameter int DataWidth     = 512,  // AXI4-Stream data bits; 64..512, a power of two

@@ -14,7 +14,7 @@
 // Timing (idle, 512-bit data): tlast into the queues at edge t, grant in clock t+1,
 // first beat valid on m_axis in clock t+3; with crypto add the hold time and one clock.
 `default_nettype none
-`include "nicsched_assert.svh"
+`include "rtl/nicsched_assert.svh"
 
 module nicsched_path #(
   parameter int NumTenants  = 8,        // tenants

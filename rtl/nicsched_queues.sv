@@ -27,7 +27,7 @@
 // Timing: a frame whose tlast is accepted at edge t is a valid head from edge t+1; after
 // a dequeue at edge t the queue's next head (if any) is valid from edge t+1.
 `default_nettype none
-`include "nicsched_assert.svh"
+`include "rtl/nicsched_assert.svh"
 
 module nicsched_queues #(
   parameter int NumTenants  = 8,       // tenants; queues = NumTenants * 2

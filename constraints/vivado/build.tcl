@@ -41,7 +41,7 @@ if {[catch {
   set rtl [split [string trim [read $fh]] "\n"]
   close $fh
   read_verilog -sv $rtl
-  set_property include_dirs [list "$root/rtl"] [current_fileset]
+  set_property include_dirs [list "$root"] [current_fileset]
   read_xdc "$root/constraints/$board/$board.xdc"
 
   synth_design -top $top -part $part -generic NumTenants=$num_tenants \

@@ -95,7 +95,7 @@ fi
 # The core is not the chip's top level: no I/O buffers, no global clock buffers.
 script="$workdir/synth.ys"
 {
-  echo "read_verilog -sv -DSYNTHESIS${board_define:+ -D$board_define} -I$root/rtl ${sources[*]}"
+  echo "read_verilog -sv -DSYNTHESIS${board_define:+ -D$board_define} -I$root ${sources[*]}"
   [[ -z $blackboxes ]] || echo "$blackboxes"
   [[ -z $chparams ]] || echo "chparam$chparams $top"
   echo "synth_xilinx -family xcup -top $top -flatten -noiopad -noclkbuf"

@@ -13,7 +13,7 @@
 // has already gone on (cut-through), so such frames reach the core; the CMAC counts
 // them (stat_rx_bad_fcs). See docs/fpga.md.
 `default_nettype none
-`include "nicsched_assert.svh"
+`include "rtl/nicsched_assert.svh"
 
 module nicsched_mac_rx_cdc #(
   parameter int DataWidth     = 512,  // AXI4-Stream data bits on both sides

@@ -13,7 +13,7 @@
 // MaxFrameBytes, marks its last beat with tuser = 1 (the CMAC then sends it with a bad
 // FCS, so the peer drops it) and discards the rest of it.
 `default_nettype none
-`include "nicsched_assert.svh"
+`include "rtl/nicsched_assert.svh"
 
 module nicsched_mac_tx_cdc #(
   parameter int DataWidth     = 512,  // AXI4-Stream data bits on both sides

@@ -30,7 +30,7 @@ for f in "${mods[@]}"; do
     failed=1
     continue
   fi
-  out=$(verilator --lint-only -Wall -I"$root/rtl" "${extra[@]}" --top-module "$top" "${pkgs[@]}" "${mods[@]}" 2>&1)
+  out=$(verilator --lint-only -Wall -I"$root" "${extra[@]}" --top-module "$top" "${pkgs[@]}" "${mods[@]}" 2>&1)
   rc=$?
   checked=$((checked + 1))
   if [[ $rc -ne 0 || -n $out ]]; then
