@@ -546,17 +546,18 @@ void RefModel::decide(Path& p) {
     any_head = any_head || head;
     any_eligible = any_eligible || h.elig[q];
   });
-  if (ac.ctrl_level) {
-    h.ctrl_conform.resize(nt);
-    for (std::uint32_t t = 0; t < nt; ++t) {
-      h.ctrl_conform[t] = ctrl_buckets_[t].conforms(ctrl_bucket_config(cfg_, cfg_.tenants[t]));
-    }
-  }
   if (!any_eligible && p.arb_at_rest && !new_cfg && h.backlog == p.rest_backlog) return;
   p.arb_at_rest = !any_eligible;
   if (p.arb_at_rest) {
     p.rest_backlog = h.backlog;
     p.rest_backlog_none = !any_head;
+  }
+  // The control buckets only matter to a decision that is made (not on the early return above).
+  if (ac.ctrl_level) {
+    h.ctrl_conform.resize(nt);
+    for (std::uint32_t t = 0; t < nt; ++t) {
+      h.ctrl_conform[t] = ctrl_buckets_[t].conforms(ctrl_bucket_config(cfg_, cfg_.tenants[t]));
+    }
   }
   const ArbDecision d = p.arb.step(ac, h);
   if (!d.valid) return;
