@@ -109,8 +109,21 @@ void Simulation::configure_nic() {
 
 // ------------------------------------------------------------------ SimTarget
 
-std::uint32_t Simulation::read32(std::uint32_t addr) { return nic_->read32(addr); }
-void Simulation::write32(std::uint32_t addr, std::uint32_t value) { nic_->write32(addr, value); }
+// A register access takes simulated time on the RTL backend (an AXI4-Lite transaction clocks
+// the Verilated NIC for a few cycles; the model backend's take none). The hosts keep running
+// meanwhile, as on a card: workloads due during the access wake right after it, so a
+// controller's few hundred accesses per decision do not hold back the traffic (a control
+// message due then would otherwise be sent only when the next step starts, its latency
+// inflated by the rest of the decision).
+std::uint32_t Simulation::read32(std::uint32_t addr) {
+  const std::uint32_t value = nic_->read32(addr);
+  process_due(nic_->cycle());
+  return value;
+}
+void Simulation::write32(std::uint32_t addr, std::uint32_t value) {
+  nic_->write32(addr, value);
+  process_due(nic_->cycle());
+}
 std::string Simulation::describe() const {
   return "nicsim:" + scenario_.name + " (" + nic_->describe() + ")";
 }
