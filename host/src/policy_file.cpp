@@ -248,31 +248,40 @@ class Parser {
     take(n, "", "enable", "enable", tp.enable, &Parser::boolean);
     take(n, "", "priority", "priority", tp.priority, &Parser::u32);
     take(n, "", "weight", "weight", tp.weight, &Parser::u32);
-    const auto rate = n["rate"];
-    const auto raw = n["rate_bytes_per_kcycle"];
-    if (rate && raw) fail(raw, at + "rate_bytes_per_kcycle", "give either rate or rate_bytes_per_kcycle, not both");
-    if (rate) {
-      const std::string s = scalar(rate, at + "rate");
-      std::string lower = s;
-      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-      if (lower == "off" || lower == "none" || lower == "false" || lower == "unlimited") {
-        tp.rate_limited = false;
-        tp.rate_bytes_per_kcycle = 0;
-      } else {
-        try {
-          tp.rate_bytes_per_kcycle = parse_rate(s, clock_mhz);
-        } catch (const HostError& e) {
-          fail(rate, at + "rate", e.what());
-        }
-        tp.rate_limited = true;
+    // m's `rate` (with a unit: 25Gbps, 800 Mbit/s) or `rate_bytes_per_kcycle` (the register's
+    // unit), not both, into dst, recorded as `field`'s origin. With `limited` (the tenant's
+    // shaper) rate may also be off / none / false / unlimited: no limit, *limited false.
+    auto rate_pair = [&](const YAML::Node& m, const std::string& prefix, const char* field, std::uint32_t& dst,
+                         bool* limited) {
+      const auto rate = m["rate"];
+      const auto raw = m["rate_bytes_per_kcycle"];
+      if (rate && raw) {
+        fail(raw, at + prefix + "rate_bytes_per_kcycle", "give either rate or rate_bytes_per_kcycle, not both");
       }
-      record("rate", at + "rate", rate);
-    }
-    if (raw) {
-      tp.rate_bytes_per_kcycle = u32(raw, at + "rate_bytes_per_kcycle");
-      tp.rate_limited = true;
-      record("rate", at + "rate_bytes_per_kcycle", raw);
-    }
+      if (rate) {
+        const std::string s = scalar(rate, at + prefix + "rate");
+        std::string lower = s;
+        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+        if (limited && (lower == "off" || lower == "none" || lower == "false" || lower == "unlimited")) {
+          *limited = false;
+          dst = 0;
+        } else {
+          try {
+            dst = parse_rate(s, clock_mhz);
+          } catch (const HostError& e) {
+            fail(rate, at + prefix + "rate", e.what());
+          }
+          if (limited) *limited = true;
+        }
+        record(field, at + prefix + "rate", rate);
+      }
+      if (raw) {
+        dst = u32(raw, at + prefix + "rate_bytes_per_kcycle");
+        if (limited) *limited = true;
+        record(field, at + prefix + "rate_bytes_per_kcycle", raw);
+      }
+    };
+    rate_pair(n, "", "rate", tp.rate_bytes_per_kcycle, &tp.rate_limited);
     take(n, "", "burst", "burst", tp.burst_bytes, &Parser::bytes);
     take(n, "", "crypto_quota", "crypto_quota", tp.crypto_quota, &Parser::u32);
     if (const auto q = n["queue_limit"]) {
@@ -285,20 +294,7 @@ class Parser {
     if (const auto c = n["control"]) {
       expect_map(c, at + "control");
       check_keys(c, at + "control.", {"rate", "rate_bytes_per_kcycle", "burst"});
-      const auto crate = c["rate"];
-      const auto craw = c["rate_bytes_per_kcycle"];
-      if (crate && craw) {
-        fail(craw, at + "control.rate_bytes_per_kcycle", "give either rate or rate_bytes_per_kcycle, not both");
-      }
-      if (crate) {
-        try {
-          tp.ctrl_rate_bytes_per_kcycle = parse_rate(scalar(crate, at + "control.rate"), clock_mhz);
-        } catch (const HostError& e) {
-          fail(crate, at + "control.rate", e.what());
-        }
-        record("control_rate", at + "control.rate", crate);
-      }
-      take(c, "control.", "rate_bytes_per_kcycle", "control_rate", tp.ctrl_rate_bytes_per_kcycle, &Parser::u32);
+      rate_pair(c, "control.", "control_rate", tp.ctrl_rate_bytes_per_kcycle, nullptr);
       take(c, "control.", "burst", "control_burst", tp.ctrl_burst_bytes, &Parser::bytes);
     }
   }
