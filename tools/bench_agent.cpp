@@ -214,7 +214,7 @@ int main(int argc, char** argv) {
       const nicsched::control::ActionCodec codec(cfg, nicsched::host::Capabilities{});
       layout.tenants = list.front()->action_space().heads() / codec.heads_per_tenant();
       layout.frames = cfg.history;
-      layout.tenant_features = nicsched::control::ObservationEncoder::kTenantFeatures;
+      layout.tenant_features = nicsched::control::ObservationEncoder::tenant_features(cfg);
       layout.frame_size = layout.tenants * layout.tenant_features + nicsched::control::ObservationEncoder::kGlobalFeatures;
       layout.heads_per_tenant = codec.heads_per_tenant();
       layout.logits_per_tenant = codec.logits_per_tenant();
