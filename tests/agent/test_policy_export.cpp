@@ -8,13 +8,16 @@
 //    naming the file;
 //  - TrainedPolicy's native forward pass (no TorchScript at decision time) gives the
 //    module's logits (1e-5) and greedy actions: fresh, old and unnormalised exports and the
-//    committed agent/policies/default; a module it does not reproduce is refused.
+//    committed agent/policies/default; a module it does not reproduce is refused;
+//  - the committed policy (no control head) keeps its action space and leaves the
+//    control buckets as the base policy has them.
 #include "torch_catch.hpp"  // first: Catch's CHECK, not torch's
 
 #include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include <unistd.h>
@@ -22,7 +25,10 @@
 #include "nicsched/ppo/policy.hpp"
 #include "nicsched/ppo/trainer.hpp"
 #include "native_check.hpp"
+#include "nicsched/host/policy.hpp"
+#include "nicsched/ppo/ppo_controller.hpp"
 #include "small_ppo_config.hpp"
+#include "telemetry_fixture.hpp"
 
 namespace {
 
@@ -334,4 +340,35 @@ TEST_CASE("policy export: the committed policy's native decisions are the TorchS
   CHECK(c.logits_close);
   CHECK(c.differing_actions == 0);
   CHECK(c.masked_chosen == 0);
+}
+
+TEST_CASE("policy export: the committed policy keeps its action space and leaves the control buckets as they were",
+          "[ppo][export][control]") {
+  // agent/policies/default was trained before the control head: its policy.yaml `env:`
+  // has no control_levels, so the controller rebuilds 3 heads and 19 features per tenant
+  // and never touches T_CTRL_RATE / T_CTRL_BURST.
+  const auto policy = std::make_shared<const TrainedPolicy>(std::filesystem::path(NICSCHED_SOURCE_DIR) /
+                                                            "agent/policies/default");
+  nicsched::ppo::PpoController controller(policy);
+  CHECK(controller.env_config().control_levels == 1);
+  nicsched::testing::TrackedNic nic(nicsched::testing::test_caps(8, 4, 4));
+  auto& [caps, s, tr] = nic;
+  auto base = nicsched::host::default_policy(caps);
+  for (std::uint32_t t = 0; t < caps.tenants; ++t) {  // a scenario's own control buckets
+    base.tenants[t].ctrl_rate_bytes_per_kcycle = 100 + t;
+    base.tenants[t].ctrl_burst_bytes = 2000 + t;
+  }
+  std::set<std::vector<int>> actions;
+  for (int i = 0; i < 40; ++i) {
+    s.bulk(0, 20000).bulk(2, static_cast<std::uint64_t>(5000 * (i % 4))).control(1, 256).control(0, 1024, 8);
+    tr.update(s.next(2000));
+    const auto p = controller.decide(tr, base);
+    REQUIRE(controller.last_action().size() == 24);
+    actions.insert(controller.last_action());
+    for (std::uint32_t t = 0; t < caps.tenants; ++t) {
+      CHECK(p.tenants[t].ctrl_rate_bytes_per_kcycle == 100 + t);
+      CHECK(p.tenants[t].ctrl_burst_bytes == 2000 + t);
+    }
+  }
+  CHECK(actions.size() > 1);  // it does decide (the test is not about a constant policy)
 }
