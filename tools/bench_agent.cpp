@@ -157,9 +157,9 @@ int main(int argc, char** argv) {
         slow_flt += faulted[i] ? 1U : 0U;
       }
       std::cout << "| policy decision, wall p50 / p99 (us) | " << percentile(us, 50) << " / "
-                << percentile(us, 99) << " | TrainedPolicy::act ("
-                << (policy.actor_only() ? "the exported actor() alone" : "forward(): an export without actor()")
-                << "), 1 thread, 1900 calls after 100 |\n";
+                << percentile(us, 99)
+                << " | TrainedPolicy::act (the actor's forward pass in plain C++ from weights copied out of the "
+                   "module at load), 1900 calls after 100 |\n";
       std::cout << "| policy decision, thread CPU p50 / p99 (us) | " << percentile(cpu_us, 50) << " / "
                 << cpu_p99 << " | the same calls, CLOCK_THREAD_CPUTIME_ID: wall - CPU = time preempted |\n";
       std::cout << "| policy decision, calls >= CPU p99: preempted / page-faulted | " << slow_pre << " / " << slow_flt
@@ -214,7 +214,7 @@ int main(int argc, char** argv) {
       const nicsched::control::ActionCodec codec(cfg, nicsched::host::Capabilities{});
       layout.tenants = list.front()->action_space().heads() / codec.heads_per_tenant();
       layout.frames = cfg.history;
-      layout.tenant_features = nicsched::control::ObservationEncoder::kTenantFeatures;
+      layout.tenant_features = nicsched::control::ObservationEncoder::tenant_features(cfg);
       layout.frame_size = layout.tenants * layout.tenant_features + nicsched::control::ObservationEncoder::kGlobalFeatures;
       layout.heads_per_tenant = codec.heads_per_tenant();
       layout.logits_per_tenant = codec.logits_per_tenant();

@@ -67,6 +67,7 @@ void TelemetryTracker::update(const host::Telemetry& next) {
     s.enq_bytes = delta(qb0.enq_bytes, qb1.enq_bytes);
     s.bulk_depth_bytes = qb1.depth_bytes;
     s.control_depth_bytes = qc1.depth_bytes;
+    s.control_bytes = delta(qc0.tx_bytes, qc1.tx_bytes);
     s.drops = delta(qb0.drop_pkts, qb1.drop_pkts) + delta(qc0.drop_pkts, qc1.drop_pkts);
     s.packets = delta(qb0.tx_pkts, qb1.tx_pkts) + delta(qc0.tx_pkts, qc1.tx_pkts);
     const double busy = delta(c0.tx_busy, c1.tx_busy) + delta(c0.rx_busy, c1.rx_busy);

@@ -29,6 +29,15 @@ class TelemetryScript {
     q.tx_pkts += pkts;
     return *this;
   }
+  // Tenant t sends `bytes` of control traffic in the coming interval.
+  TelemetryScript& control(std::size_t t, std::uint64_t bytes, std::uint64_t pkts = 1) {
+    auto& q = t_.queues[t * 2];
+    q.enq_bytes += bytes;
+    q.tx_bytes += bytes;
+    q.enq_pkts += pkts;
+    q.tx_pkts += pkts;
+    return *this;
+  }
   TelemetryScript& drops(std::size_t t, std::uint64_t pkts) {
     t_.queues[t * 2 + 1].drop_pkts += pkts;
     return *this;

@@ -5,20 +5,30 @@
 //  - an export from before the actor-only method (forward and act only) still loads and
 //    gives the same actions, and `reexport_policy` turns it into one with the method,
 //    with the same logits (to 1e-5) and actions; the wrong observation clip is refused,
-//    naming the file.
+//    naming the file;
+//  - TrainedPolicy's native forward pass (no TorchScript at decision time) gives the
+//    module's logits (1e-5) and greedy actions: fresh, old and unnormalised exports and the
+//    committed agent/policies/default; a module it does not reproduce is refused;
+//  - the committed policy (no control head) keeps its action space and leaves the
+//    control buckets as the base policy has them.
 #include "torch_catch.hpp"  // first: Catch's CHECK, not torch's
 
 #include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <random>
+#include <set>
 #include <sstream>
 
 #include <unistd.h>
 
 #include "nicsched/ppo/policy.hpp"
 #include "nicsched/ppo/trainer.hpp"
+#include "native_check.hpp"
+#include "nicsched/host/policy.hpp"
+#include "nicsched/ppo/ppo_controller.hpp"
 #include "small_ppo_config.hpp"
+#include "telemetry_fixture.hpp"
 
 namespace {
 
@@ -234,4 +244,131 @@ TEST_CASE("policy export: an export without the actor method still loads, and re
   std::ofstream(junk / "policy.pt") << "not a torch archive";
   CHECK_THROWS_AS(nicsched::ppo::reexport_policy(junk, wrong, 10.0), nicsched::ppo::CheckpointError);
   for (const auto& d : {legacy, out, in_place, wrong, junk}) std::filesystem::remove_all(d);
+}
+
+TEST_CASE("policy export: the native forward pass gives the module's logits (1e-5) and actions, old exports too",
+          "[ppo][export][native]") {
+  std::mt19937 rng(23);
+  const auto b = batch(500, rng);
+  const TrainedPolicy policy(exported());
+  const auto c = nicsched::testing::compare_native_with_module(policy, (exported() / "policy.pt").string(), b.obs, b.mask);
+  CHECK(c.logits_close);
+  CHECK(c.largest_difference < 1e-5);
+  CHECK(c.differing_actions == 0);
+  CHECK(c.masked_chosen == 0);
+  // An export from before the actor method: the native pass against its forward.
+  const auto legacy = legacy_copy(exported(), "native-legacy");
+  const auto l = nicsched::testing::compare_native_with_module(TrainedPolicy(legacy), (legacy / "policy.pt").string(),
+                                                               b.obs, b.mask);
+  CHECK(l.logits_close);
+  CHECK(l.differing_actions == 0);
+  // Without observation normalisation (norm_obs: false): the observation goes in as it is.
+  auto cfg = nicsched::testing::small_ppo_config(4, 2, 32, 1);
+  cfg.norm_obs = false;
+  std::vector<std::unique_ptr<nicsched::control::Env>> envs;
+  for (int i = 0; i < 2; ++i) envs.push_back(std::make_unique<NoiseEnv>());
+  nicsched::ppo::Trainer trainer(cfg, std::move(envs));
+  (void)trainer.update();
+  const auto raw = temp_dir("native-raw");
+  trainer.export_policy(raw, "");
+  const auto r = nicsched::testing::compare_native_with_module(TrainedPolicy(raw), (raw / "policy.pt").string(),
+                                                               b.obs / 100.0, b.mask);
+  CHECK(r.logits_close);
+  CHECK(r.differing_actions == 0);
+  std::filesystem::remove_all(legacy);
+  std::filesystem::remove_all(raw);
+}
+
+TEST_CASE("policy export: a module whose actor the native pass does not reproduce is refused, naming the file",
+          "[ppo][export][native]") {
+  // The exported weights, but an `actor` that computes something else (logits doubled).
+  auto fresh = torch::jit::load((exported() / "policy.pt").string());
+  torch::jit::Module m("NicschedPolicy");
+  for (const auto& p : fresh.named_parameters(false)) m.register_parameter(p.name, p.value.clone(), false);
+  for (const auto& b : fresh.named_buffers(false)) m.register_buffer(b.name, b.value.clone());
+  m.define(
+      "def actor(self, obs: Tensor, mask: Tensor) -> Tensor:\n"
+      "        x = torch.clamp((obs - self.obs_mean) / torch.sqrt(self.obs_var + 1e-8), -10.0, 10.0)\n"
+      "        logits = torch.tanh(torch.linear(x, self.actor_w0, self.actor_b0))\n"
+      "        logits = torch.tanh(torch.linear(logits, self.actor_w1, self.actor_b1))\n"
+      "        logits = 2.0 * torch.linear(logits, self.actor_w2, self.actor_b2)\n"
+      "        return torch.where(mask > 0, logits, torch.full_like(logits, -1e+08))\n");
+  const auto dir = temp_dir("native-other");
+  std::filesystem::create_directories(dir);
+  m.save((dir / "policy.pt").string());
+  std::filesystem::copy_file(exported() / "policy.yaml", dir / "policy.yaml");
+  try {
+    const TrainedPolicy p(dir);
+    FAIL("a module the native forward pass does not reproduce was loaded");
+  } catch (const nicsched::ppo::CheckpointError& e) {
+    CHECK_THAT(e.what(), Catch::Contains((dir / "policy.pt").string()) && Catch::Contains("native forward pass"));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("policy export: the committed policy's native decisions are the TorchScript actor's", "[ppo][export][native]") {
+  const auto dir = std::filesystem::path(NICSCHED_SOURCE_DIR) / "agent/policies/default";
+  const TrainedPolicy policy(dir);
+  REQUIRE(policy.observation_size() == 620);
+  // Observations in the encoder's ranges (features mostly in [0, 1], some larger), tenants
+  // present or not (feature 0 of each tenant block), masks as ActionCodec writes them
+  // (absent tenants pinned to index 0 of each head), and some rows of wider magnitude.
+  const std::int64_t rows = 400, n = 620, tenant_features = 19, tenants = 8;
+  std::mt19937 rng(24);
+  std::uniform_real_distribution<float> u(0.0F, 1.0F);
+  std::vector<float> o(static_cast<std::size_t>(rows * n));
+  std::vector<std::int64_t> mk;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float scale = r % 4 == 3 ? 100.0F : 1.5F;
+    std::vector<bool> present(tenants);
+    for (auto&& p : present) p = rng() % 4 != 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      const std::int64_t in_frame = i % (n / 4);
+      const bool flag = in_frame < tenants * tenant_features && in_frame % tenant_features == 0;
+      o[static_cast<std::size_t>(r * n + i)] =
+          flag ? (present[static_cast<std::size_t>(in_frame / tenant_features)] ? 1.0F : 0.0F) : u(rng) * scale;
+    }
+    for (std::int64_t t = 0; t < tenants; ++t) {
+      for (int h = 0; h < 3; ++h) {
+        for (int i = 0; i < 4; ++i) mk.push_back(present[static_cast<std::size_t>(t)] || i == 0 ? 1 : 0);
+      }
+    }
+  }
+  const auto obs = torch::tensor(o).reshape({rows, n});
+  const auto mask = torch::tensor(mk).to(torch::kUInt8).reshape({rows, -1});
+  const auto c = nicsched::testing::compare_native_with_module(policy, (dir / "policy.pt").string(), obs, mask);
+  CHECK(c.logits_close);
+  CHECK(c.differing_actions == 0);
+  CHECK(c.masked_chosen == 0);
+}
+
+TEST_CASE("policy export: the committed policy keeps its action space and leaves the control buckets as they were",
+          "[ppo][export][control]") {
+  // agent/policies/default was trained before the control head: its policy.yaml `env:`
+  // has no control_levels, so the controller rebuilds 3 heads and 19 features per tenant
+  // and never touches T_CTRL_RATE / T_CTRL_BURST.
+  const auto policy = std::make_shared<const TrainedPolicy>(std::filesystem::path(NICSCHED_SOURCE_DIR) /
+                                                            "agent/policies/default");
+  nicsched::ppo::PpoController controller(policy);
+  CHECK(controller.env_config().control_levels == 1);
+  nicsched::testing::TrackedNic nic(nicsched::testing::test_caps(8, 4, 4));
+  auto& [caps, s, tr] = nic;
+  auto base = nicsched::host::default_policy(caps);
+  for (std::uint32_t t = 0; t < caps.tenants; ++t) {  // a scenario's own control buckets
+    base.tenants[t].ctrl_rate_bytes_per_kcycle = 100 + t;
+    base.tenants[t].ctrl_burst_bytes = 2000 + t;
+  }
+  std::set<std::vector<int>> actions;
+  for (int i = 0; i < 40; ++i) {
+    s.bulk(0, 20000).bulk(2, static_cast<std::uint64_t>(5000 * (i % 4))).control(1, 256).control(0, 1024, 8);
+    tr.update(s.next(2000));
+    const auto p = controller.decide(tr, base);
+    REQUIRE(controller.last_action().size() == 24);
+    actions.insert(controller.last_action());
+    for (std::uint32_t t = 0; t < caps.tenants; ++t) {
+      CHECK(p.tenants[t].ctrl_rate_bytes_per_kcycle == 100 + t);
+      CHECK(p.tenants[t].ctrl_burst_bytes == 2000 + t);
+    }
+  }
+  CHECK(actions.size() > 1);  // it does decide (the test is not about a constant policy)
 }

@@ -4,7 +4,8 @@
 //  - permuting the tenants permutes the logits and leaves the value unchanged;
 //  - an absent tenant's features do not change the other tenants' outputs;
 //  - the policy trained with 4 tenants runs on 2 and 8, and adding absent tenants
-//    changes nothing for the present ones.
+//    changes nothing for the present ones;
+//  - TrainedPolicy's native forward pass gives the module's logits and actions.
 #include "torch_catch.hpp"  // first: Catch's CHECK, not torch's
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 
 #include "nicsched/ppo/policy.hpp"
 #include "nicsched/ppo/trainer.hpp"
+#include "native_check.hpp"
 #include "small_ppo_config.hpp"
 
 namespace {
@@ -284,4 +286,54 @@ TEST_CASE("set policy: the actor-only method gives forward's logits, and a re-ex
   CHECK(torch::equal(run(r, obs).first, run(m, obs).first));
   CHECK(torch::equal(run(r, obs).second, run(m, obs).second));
   std::filesystem::remove_all(again);
+}
+
+TEST_CASE("set policy: the native forward pass gives the module's logits (1e-5) and actions, normalised or not",
+          "[ppo][set][native]") {
+  const nicsched::ppo::TrainedPolicy policy(exported());
+  std::mt19937 rng(16);
+  // Rows of random features, each tenant present or not, masks keeping at least one value per head.
+  std::vector<torch::Tensor> obs_rows, mask_rows;
+  for (int r = 0; r < 300; ++r) {
+    std::vector<bool> present(kTenants);
+    for (auto&& p : present) p = rng() % 3 != 0;
+    obs_rows.push_back(observation(kTenants, present, rng) * (r % 5 == 4 ? 50.0F : 1.0F));
+    std::vector<std::int64_t> m;
+    for (std::size_t t = 0; t < kTenants; ++t) {
+      for (const int h : {kHeadA, kHeadB}) {
+        const int keep = static_cast<int>(rng() % static_cast<unsigned>(h));
+        for (int i = 0; i < h; ++i) m.push_back(i == keep || rng() % 2 == 0 ? 1 : 0);
+      }
+    }
+    mask_rows.push_back(torch::tensor(m).to(torch::kUInt8).reshape({1, -1}));
+  }
+  auto obs = torch::cat(obs_rows);
+  // Presence flags stay 0 / 1 in the rows that were scaled.
+  for (std::size_t f = 0; f < kFrames; ++f) {
+    for (std::size_t t = 0; t < kTenants; ++t) {
+      auto col = obs.select(1, static_cast<std::int64_t>(f * frame_size(kTenants) + t * kFeatures));
+      col.copy_((col > 0.5).to(torch::kFloat32));
+    }
+  }
+  const auto c = nicsched::testing::compare_native_with_module(policy, (exported() / "policy.pt").string(), obs,
+                                                               torch::cat(mask_rows));
+  CHECK(c.logits_close);
+  CHECK(c.largest_difference < 1e-5);
+  CHECK(c.differing_actions == 0);
+  CHECK(c.masked_chosen == 0);
+
+  // A set policy trained without observation normalisation (norm_obs: false; the export
+  // carries the statistics, which give the layout, but the script does not apply them).
+  auto cfg = set_config();
+  cfg.norm_obs = false;
+  cfg.total_steps = cfg.num_envs * cfg.num_steps;
+  nicsched::ppo::Trainer trainer(cfg, envs(2), layout());
+  (void)trainer.update();
+  const auto raw = std::filesystem::temp_directory_path() / ("nicsched-set-raw-" + std::to_string(::getpid()));
+  trainer.export_policy(raw, "");
+  const auto r = nicsched::testing::compare_native_with_module(nicsched::ppo::TrainedPolicy(raw),
+                                                               (raw / "policy.pt").string(), obs, torch::cat(mask_rows));
+  CHECK(r.logits_close);
+  CHECK(r.differing_actions == 0);
+  std::filesystem::remove_all(raw);
 }

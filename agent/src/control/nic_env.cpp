@@ -15,6 +15,10 @@ namespace {
 
 float clipped(double v, double hi) { return static_cast<float>(std::clamp(v, 0.0, hi)); }
 
+// The control burst of the "off" level: the smallest a policy may set (host policy
+// validation: one minimum-size frame).
+constexpr std::uint32_t kMinControlBurst = 64;
+
 using fileio::setting;
 
 const fileio::Settings<NicEnvConfig>& env_settings() {
@@ -28,6 +32,7 @@ const fileio::Settings<NicEnvConfig>& env_settings() {
           setting("weight_levels", &NicEnvConfig::weight_levels, "an unsigned integer"),
           setting("quota_levels", &NicEnvConfig::quota_levels, "an unsigned integer"),
           setting("rate_levels", &NicEnvConfig::rate_levels, "an unsigned integer"),
+          setting("control_levels", &NicEnvConfig::control_levels, "an unsigned integer"),
           setting("progress_coef", &NicEnvConfig::progress_coef, "a number"),
           setting("fairness_coef", &NicEnvConfig::fairness_coef, "a number"),
           setting("drop_coef", &NicEnvConfig::drop_coef, "a number"),
@@ -71,6 +76,8 @@ void NicEnvConfig::validate() const {
   require(weight_levels >= 1 && weight_levels <= 6, "weight_levels", "must be 1..6 (quantum 1500 * 2^5 fits 16 bits)");
   require(quota_levels >= 1 && quota_levels <= 255, "quota_levels", "must be 1..255");
   require(rate_levels >= 1 && rate_levels <= 11, "rate_levels", "must be 1..11 (level 10 is line rate / 1024)");
+  require(control_levels >= 1 && control_levels <= 4, "control_levels",
+          "must be 1..4 (0: the scenario's control bucket, 1: off, 2: low, 3: high)");
   require(progress_coef >= 0 && fairness_coef >= 0 && drop_coef >= 0 && deadline_coef >= 0,
           "progress_coef/fairness_coef/drop_coef/deadline_coef", "must not be negative");
 }
@@ -108,7 +115,8 @@ ActionSpace ActionCodec::space() const {
     s.head_sizes.push_back(static_cast<int>(cfg_.priority_levels));
     s.head_sizes.push_back(static_cast<int>(cfg_.weight_levels));
     s.head_sizes.push_back(static_cast<int>(cfg_.quota_levels));
-    if (cfg_.rate_levels > 1) s.head_sizes.push_back(static_cast<int>(cfg_.rate_levels));
+    if (rate_head()) s.head_sizes.push_back(static_cast<int>(cfg_.rate_levels));
+    if (control_head()) s.head_sizes.push_back(static_cast<int>(cfg_.control_levels));
   }
   return s;
 }
@@ -116,6 +124,16 @@ ActionSpace ActionCodec::space() const {
 std::uint32_t ActionCodec::rate_of_level(std::uint32_t k) const {
   const double per_kcycle = link_bytes_per_cycle_ * 1024.0 / std::ldexp(1.0, static_cast<int>(k));
   return static_cast<std::uint32_t>(std::clamp(std::lround(per_kcycle), 1L, 0xFFFFFFL));
+}
+
+ControlBucket ActionCodec::control_bucket_of_level(std::uint32_t k) {
+  const host::TenantPolicy reset;  // the registers' reset values
+  switch (k) {
+    case 1: return {0, kMinControlBurst};
+    case 2: return {reset.ctrl_rate_bytes_per_kcycle / 4, reset.ctrl_burst_bytes / 4};
+    case 3: return {reset.ctrl_rate_bytes_per_kcycle * 4, reset.ctrl_burst_bytes * 4};
+    default: throw EnvError("ActionCodec: control level " + std::to_string(k) + " is not 1 (off), 2 (low) or 3 (high)");
+  }
 }
 
 void ActionCodec::mask(const TelemetryTracker& tracker, std::span<std::uint8_t> out) const {
@@ -134,9 +152,13 @@ void ActionCodec::mask(const TelemetryTracker& tracker, std::span<std::uint8_t> 
       const bool fits = i + 1 <= std::max<std::uint32_t>(1, caps_.crypto_slots);
       m[cfg_.priority_levels + cfg_.weight_levels + i] = (present ? fits : i == 0) ? 1 : 0;
     }
-    if (cfg_.rate_levels > 1) {
-      const std::size_t base = cfg_.priority_levels + cfg_.weight_levels + cfg_.quota_levels;
+    std::size_t base = cfg_.priority_levels + cfg_.weight_levels + cfg_.quota_levels;
+    if (rate_head()) {
       for (std::uint32_t i = 0; i < cfg_.rate_levels; ++i) m[base + i] = (present || i == 0) ? 1 : 0;
+      base += cfg_.rate_levels;
+    }
+    if (control_head()) {
+      for (std::uint32_t i = 0; i < cfg_.control_levels; ++i) m[base + i] = (present || i == 0) ? 1 : 0;
     }
   }
 }
@@ -151,16 +173,19 @@ host::Policy ActionCodec::decode(std::span<const int> action, const host::Policy
   p.arb_mode = host::ArbMode::kSpDwrr;
   p.tenants.resize(caps_.tenants);
   for (std::uint32_t t = 0; t < caps_.tenants; ++t) {
-    const int prio = action[t * per];
-    const int weight = action[t * per + 1];
-    const int quota = action[t * per + 2];
-    const int rate = per > 3 ? action[t * per + 3] : 0;
+    const auto a = action.subspan(t * per, per);
+    const int prio = a[0];
+    const int weight = a[1];
+    const int quota = a[2];
+    const int rate = rate_head() ? a[3] : 0;
+    const int control = control_head() ? a[per - 1] : 0;
     if (prio < 0 || prio >= static_cast<int>(cfg_.priority_levels) || weight < 0 ||
         weight >= static_cast<int>(cfg_.weight_levels) || quota < 0 ||
-        quota >= static_cast<int>(cfg_.quota_levels) || rate < 0 || rate >= static_cast<int>(cfg_.rate_levels)) {
-      throw EnvError("ActionCodec::decode: tenant " + std::to_string(t) + ": action (" + std::to_string(prio) +
-                     ", " + std::to_string(weight) + ", " + std::to_string(quota) +
-                     (per > 3 ? ", " + std::to_string(rate) : std::string()) + ") out of range");
+        quota >= static_cast<int>(cfg_.quota_levels) || rate < 0 || rate >= static_cast<int>(cfg_.rate_levels) ||
+        control < 0 || control >= static_cast<int>(cfg_.control_levels)) {
+      std::string values;
+      for (const int v : a) values += (values.empty() ? "" : ", ") + std::to_string(v);
+      throw EnvError("ActionCodec::decode: tenant " + std::to_string(t) + ": action (" + values + ") out of range");
     }
     auto& tp = p.tenants[t];
     tp.priority = std::min(static_cast<std::uint32_t>(prio), caps_.prio_levels - 1);
@@ -169,6 +194,11 @@ host::Policy ActionCodec::decode(std::span<const int> action, const host::Policy
     if (rate > 0) {
       tp.rate_limited = true;
       tp.rate_bytes_per_kcycle = rate_of_level(static_cast<std::uint32_t>(rate));
+    }
+    if (control > 0) {
+      const auto bucket = control_bucket_of_level(static_cast<std::uint32_t>(control));
+      tp.ctrl_rate_bytes_per_kcycle = bucket.rate_bytes_per_kcycle;
+      tp.ctrl_burst_bytes = bucket.burst_bytes;
     }
   }
   return p;
@@ -185,10 +215,16 @@ std::vector<int> ActionCodec::encode(const host::Policy& policy) const {
     a[t * per + 1] = w;
     a[t * per + 2] =
         static_cast<int>(std::clamp<std::uint32_t>(tp.crypto_quota, 1, cfg_.quota_levels) - 1);
-    if (per > 3 && tp.rate_limited && tp.rate_bytes_per_kcycle > 0) {
+    if (rate_head() && tp.rate_limited && tp.rate_bytes_per_kcycle > 0) {
       // The nearest level (in log2) to the limit; unlimited stays 0 (the scenario's setting).
       const double k = std::log2(link_bytes_per_cycle_ * 1024.0 / tp.rate_bytes_per_kcycle);
       a[t * per + 3] = static_cast<int>(std::clamp(std::lround(k), 1L, static_cast<long>(cfg_.rate_levels) - 1));
+    }
+    if (control_head()) {  // a bucket that is one of the levels' exactly; any other stays 0 (the scenario's)
+      const ControlBucket bucket{tp.ctrl_rate_bytes_per_kcycle, tp.ctrl_burst_bytes};
+      for (std::uint32_t k = 1; k < cfg_.control_levels; ++k) {
+        if (bucket == control_bucket_of_level(k)) a[t * per + per - 1] = static_cast<int>(k);
+      }
     }
   }
   return a;
@@ -199,7 +235,7 @@ ObservationEncoder::ObservationEncoder(const NicEnvConfig& cfg, const host::Capa
     : cfg_(cfg), caps_(caps), frames_(cfg.history * frame_size(), 0.0F) {}
 
 std::size_t ObservationEncoder::frame_size() const {
-  return caps_.tenants * kTenantFeatures + kGlobalFeatures;
+  return caps_.tenants * tenant_features(cfg_) + kGlobalFeatures;
 }
 std::size_t ObservationEncoder::size() const { return cfg_.history * frame_size(); }
 void ObservationEncoder::reset() { std::fill(frames_.begin(), frames_.end(), 0.0F); }
@@ -210,9 +246,10 @@ void ObservationEncoder::push(const TelemetryTracker& tr, const host::Policy& in
   std::span<float> f(frames_.data(), fs);
   const double interval = std::max<double>(1.0, static_cast<double>(tr.interval_cycles()));
   const double link = interval * tr.link_bytes_per_cycle();  // bytes per interval at line rate
+  const std::size_t per = tenant_features(cfg_);
   for (std::uint32_t t = 0; t < caps_.tenants; ++t) {
     const auto& s = tr.tenants()[t];
-    auto o = f.subspan(t * kTenantFeatures, kTenantFeatures);
+    auto o = f.subspan(t * per, per);
     const host::TenantPolicy tp = t < in_force.tenants.size() ? in_force.tenants[t] : host::TenantPolicy{};
     const double age = s.burst_age(tr.now());
     o[0] = s.present ? 1.0F : 0.0F;
@@ -235,8 +272,22 @@ void ObservationEncoder::push(const TelemetryTracker& tr, const host::Policy& in
     o[17] = static_cast<float>(std::log2(std::max(1.0, static_cast<double>(tp.weight) / kBaseQuantum)) /
                                std::max(1.0, cfg_.weight_levels - 1.0));
     o[18] = static_cast<float>(tp.crypto_quota) / static_cast<float>(std::max<std::uint32_t>(1, caps_.crypto_slots));
+    if (per > kTenantFeatures) {
+      // What the control bucket sees: the tenant's control bytes out against what the reset
+      // bucket passes in the interval (the level serves up to its rate, the rest falls back
+      // to the tenant's own priority), and the control level in force (0: the scenario's).
+      const double reset_bytes = static_cast<double>(host::TenantPolicy{}.ctrl_rate_bytes_per_kcycle) * interval / 1024.0;
+      o[19] = clipped(s.control_bytes / std::max(1.0, reset_bytes), 4.0);
+      std::uint32_t level = 0;
+      for (std::uint32_t k = 1; k < cfg_.control_levels; ++k) {
+        if (ActionCodec::control_bucket_of_level(k) == ControlBucket{tp.ctrl_rate_bytes_per_kcycle, tp.ctrl_burst_bytes}) {
+          level = k;
+        }
+      }
+      o[20] = static_cast<float>(level) / static_cast<float>(cfg_.control_levels - 1);
+    }
   }
-  auto g = f.subspan(caps_.tenants * kTenantFeatures, kGlobalFeatures);
+  auto g = f.subspan(caps_.tenants * per, kGlobalFeatures);
   g[0] = clipped(tr.link_fraction(), 2.0);
   g[1] = clipped(tr.crypto_busy_fraction(), 1.0);
   g[2] = static_cast<float>(tr.present_count()) / static_cast<float>(caps_.tenants);

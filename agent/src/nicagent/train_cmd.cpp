@@ -415,10 +415,9 @@ int train(const TrainOptions& o) {
     const control::ActionCodec codec(env_cfg, host::Capabilities{});
     const auto tenants = static_cast<std::size_t>(envs.front()->action_space().heads() / codec.heads_per_tenant());
     layout.frames = env_cfg.history;
-    layout.frame_size = tenants * control::ObservationEncoder::kTenantFeatures +
-                        control::ObservationEncoder::kGlobalFeatures;
+    layout.tenant_features = control::ObservationEncoder::tenant_features(env_cfg);
+    layout.frame_size = tenants * layout.tenant_features + control::ObservationEncoder::kGlobalFeatures;
     layout.tenants = tenants;
-    layout.tenant_features = control::ObservationEncoder::kTenantFeatures;
     layout.heads_per_tenant = codec.heads_per_tenant();
     layout.logits_per_tenant = codec.logits_per_tenant();
   }

@@ -14,12 +14,11 @@
 #include <vector>
 
 #include "comm.hpp"
+#include "native_actor.hpp"  // kMaskedLogit
 #include "nicsched/ppo/trainer.hpp"
 
 namespace nicsched::ppo {
 namespace detail {
-
-inline constexpr double kMaskedLogit = -1e8;  // logit of a masked-out action: probability 0
 
 // Element-wise sum over the MPI ranks, in place (a no-op in a one-rank world).
 inline void allreduce_sum(torch::Tensor& t) {

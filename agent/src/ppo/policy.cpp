@@ -1,24 +1,137 @@
-// Loading and running an exported policy (TorchScript), for eval and serve.
+// Loading an exported policy (TorchScript) for eval and serve, and running its actor
+// natively (native_actor.hpp): the module is the file format and the reference a load
+// checks against; decisions run neither the interpreter nor the dispatcher.
 #include "nicsched/ppo/policy.hpp"
 
-#include <torch/csrc/jit/runtime/graph_executor.h>
-#include <ATen/Parallel.h>
+#include <torch/csrc/jit/ir/constants.h>
 #include <torch/script.h>
 #include <yaml-cpp/yaml.h>
 
+#include <optional>
+
+#include "native_actor.hpp"
 #include "nicsched/fileio/yaml.hpp"
 #include "nicsched/ppo/trainer.hpp"
+#include "policy_inputs.hpp"
 
 namespace nicsched::ppo {
 
+// What a decision reads: the actor's weights and observation statistics copied out of
+// the module; the module itself is not kept.
 struct TrainedPolicy::Impl {
-  torch::jit::Module module;
-  c10::optional<torch::jit::Method> actor;  // the module's actor-only method, if it has one
+  detail::NativeActor actor;
+  bool has_actor_method = false;  // the export has `actor` (else it predates that method)
   std::size_t obs_size = 0;
   std::vector<int> heads;
   std::size_t n_logits = 0;
   std::string env_yaml;
 };
+
+namespace {
+
+// How far the native forward pass's logits may be from the module's (relative and
+// absolute, as torch::allclose): the same sums in another order, ~1e-6 apart.
+constexpr double kNativeTolerance = 1e-5;
+
+std::vector<float> floats(const torch::Tensor& t) {
+  const auto c = t.to(torch::kFloat32).contiguous();
+  return {c.data_ptr<float>(), c.data_ptr<float>() + c.numel()};
+}
+
+// The observation clip of the exported script: the bounds of its two-sided torch.clamp
+// calls (the normalisation's, the only ones the exporter writes; exports do not record
+// the clip anywhere else). They must all be the same +-clip. None: the script does not
+// normalise observations (norm_obs: false; the statistics are exported all the same).
+std::optional<double> script_obs_clip(const torch::jit::Module& m, const std::string& file) {
+  const auto number = [](const c10::optional<c10::IValue>& v) -> std::optional<double> {
+    if (!v || !(v->isDouble() || v->isInt())) return std::nullopt;
+    return v->isDouble() ? v->toDouble() : static_cast<double>(v->toInt());
+  };
+  const auto clamp = c10::Symbol::fromQualString("aten::clamp");
+  std::optional<double> clip;
+  for (const auto& method : m.get_methods()) {
+    for (const torch::jit::Node* node : method.graph()->nodes()) {
+      if (node->kind() != clamp) continue;
+      const auto lo = number(torch::jit::toIValue(node->input(1)));
+      const auto hi = number(torch::jit::toIValue(node->input(2)));
+      if (!hi) continue;  // a lower bound alone (the set network's pooling: count >= 1)
+      if (!lo || *lo != -*hi || (clip && *clip != *hi)) {
+        throw CheckpointError(file + ": the exported script's observation clip is not one constant +-clip");
+      }
+      clip = *hi;
+    }
+  }
+  return clip;
+}
+
+// The module's `name`_w0, _b0, `name`_w1, ... as layers: tanh after each, or after all
+// but the last when `linear_last`.
+std::vector<detail::DenseLayer> dense_layers(const torch::jit::Module& m, const std::string& name, bool linear_last,
+                                             const std::string& file) {
+  std::size_t n = 0;
+  while (m.hasattr(name + "_w" + std::to_string(n))) ++n;
+  if (n == 0) throw CheckpointError(file + ": no " + name + "_w0 weights: not a policy exported by nicagent");
+  std::vector<detail::DenseLayer> out;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto w = m.attr(name + "_w" + std::to_string(i)).toTensor();
+    const auto b = m.attr(name + "_b" + std::to_string(i)).toTensor();
+    if (w.dim() != 2 || b.dim() != 1 || b.size(0) != w.size(0) ||
+        (!out.empty() && out.back().out != static_cast<std::size_t>(w.size(1)))) {
+      throw CheckpointError(file + ": " + name + "_w" + std::to_string(i) + " and " + name + "_b" + std::to_string(i) +
+                            " do not continue the network's layers");
+    }
+    out.emplace_back(static_cast<std::size_t>(w.size(1)), static_cast<std::size_t>(w.size(0)), floats(w), floats(b),
+                     linear_last && i + 1 == n);
+  }
+  return out;
+}
+
+// The exported module's actor as plain arrays (the names and layout of policy_export.cpp).
+detail::NativeActor native_actor(const torch::jit::Module& m, std::size_t obs_size, std::size_t n_logits,
+                                 const std::string& file) {
+  if (!m.hasattr("actor_encoder_w0")) {  // the mlp
+    auto layers = dense_layers(m, "actor", true, file);
+    if (layers.front().in != obs_size || layers.back().out != n_logits) {
+      throw CheckpointError(file + ": the actor maps " + std::to_string(layers.front().in) + " inputs to " +
+                            std::to_string(layers.back().out) + " logits; policy.yaml says " +
+                            std::to_string(obs_size) + " and " + std::to_string(n_logits));
+    }
+    detail::Normaliser norm;
+    if (const auto clip = script_obs_clip(m, file)) {
+      if (!m.hasattr("obs_mean")) throw CheckpointError(file + ": the script normalises but has no obs_mean");
+      norm = detail::Normaliser(floats(m.attr("obs_mean").toTensor()), floats(m.attr("obs_var").toTensor()), *clip);
+      if (norm.mean.size() != obs_size) throw CheckpointError(file + ": obs_mean does not fit the observation size");
+    }
+    return detail::NativeActor::mlp(std::move(norm), std::move(layers));
+  }
+  if (!m.hasattr("tenant_mean")) {
+    throw CheckpointError(file + ": a set policy without observation statistics (tenant_mean) cannot be run: its "
+                          "observation layout is only known from them");
+  }
+  const auto clip = script_obs_clip(m, file);  // none: the statistics are there but not applied
+  const auto t_mean = m.attr("tenant_mean").toTensor();  // [frames, 1, features]
+  detail::NativeSetShape shape;
+  shape.frames = static_cast<std::size_t>(t_mean.size(0));
+  shape.features = static_cast<std::size_t>(t_mean.size(2));
+  detail::Normaliser global;
+  if (m.hasattr("global_mean")) {
+    const auto g_mean = m.attr("global_mean").toTensor();  // [frames, globals]
+    shape.globals = static_cast<std::size_t>(g_mean.size(1));
+    if (clip) global = detail::Normaliser(floats(g_mean), floats(m.attr("global_var").toTensor()), *clip);
+  }
+  detail::Normaliser tenant;
+  if (clip) tenant = detail::Normaliser(floats(t_mean), floats(m.attr("tenant_var").toTensor()), *clip);
+  auto encoder = dense_layers(m, "actor_encoder", false, file);
+  auto head = dense_layers(m, "actor", true, file);
+  shape.logits = head.back().out;
+  if (encoder.front().in != shape.frames * (shape.features + shape.globals) || head.size() != 2 ||
+      head.front().in != 3 * encoder.back().out) {
+    throw CheckpointError(file + ": the set network's layers do not fit its observation statistics");
+  }
+  return detail::NativeActor::set(shape, std::move(tenant), std::move(global), std::move(encoder), std::move(head));
+}
+
+}  // namespace
 
 TrainedPolicy::TrainedPolicy(const std::filesystem::path& dir) : impl_(std::make_unique<Impl>()) {
   const auto meta_file = dir / "policy.yaml";
@@ -51,21 +164,37 @@ TrainedPolicy::TrainedPolicy(const std::filesystem::path& dir) : impl_(std::make
   } catch (const fileio::FileError& e) {
     throw CheckpointError(e.what());
   }
+  torch::jit::Module module;
   try {
-    impl_->module = torch::jit::load(model_file.string());
+    module = torch::jit::load(model_file.string());
   } catch (const c10::Error& e) {
     throw CheckpointError(model_file.string() + ": cannot load the TorchScript policy");
   }
-  impl_->module.eval();
-  impl_->actor = impl_->module.find_method("actor");
-  // One decision is a tiny MLP: the profiling executor's re-optimisation on the first
-  // calls and intra-op threads cost far more than the arithmetic (docs/results.md).
-  torch::jit::getProfilingMode() = false;
-  torch::jit::getExecutorMode() = false;
-  at::set_num_threads(1);
-  const std::vector<float> obs(impl_->obs_size, 0.0F);
-  const std::vector<std::uint8_t> mask(impl_->n_logits, 1);
-  (void)act(obs, mask);  // warm-up: the first call compiles the method
+  module.eval();
+  impl_->has_actor_method = module.find_method("actor").has_value();
+  impl_->actor = native_actor(module, impl_->obs_size, impl_->n_logits, model_file.string());
+
+  // The native forward pass must compute the module's logits (the module's `actor`, or
+  // `forward` in exports that predate it) on random observations and masks, before any
+  // decision is made with it.
+  const c10::InferenceMode guard;
+  const auto in = detail::random_policy_inputs(module, impl_->obs_size, impl_->n_logits, 1);
+  const auto want = (impl_->has_actor_method ? module.get_method("actor")({in.obs, in.mask}).toTensor()
+                                             : module.forward({in.obs, in.mask}).toTupleRef().elements()[0].toTensor())
+                        .contiguous();
+  auto got = torch::empty_like(want);
+  for (std::int64_t r = 0; r < in.obs.size(0); ++r) {
+    const auto o = in.obs[r].contiguous();
+    const auto k = in.mask[r].contiguous();
+    auto row = got[r];
+    impl_->actor.logits({o.data_ptr<float>(), impl_->obs_size}, {k.data_ptr<std::uint8_t>(), impl_->n_logits},
+                        {row.data_ptr<float>(), impl_->n_logits});
+  }
+  if (!torch::allclose(got, want, kNativeTolerance, kNativeTolerance)) {
+    throw CheckpointError(model_file.string() + ": the native forward pass does not compute the module's logits " +
+                          "(largest difference " + std::to_string((got - want).abs().max().item<double>()) +
+                          "): a network this version cannot run");
+  }
 }
 
 TrainedPolicy::~TrainedPolicy() = default;
@@ -75,32 +204,25 @@ TrainedPolicy& TrainedPolicy::operator=(TrainedPolicy&&) noexcept = default;
 std::size_t TrainedPolicy::observation_size() const { return impl_->obs_size; }
 const std::vector<int>& TrainedPolicy::head_sizes() const { return impl_->heads; }
 const std::string& TrainedPolicy::env_yaml() const { return impl_->env_yaml; }
-bool TrainedPolicy::actor_only() const { return impl_->actor.has_value(); }
+bool TrainedPolicy::actor_only() const { return impl_->has_actor_method; }
 
-std::vector<int> TrainedPolicy::act(std::span<const float> obs,
-                                    std::span<const std::uint8_t> mask) const {
-  if (obs.size() != impl_->obs_size || mask.size() != impl_->n_logits) {
-    throw std::invalid_argument("TrainedPolicy::act: expected " + std::to_string(impl_->obs_size) +
-                                " observations and " + std::to_string(impl_->n_logits) +
-                                " mask bytes, got " + std::to_string(obs.size()) + " and " +
-                                std::to_string(mask.size()));
+void TrainedPolicy::logits(std::span<const float> obs, std::span<const std::uint8_t> mask,
+                           std::span<float> out) const {
+  if (obs.size() != impl_->obs_size || mask.size() != impl_->n_logits || out.size() != impl_->n_logits) {
+    throw std::invalid_argument("TrainedPolicy: expected " + std::to_string(impl_->obs_size) + " observations and " +
+                                std::to_string(impl_->n_logits) + " mask bytes and logits, got " +
+                                std::to_string(obs.size()) + ", " + std::to_string(mask.size()) + " and " +
+                                std::to_string(out.size()));
   }
-  // The actor alone, then each head's argmax over the float logits in C++: the critic
-  // would double the weights read per decision (cold caches are the CPU tail), and the
-  // exported act() runs a slice, an argmax and a stack per head in the interpreter
-  // (docs/results.md, "Agent figures").
-  const c10::InferenceMode guard;
-  const auto o = torch::from_blob(const_cast<float*>(obs.data()),
-                                  {1, static_cast<std::int64_t>(obs.size())}, torch::kFloat32);
-  const auto m = torch::from_blob(const_cast<std::uint8_t*>(mask.data()),
-                                  {1, static_cast<std::int64_t>(mask.size())}, torch::kUInt8);
-  const auto logits = impl_->actor ? (*impl_->actor)({o, m}).toTensor().contiguous()
-                                   : impl_->module.forward({o, m}).toTupleRef().elements()[0].toTensor().contiguous();
-  if (logits.numel() != static_cast<std::int64_t>(impl_->n_logits) || logits.scalar_type() != torch::kFloat32) {
-    throw CheckpointError("TrainedPolicy::act: the policy returned " + std::to_string(logits.numel()) +
-                          " logits, expected " + std::to_string(impl_->n_logits) + " floats");
-  }
-  const float* l = logits.data_ptr<float>();
+  impl_->actor.logits(obs, mask, out);
+}
+
+std::vector<int> TrainedPolicy::act(std::span<const float> obs, std::span<const std::uint8_t> mask) const {
+  // The native forward pass (no interpreter, no dispatcher: docs/results.md), then each
+  // head's argmax.
+  thread_local std::vector<float> l;
+  l.resize(impl_->n_logits);
+  logits(obs, mask, l);
   std::vector<int> out(impl_->heads.size());
   std::size_t off = 0;
   for (std::size_t h = 0; h < out.size(); ++h) {

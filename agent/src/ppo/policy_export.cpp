@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "learner.hpp"
+#include "policy_inputs.hpp"
 #include "nicsched/fileio/file.hpp"
 #include "nicsched/ppo/policy.hpp"
 
@@ -257,28 +258,16 @@ void reexport_policy(const std::filesystem::path& from, const std::filesystem::p
   auto fresh = build_module(sp, parameters, buffers);
   fresh.eval();
 
-  // The new module must compute what the old one did: random observations spanning 1e-3
-  // .. 1e5 in magnitude (so that any clip other than the one the policy was exported with
-  // shows) and random masks give the same logits and values to within kReexportTolerance
+  // The new module must compute what the old one did: random observations and masks
+  // (policy_inputs.hpp) give the same logits and values to within kReexportTolerance
   // (exporters before this one wrote torch.addmm(b, x, w.t()) where it writes
   // torch.linear(x, w, b): the same sums, in another order, ~1e-6 apart) and the same
   // greedy action in every head.
   const c10::InferenceMode guard;
-  torch::manual_seed(1);
-  const std::int64_t rows = 64;
-  const auto n_obs = static_cast<std::int64_t>(policy.observation_size());
   std::int64_t n_logits = 0;
   for (int h : sp.heads) n_logits += h;
-  auto obs = torch::pow(10.0, torch::rand({rows, n_obs}) * 8.0 - 3.0) *
-             (torch::randint(0, 2, {rows, n_obs}).to(torch::kFloat32) * 2.0 - 1.0);
-  if (sp.set) {  // the presence flag of every tenant in every frame: 0 or 1
-    const auto frame = n_obs / sp.shape.frames;
-    const auto tenants = (frame - sp.shape.globals) / sp.shape.features;
-    auto v = obs.view({rows, sp.shape.frames, frame});
-    auto flags = v.slice(2, 0, tenants * sp.shape.features).view({rows, sp.shape.frames, tenants, sp.shape.features});
-    flags.select(3, 0).copy_(torch::randint(0, 2, {rows, sp.shape.frames, tenants}).to(torch::kFloat32));
-  }
-  const auto mask = torch::randint(0, 2, {rows, n_logits}).to(torch::kUInt8);
+  const auto [obs, mask] = detail::random_policy_inputs(old, policy.observation_size(),
+                                                        static_cast<std::size_t>(n_logits), 1);
   const auto before = old.forward({obs, mask}).toTuple();
   const auto after = fresh.forward({obs, mask}).toTuple();
   const auto actor = fresh.get_method("actor")({obs, mask}).toTensor();

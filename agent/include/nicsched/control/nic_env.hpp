@@ -33,6 +33,11 @@ struct NicEnvConfig {
   // Rate head (only when > 1): 0 keeps the scenario's rate limit, level k >= 1 limits the
   // tenant to line rate / 2^k. 1 (the default): no rate head, as in the committed policy.
   std::uint32_t rate_levels = 1;
+  // Control-bucket head (only when > 1): the first control_levels values of (0: the
+  // scenario's control bucket, T_CTRL_RATE / T_CTRL_BURST as configured; 1: off; 2: low;
+  // 3: high; ActionCodec::control_bucket_of_level). 1 (the default): no control head, as
+  // in the committed policy.
+  std::uint32_t control_levels = 1;
   // --- reward (docs/agent.md) ---
   double progress_coef = 1.0;            // mean normalised training progress in the interval
   double fairness_coef = 0.5;            // weight of (Jain's index - 1) over episode progress
@@ -72,41 +77,66 @@ class EnvTarget {
 // Builds a fresh target for an episode; the seed varies the workload's randomness.
 using TargetFactory = std::function<std::unique_ptr<EnvTarget>(std::uint64_t seed)>;
 
-// Per-tenant multi-discrete action: heads (priority, weight level, quota[, rate]) per
-// tenant, tenant after tenant.
+// Per-tenant multi-discrete action: heads (priority, weight level, quota[, rate][, control
+// bucket]) per tenant, tenant after tenant.
+// A control-bucket level's registers (T_CTRL_RATE.BYTES_PER_KCYCLE, T_CTRL_BURST.BYTES).
+struct ControlBucket {
+  std::uint32_t rate_bytes_per_kcycle = 0;
+  std::uint32_t burst_bytes = 0;
+  bool operator==(const ControlBucket&) const = default;
+};
+
 class ActionCodec {
  public:
   // link_bytes_per_cycle: the line rate the rate levels are fractions of (0: one
   // AXI4-Stream beat per cycle, CAPS data_bytes).
   ActionCodec(const NicEnvConfig& cfg, const host::Capabilities& caps, double link_bytes_per_cycle = 0.0);
   [[nodiscard]] ActionSpace space() const;
-  // 3, or 4 with the rate head (NicEnvConfig::rate_levels > 1).
-  [[nodiscard]] std::size_t heads_per_tenant() const { return cfg_.rate_levels > 1 ? 4 : 3; }
+  // 3, plus one with the rate head (NicEnvConfig::rate_levels > 1), plus one with the
+  // control head (control_levels > 1).
+  [[nodiscard]] std::size_t heads_per_tenant() const { return std::size_t{3} + (rate_head() ? 1U : 0U) + (control_head() ? 1U : 0U); }
   [[nodiscard]] std::size_t logits_per_tenant() const {
-    return cfg_.priority_levels + cfg_.weight_levels + cfg_.quota_levels + (cfg_.rate_levels > 1 ? cfg_.rate_levels : 0);
+    return cfg_.priority_levels + cfg_.weight_levels + cfg_.quota_levels + (rate_head() ? cfg_.rate_levels : 0) +
+           (control_head() ? cfg_.control_levels : 0);
   }
   // T_RATE.BYTES_PER_KCYCLE of rate level k >= 1 (line rate / 2^k).
   [[nodiscard]] std::uint32_t rate_of_level(std::uint32_t k) const;
+  // The control bucket of control level k = 1 (off), 2 (low), 3 (high); level 0 keeps the
+  // scenario's. Relative to the registers' reset (256 bytes per 1024 cycles, 4096 bytes):
+  // off = rate 0 and the smallest burst a policy may set (64 bytes: one minimum frame, then
+  // the tenant's control frames compete at its own priority level); low = a quarter of
+  // both; high = four times both (docs/agent.md, "Action").
+  [[nodiscard]] static ControlBucket control_bucket_of_level(std::uint32_t k);
   // Allowed values: priorities the NIC has, quotas up to its slots; absent tenants
   // are pinned to index 0 of every head.
   void mask(const TelemetryTracker& tracker, std::span<std::uint8_t> out) const;
-  // The policy for an action: base with SP+DWRR and each tenant's three values.
+  // The policy for an action: base with SP+DWRR and each tenant's values; level 0 of the
+  // rate and control heads leaves the tenant's rate limit and control bucket as in base.
   [[nodiscard]] host::Policy decode(std::span<const int> action, const host::Policy& base) const;
   // The action that stands for a policy's tenant settings (nearest levels).
   [[nodiscard]] std::vector<int> encode(const host::Policy& policy) const;
 
  private:
+  [[nodiscard]] bool rate_head() const { return cfg_.rate_levels > 1; }
+  [[nodiscard]] bool control_head() const { return cfg_.control_levels > 1; }
   NicEnvConfig cfg_;
   host::Capabilities caps_;
   double link_bytes_per_cycle_ = 0.0;
 };
 
-// Observation: `history` frames, newest first; a frame is, per NIC tenant, kTenantFeatures
-// features (the last action included) followed by kGlobalFeatures.
+// Observation: `history` frames, newest first; a frame is, per NIC tenant,
+// tenant_features() features (the last action included) followed by kGlobalFeatures.
 class ObservationEncoder {
  public:
   static constexpr std::size_t kTenantFeatures = 19;
+  // With the control head (NicEnvConfig::control_levels > 1) each tenant has two more: its
+  // control bytes out against the reset control bucket's rate, and the control level in
+  // force. Without it the observation is the committed policy's.
+  static constexpr std::size_t kControlFeatures = 2;
   static constexpr std::size_t kGlobalFeatures = 3;
+  [[nodiscard]] static std::size_t tenant_features(const NicEnvConfig& cfg) {
+    return kTenantFeatures + (cfg.control_levels > 1 ? kControlFeatures : 0);
+  }
   ObservationEncoder(const NicEnvConfig& cfg, const host::Capabilities& caps);
   [[nodiscard]] std::size_t size() const;
   // Clears the history (all frames zero).

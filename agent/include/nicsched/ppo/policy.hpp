@@ -1,6 +1,9 @@
 // TrainedPolicy: a policy exported by Trainer::export_policy, loaded for inference
-// (eval, serve). Greedy actions: the most probable value of every head, from the
-// exported actor alone (its `actor` method; exports that predate it run `forward`).
+// (eval, serve). Greedy actions: the most probable value of every head of the actor's
+// logits. The TorchScript module is the file format: at load the actor's weights and
+// observation statistics are copied out of it into plain arrays, and decisions run the
+// forward pass in plain C++ (no interpreter, no dispatcher: docs/agent.md, "Checkpoints
+// and export"), after a check that it computes the module's logits.
 #pragma once
 
 #include <cstdint>
@@ -14,7 +17,9 @@ namespace nicsched::ppo {
 
 class TrainedPolicy {
  public:
-  // Reads dir/policy.yaml and dir/policy.pt; throws CheckpointError naming the file.
+  // Reads dir/policy.yaml and dir/policy.pt; throws CheckpointError naming the file, also
+  // when the native forward pass does not give the module's logits (to 1e-5) on random
+  // observations and masks (a network this version cannot run).
   explicit TrainedPolicy(const std::filesystem::path& dir);
   ~TrainedPolicy();
   TrainedPolicy(TrainedPolicy&&) noexcept;
@@ -24,11 +29,15 @@ class TrainedPolicy {
   [[nodiscard]] const std::vector<int>& head_sizes() const;
   // The `env` mapping written at export, as YAML text (the environment it was made for).
   [[nodiscard]] const std::string& env_yaml() const;
-  // One observation and mask in, one index per head out.
+  // One observation and mask in, one index per head out (the first of equal maxima).
+  // Thread-safe: threads may share one policy.
   [[nodiscard]] std::vector<int> act(std::span<const float> obs,
                                      std::span<const std::uint8_t> mask) const;
-  // True when act() runs the actor alone; false for an export that predates the `actor`
-  // method (it runs `forward`, the critic included: re-export it with reexport_policy).
+  // The masked logits act() takes its argmaxes of (as the module's `actor` computes them,
+  // to ~1e-6), into `out` (one per mask byte).
+  void logits(std::span<const float> obs, std::span<const std::uint8_t> mask, std::span<float> out) const;
+  // True when the export has the actor-only method `actor`; false for an export that
+  // predates it (act() runs natively either way; reexport_policy adds the method).
   [[nodiscard]] bool actor_only() const;
 
  private:

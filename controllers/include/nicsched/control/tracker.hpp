@@ -27,6 +27,7 @@ struct TenantState {
   double crypto_wait_fraction = 0;    // head-of-line wait cycles for a slot / cycles
   double crypto_demand = 0;           // busy + wait cycles: what it would have used
   double control_latency_cycles = 0;  // mean enqueue-to-egress latency of control packets
+  double control_bytes = 0;           // control-class TX bytes out
   // --- phase, estimated ---
   bool in_burst = false;              // communicating now
   std::uint64_t burst_start_cycle = 0;  // when the current (or last) burst began

@@ -1,0 +1,80 @@
+// NativeActor: the exported actor's forward pass (observation normalisation, tanh layers,
+// the set network's per-tenant encoder and pooling, masking) in plain C++ over weights
+// copied out of the TorchScript module at load (TrainedPolicy, policy.cpp).
+//
+// Why: a decision through the TorchScript interpreter and the ATen dispatcher costs
+// 130-250 us of CPU when their code and data are cold (after another process or the
+// simulator ran on the core), ~35 us warm, for ~50 k multiply-adds; this runs the same
+// arithmetic from a few contiguous arrays (docs/results.md, "Decision latency without the
+// interpreter"). Private to agent/src/ppo; no torch here.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace nicsched::ppo::detail {
+
+inline constexpr double kMaskedLogit = -1e8;  // logit of a masked-out action: probability 0
+
+// y = W x + b, then tanh unless `linear`. The weights are stored transposed ([in][out]),
+// so that the inner loop runs over the outputs (contiguous, vectorised without
+// reassociating any sum).
+struct DenseLayer {
+  std::size_t in = 0, out = 0;
+  std::vector<float> weight_t;  // in x out
+  std::vector<float> bias;      // out
+  bool linear = false;          // no tanh (the last layer of the actor)
+
+  // From a torch.nn.Linear weight [out][in] (row-major) and bias [out].
+  DenseLayer(std::size_t in_size, std::size_t out_size, std::span<const float> weight, std::span<const float> bias_values,
+             bool linear_layer);
+  void forward(std::span<const float> x, std::span<float> y) const;
+};
+
+// (x - mean) / sqrt(var + 1e-8), clipped to +-clip, element by element; `sd` holds
+// sqrt(var + 1e-8) as the exported module computes it (in float). Empty: the identity.
+struct Normaliser {
+  std::vector<float> mean, sd;
+  float clip = 0.0F;
+
+  Normaliser() = default;
+  Normaliser(std::span<const float> mean_values, std::span<const float> var_values, double obs_clip);
+  [[nodiscard]] bool identity() const { return mean.empty(); }
+  [[nodiscard]] float apply(float x, std::size_t i) const;
+};
+
+// The set network's view of a flat observation: `frames` frames of T tenant blocks
+// (`features` floats, feature 0 the presence flag) followed by `globals` floats.
+struct NativeSetShape {
+  std::size_t frames = 1, features = 1, globals = 0, logits = 1;
+};
+
+class NativeActor {
+ public:
+  // The mlp: normalise, then `layers` (tanh after all but the last).
+  static NativeActor mlp(Normaliser obs, std::vector<DenseLayer> layers);
+  // The set network: `tenant` normalises (frame, feature) of every tenant, `global` the
+  // globals ([frame][global]); the encoder's tanh layers run per tenant; the head
+  // (2 layers) maps (encoding, mean and max of the present tenants' encodings) to the
+  // tenant's logits.
+  static NativeActor set(NativeSetShape shape, Normaliser tenant, Normaliser global, std::vector<DenseLayer> encoder,
+                         std::vector<DenseLayer> head);
+
+  // The masked logits (kMaskedLogit where mask is 0) of one observation, into `out`
+  // (as many as the mask). Thread-safe: the scratch space is the calling thread's.
+  void logits(std::span<const float> obs, std::span<const std::uint8_t> mask, std::span<float> out) const;
+
+ private:
+  void mlp_logits(std::span<const float> obs, std::span<float> out) const;
+  void set_logits(std::span<const float> obs, std::span<float> out) const;
+
+  bool set_ = false;
+  NativeSetShape shape_;
+  Normaliser norm_, global_norm_;
+  std::vector<DenseLayer> layers_;  // mlp: the actor; set: the per-tenant encoder
+  std::vector<DenseLayer> head_;    // set: the per-tenant actor head
+};
+
+}  // namespace nicsched::ppo::detail
