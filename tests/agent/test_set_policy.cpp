@@ -224,6 +224,44 @@ TEST_CASE("set policy: trained with 4 tenants, runs on 2 and 8, absent extra ten
   CHECK(torch::allclose(lb.slice(1, 0, ls.size(1)), ls, 1e-5, 1e-6));
 }
 
+// TrainedPolicy is what eval's and serve's PpoController decide with.
+TEST_CASE("set policy: TrainedPolicy decides for other tenant counts and refuses sizes that fit none",
+          "[ppo][set][native]") {
+  const nicsched::ppo::TrainedPolicy policy(exported());
+  auto m = torch::jit::load((exported() / "policy.pt").string());
+  const auto heads_of = [](std::size_t n) {
+    std::vector<int> h;
+    for (std::size_t t = 0; t < n; ++t) h.insert(h.end(), {kHeadA, kHeadB});
+    return h;
+  };
+  CHECK(policy.fits(kFrames * frame_size(kTenants), heads_of(kTenants)));
+  CHECK(policy.fits(kFrames * frame_size(2), heads_of(2)));
+  CHECK(policy.fits(kFrames * frame_size(16), heads_of(16)));
+  CHECK_FALSE(policy.fits(kFrames * frame_size(16), heads_of(8)));       // heads of another count
+  CHECK_FALSE(policy.fits(kFrames * frame_size(16) + 1, heads_of(16)));  // not a whole number of tenants
+  CHECK_FALSE(policy.fits(kFrames * frame_size(16), std::vector<int>(32, kHeadA)));  // another per-tenant layout
+  std::mt19937 rng(17);
+  for (const std::size_t n : {std::size_t{2}, std::size_t{16}}) {
+    std::vector<bool> present(n, true);
+    present[1] = false;
+    const auto obs = observation(n, present, rng).contiguous();
+    const auto [l, v] = run(m, obs);  // the module, all values allowed
+    const std::vector<std::uint8_t> mask(n * (kHeadA + kHeadB), 1);
+    const auto acts = policy.act({obs.data_ptr<float>(), static_cast<std::size_t>(obs.numel())}, mask);
+    REQUIRE(acts.size() == n * 2);
+    const auto lr = l.reshape({static_cast<std::int64_t>(n), kHeadA + kHeadB});
+    for (std::size_t t = 0; t < n; ++t) {
+      const auto row = lr[static_cast<std::int64_t>(t)];
+      CHECK(acts[t * 2] == row.slice(0, 0, kHeadA).argmax().item<std::int64_t>());
+      CHECK(acts[t * 2 + 1] == row.slice(0, kHeadA).argmax().item<std::int64_t>());
+    }
+  }
+  // An observation that fits no tenant count is an error, not a wrong decision.
+  const std::vector<float> odd(kFrames * frame_size(16) + 1, 0.0F);
+  const std::vector<std::uint8_t> mask16(16 * (kHeadA + kHeadB), 1);
+  CHECK_THROWS_AS(policy.act(odd, mask16), std::invalid_argument);
+}
+
 TEST_CASE("set policy: loads for inference, checkpoints round-trip, a layout that does not fit is an error",
           "[ppo][set]") {
   const nicsched::ppo::TrainedPolicy policy(exported());

@@ -7,6 +7,7 @@
 #include <torch/script.h>
 #include <yaml-cpp/yaml.h>
 
+#include <numeric>
 #include <optional>
 
 #include "native_actor.hpp"
@@ -25,6 +26,27 @@ struct TrainedPolicy::Impl {
   std::vector<int> heads;
   std::size_t n_logits = 0;
   std::string env_yaml;
+  // A set network: its observation layout and one tenant's heads (the exported heads are
+  // these, once per tenant), so that it runs on any tenant count.
+  std::optional<detail::NativeSetShape> set;
+  std::vector<int> tenant_heads;
+
+  // The tenant count of a set network's observation of `size` values (none: it does not fit).
+  [[nodiscard]] std::optional<std::size_t> tenants_of(std::size_t size) const {
+    if (!set || size % set->frames != 0) return std::nullopt;
+    const std::size_t frame = size / set->frames;
+    if (frame < set->globals || (frame - set->globals) % set->features != 0) return std::nullopt;
+    return (frame - set->globals) / set->features;
+  }
+  // The heads of an observation of `size` values (empty: it does not fit).
+  [[nodiscard]] std::vector<int> heads_for(std::size_t size) const {
+    if (size == obs_size) return heads;
+    const auto t = tenants_of(size);
+    if (!t) return {};
+    std::vector<int> h;
+    for (std::size_t i = 0; i < *t; ++i) h.insert(h.end(), tenant_heads.begin(), tenant_heads.end());
+    return h;
+  }
 };
 
 namespace {
@@ -173,6 +195,28 @@ TrainedPolicy::TrainedPolicy(const std::filesystem::path& dir) : impl_(std::make
   module.eval();
   impl_->has_actor_method = module.find_method("actor").has_value();
   impl_->actor = native_actor(module, impl_->obs_size, impl_->n_logits, model_file.string());
+  if (module.hasattr("tenant_mean")) {  // a set network (native_actor checked its layout)
+    const auto t_mean = module.attr("tenant_mean").toTensor();  // [frames, 1, features]
+    detail::NativeSetShape shape;
+    shape.frames = static_cast<std::size_t>(t_mean.size(0));
+    shape.features = static_cast<std::size_t>(t_mean.size(2));
+    if (module.hasattr("global_mean")) shape.globals = static_cast<std::size_t>(module.attr("global_mean").toTensor().size(1));
+    impl_->set = shape;
+    const auto trained = impl_->tenants_of(impl_->obs_size);
+    const std::size_t per = trained && *trained > 0 ? impl_->heads.size() / *trained : 0;
+    if (per > 0 && per * *trained == impl_->heads.size()) {
+      impl_->tenant_heads.assign(impl_->heads.begin(), impl_->heads.begin() + static_cast<std::ptrdiff_t>(per));
+    }
+    if (impl_->tenant_heads.empty() ||
+        [&] {  // the exported heads must be one tenant's, repeated
+          std::vector<int> h;
+          for (std::size_t i = 0; i < *trained; ++i) h.insert(h.end(), impl_->tenant_heads.begin(), impl_->tenant_heads.end());
+          return h != impl_->heads;
+        }()) {
+      impl_->set.reset();  // not a per-tenant layout: exact sizes only
+      impl_->tenant_heads.clear();
+    }
+  }
 
   // The native forward pass must compute the module's logits (the module's `actor`, or
   // `forward` in exports that predate it) on random observations and masks, before any
@@ -206,11 +250,24 @@ const std::vector<int>& TrainedPolicy::head_sizes() const { return impl_->heads;
 const std::string& TrainedPolicy::env_yaml() const { return impl_->env_yaml; }
 bool TrainedPolicy::actor_only() const { return impl_->has_actor_method; }
 
+bool TrainedPolicy::fits(std::size_t obs_size, const std::vector<int>& head_sizes) const {
+  const auto h = impl_->heads_for(obs_size);
+  return !h.empty() && h == head_sizes;
+}
+
 void TrainedPolicy::logits(std::span<const float> obs, std::span<const std::uint8_t> mask,
                            std::span<float> out) const {
-  if (obs.size() != impl_->obs_size || mask.size() != impl_->n_logits || out.size() != impl_->n_logits) {
+  std::size_t n_logits = impl_->n_logits;
+  bool fit = obs.size() == impl_->obs_size;
+  if (!fit) {  // a set network on another tenant count
+    const auto heads = impl_->heads_for(obs.size());
+    fit = !heads.empty();
+    n_logits = static_cast<std::size_t>(std::accumulate(heads.begin(), heads.end(), 0));
+  }
+  if (!fit || mask.size() != n_logits || out.size() != n_logits) {
     throw std::invalid_argument("TrainedPolicy: expected " + std::to_string(impl_->obs_size) + " observations and " +
-                                std::to_string(impl_->n_logits) + " mask bytes and logits, got " +
+                                std::to_string(impl_->n_logits) + " mask bytes and logits" +
+                                (impl_->set ? " (or another tenant count's)" : "") + ", got " +
                                 std::to_string(obs.size()) + ", " + std::to_string(mask.size()) + " and " +
                                 std::to_string(out.size()));
   }
@@ -220,18 +277,21 @@ void TrainedPolicy::logits(std::span<const float> obs, std::span<const std::uint
 std::vector<int> TrainedPolicy::act(std::span<const float> obs, std::span<const std::uint8_t> mask) const {
   // The native forward pass (no interpreter, no dispatcher: docs/results.md), then each
   // head's argmax.
+  std::vector<int> other;  // a set network on another tenant count
+  if (obs.size() != impl_->obs_size) other = impl_->heads_for(obs.size());
+  const std::vector<int>& heads = obs.size() == impl_->obs_size ? impl_->heads : other;
   thread_local std::vector<float> l;
-  l.resize(impl_->n_logits);
-  logits(obs, mask, l);
-  std::vector<int> out(impl_->heads.size());
+  l.resize(heads.empty() ? impl_->n_logits : static_cast<std::size_t>(std::accumulate(heads.begin(), heads.end(), 0)));
+  logits(obs, mask, l);  // throws when the sizes do not fit
+  std::vector<int> out(heads.size());
   std::size_t off = 0;
   for (std::size_t h = 0; h < out.size(); ++h) {
     int best = 0;
-    for (int i = 1; i < impl_->heads[h]; ++i) {
+    for (int i = 1; i < heads[h]; ++i) {
       if (l[off + static_cast<std::size_t>(i)] > l[off + static_cast<std::size_t>(best)]) best = i;
     }
     out[h] = best;
-    off += static_cast<std::size_t>(impl_->heads[h]);
+    off += static_cast<std::size_t>(heads[h]);
   }
   return out;
 }

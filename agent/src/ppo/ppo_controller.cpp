@@ -17,8 +17,7 @@ host::Policy PpoController::decide(const control::TelemetryTracker& tracker, con
   if (!encoder_) {
     codec_.emplace(env_, tracker.caps(), tracker.link_bytes_per_cycle());
     encoder_.emplace(env_, tracker.caps());
-    if (encoder_->size() != policy_->observation_size() ||
-        codec_->space().head_sizes != policy_->head_sizes()) {
+    if (!policy_->fits(encoder_->size(), codec_->space().head_sizes)) {  // a set network fits any tenant count
       throw CheckpointError("the policy was trained for observations of " +
                             std::to_string(policy_->observation_size()) + " values and " +
                             std::to_string(policy_->head_sizes().size()) + " action heads; this NIC (" +

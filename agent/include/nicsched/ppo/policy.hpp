@@ -29,6 +29,12 @@ class TrainedPolicy {
   [[nodiscard]] const std::vector<int>& head_sizes() const;
   // The `env` mapping written at export, as YAML text (the environment it was made for).
   [[nodiscard]] const std::string& env_yaml() const;
+  // Whether observations of `obs_size` values with these action heads can be decided: the
+  // sizes it was exported with, or, for a `set` network, any tenant count with its
+  // per-tenant layout (history frames, tenant features, globals, one tenant's heads): a
+  // set policy trained on 8 tenant slots decides for a 16-tenant NIC. act() and logits()
+  // take any observation that fits.
+  [[nodiscard]] bool fits(std::size_t obs_size, const std::vector<int>& head_sizes) const;
   // One observation and mask in, one index per head out (the first of equal maxima).
   // Thread-safe: threads may share one policy.
   [[nodiscard]] std::vector<int> act(std::span<const float> obs,
