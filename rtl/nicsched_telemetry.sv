@@ -87,196 +87,142 @@ module nicsched_telemetry #(
   output logic [NumQueues*32-1:0]           q_depth_hwm_o,
   output logic [NumQueues*32-1:0]           q_depth_pkts_o
 );
-  // One register per counter and element, each in its own clocked process that adds only
-  // when an event names its element (an event of each direction may name it in the same
-  // clock: both are added). Nothing is added over every counter of every queue each clock
-  // in combinational logic: before, all counters sat in one packed vector (14 kbit at 8
-  // tenants) that an always_comb copied and added to for every queue, and because the
-  // egress counts depend combinationally on m_axis_tready, a simulator evaluated that block
-  // again on every input change. The hardware is the same per-counter adder (the CSR
-  // latches every counter in parallel at SNAPSHOT, so they cannot share an adder through a
-  // RAM port); values, and the clock they change in, are unchanged.
+  // The counters COUNTER_CLEAR zeroes, one field per output of that name: reset and clear
+  // zero them in one assignment.
+  typedef struct packed {
+    logic [2*64-1:0]          prs_frames, prs_runt, prs_truncated, prs_bad_ihl;
+    logic [2*64-1:0]          prs_unknown_etype, prs_buf_drop;
+    logic [NumTenants*64-1:0] cr_tx_busy, cr_tx_wait, cr_tx_bytes, cr_tx_pkts;
+    logic [NumTenants*64-1:0] cr_rx_busy, cr_rx_wait, cr_rx_bytes, cr_rx_pkts;
+    logic [NumQueues*64-1:0]  q_enq_pkts, q_enq_bytes, q_tx_pkts, q_tx_bytes;
+    logic [NumQueues*64-1:0]  q_drop_pkts, q_drop_bytes, q_lat_sum, q_lat_count;
+    logic [NumQueues*32-1:0]  q_lat_max, q_depth_hwm;
+  } counters_t;
 
+  // Every counter zero: the value after reset and COUNTER_CLEAR. (Verilator takes any fill
+  // of more than 8 kbit for a mistake; this one is meant: 14 kbit at 8 tenants.)
+  /* verilator lint_off WIDTHCONCAT */
+  localparam counters_t COUNTERS_ZERO = '0;
+  /* verilator lint_on WIDTHCONCAT */
+
+  counters_t cnt_q, cnt_d;
   logic [NumQueues*32-1:0] depth_d;
+
   always_comb begin
+    logic [63:0] a_pk, a_by, d_pk, d_by, s_pk, s_by, l_sum, l_cnt;
+    logic [31:0] l_max, dep;
+    cnt_d   = cnt_q;
+    depth_d = q_depth_o;
     for (int q = 0; q < NumQueues; q++) begin
-      depth_d[q*32 +: 32] = tx_q_bytes_i[q*32 +: 32] + rx_q_bytes_i[q*32 +: 32];
-    end
-  end
-
-  // ------------------------------------------------ per-queue counters
-  for (genvar q = 0; q < NumQueues; q++) begin : g_queue
-    localparam logic [QueueW-1:0] Q = q[QueueW-1:0];
-    logic [1:0] enq_hit, drop_hit, sent_hit, lat_hit;  // [dir]: an event of dir names q
-    logic [63:0] enq_pkts_q, enq_bytes_q, drop_pkts_q, drop_bytes_q, tx_pkts_q, tx_bytes_q;
-    logic [63:0] lat_sum_q, lat_count_q;
-    logic [31:0] lat_max_q, hwm_q;
-    logic [LenW:0] enq_by, drop_by, sent_by;
-    logic [TsW:0]  lat_add;
-    logic [TsW-1:0] lat_big;
-    always_comb begin
+      a_pk = '0; a_by = '0; d_pk = '0; d_by = '0; s_pk = '0; s_by = '0;
+      l_sum = '0; l_cnt = '0;
+      l_max = cnt_q.q_lat_max[q*32 +: 32];
       for (int d = 0; d < 2; d++) begin
-        enq_hit[d]  = enq_valid_i[d] && ev_queue_i[d*QueueW +: QueueW] == Q;
-        drop_hit[d] = lim_drop_i[d] && ev_queue_i[d*QueueW +: QueueW] == Q;
-        sent_hit[d] = sent_valid_i[d] && sent_queue_i[d*QueueW +: QueueW] == Q;
-        lat_hit[d]  = lat_valid_i[d] && lat_queue_i[d*QueueW +: QueueW] == Q;
+        if (ev_queue_i[d*QueueW +: QueueW] == q[QueueW-1:0]) begin
+          if (enq_valid_i[d]) begin
+            a_pk = a_pk + 64'd1;
+            a_by = a_by + {{(64-LenW){1'b0}}, ev_len_i[d*LenW +: LenW]};
+          end
+          if (lim_drop_i[d]) begin
+            d_pk = d_pk + 64'd1;
+            d_by = d_by + {{(64-LenW){1'b0}}, ev_len_i[d*LenW +: LenW]};
+          end
+        end
+        if (sent_valid_i[d] && sent_queue_i[d*QueueW +: QueueW] == q[QueueW-1:0]) begin
+          s_pk = s_pk + 64'd1;
+          s_by = s_by + {{(64-LenW){1'b0}}, sent_len_i[d*LenW +: LenW]};
+        end
+        if (lat_valid_i[d] && lat_queue_i[d*QueueW +: QueueW] == q[QueueW-1:0]) begin
+          l_cnt = l_cnt + 64'd1;
+          l_sum = l_sum + {{(64-TsW){1'b0}}, lat_cycles_i[d*TsW +: TsW]};
+          if (lat_cycles_i[d*TsW +: TsW] > l_max) begin
+            l_max = lat_cycles_i[d*TsW +: TsW];
+          end
+        end
       end
-      enq_by  = (enq_hit[0] ? {1'b0, ev_len_i[0 +: LenW]} : '0) + (enq_hit[1] ? {1'b0, ev_len_i[LenW +: LenW]} : '0);
-      drop_by = (drop_hit[0] ? {1'b0, ev_len_i[0 +: LenW]} : '0) + (drop_hit[1] ? {1'b0, ev_len_i[LenW +: LenW]} : '0);
-      sent_by = (sent_hit[0] ? {1'b0, sent_len_i[0 +: LenW]} : '0) + (sent_hit[1] ? {1'b0, sent_len_i[LenW +: LenW]} : '0);
-      lat_add = (lat_hit[0] ? {1'b0, lat_cycles_i[0 +: TsW]} : '0) + (lat_hit[1] ? {1'b0, lat_cycles_i[TsW +: TsW]} : '0);
-      lat_big = lat_max_q;
-      for (int d = 0; d < 2; d++) begin
-        if (lat_hit[d] && lat_cycles_i[d*TsW +: TsW] > lat_big) lat_big = lat_cycles_i[d*TsW +: TsW];
-      end
+      cnt_d.q_enq_pkts[q*64 +: 64]   = cnt_q.q_enq_pkts[q*64 +: 64] + a_pk;
+      cnt_d.q_enq_bytes[q*64 +: 64]  = cnt_q.q_enq_bytes[q*64 +: 64] + a_by;
+      cnt_d.q_drop_pkts[q*64 +: 64]  = cnt_q.q_drop_pkts[q*64 +: 64] + d_pk;
+      cnt_d.q_drop_bytes[q*64 +: 64] = cnt_q.q_drop_bytes[q*64 +: 64] + d_by;
+      cnt_d.q_tx_pkts[q*64 +: 64]    = cnt_q.q_tx_pkts[q*64 +: 64] + s_pk;
+      cnt_d.q_tx_bytes[q*64 +: 64]   = cnt_q.q_tx_bytes[q*64 +: 64] + s_by;
+      cnt_d.q_lat_sum[q*64 +: 64]    = cnt_q.q_lat_sum[q*64 +: 64] + l_sum;
+      cnt_d.q_lat_count[q*64 +: 64]  = cnt_q.q_lat_count[q*64 +: 64] + l_cnt;
+      cnt_d.q_lat_max[q*32 +: 32]    = l_max;
+      dep = tx_q_bytes_i[q*32 +: 32] + rx_q_bytes_i[q*32 +: 32];
+      depth_d[q*32 +: 32]            = dep;
+      cnt_d.q_depth_hwm[q*32 +: 32]  = (dep > cnt_q.q_depth_hwm[q*32 +: 32]) ? dep : cnt_q.q_depth_hwm[q*32 +: 32];
     end
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        enq_pkts_q <= '0; enq_bytes_q <= '0; drop_pkts_q <= '0; drop_bytes_q <= '0;
-        tx_pkts_q  <= '0; tx_bytes_q  <= '0; lat_sum_q   <= '0; lat_count_q  <= '0;
-        lat_max_q  <= '0; hwm_q       <= '0;
-      end else if (clear_i) begin
-        enq_pkts_q <= '0; enq_bytes_q <= '0; drop_pkts_q <= '0; drop_bytes_q <= '0;
-        tx_pkts_q  <= '0; tx_bytes_q  <= '0; lat_sum_q   <= '0; lat_count_q  <= '0;
-        lat_max_q  <= '0; hwm_q       <= '0;
-      end else begin
-        if (enq_hit != '0) begin
-          enq_pkts_q  <= enq_pkts_q + {62'd0, {1'b0, enq_hit[0]} + {1'b0, enq_hit[1]}};
-          enq_bytes_q <= enq_bytes_q + {{(63-LenW){1'b0}}, enq_by};
-        end
-        if (drop_hit != '0) begin
-          drop_pkts_q  <= drop_pkts_q + {62'd0, {1'b0, drop_hit[0]} + {1'b0, drop_hit[1]}};
-          drop_bytes_q <= drop_bytes_q + {{(63-LenW){1'b0}}, drop_by};
-        end
-        if (sent_hit != '0) begin
-          tx_pkts_q  <= tx_pkts_q + {62'd0, {1'b0, sent_hit[0]} + {1'b0, sent_hit[1]}};
-          tx_bytes_q <= tx_bytes_q + {{(63-LenW){1'b0}}, sent_by};
-        end
-        if (lat_hit != '0) begin
-          lat_count_q <= lat_count_q + {62'd0, {1'b0, lat_hit[0]} + {1'b0, lat_hit[1]}};
-          lat_sum_q   <= lat_sum_q + {{(63-TsW){1'b0}}, lat_add};
-          lat_max_q   <= lat_big;
-        end
-        if (depth_d[q*32 +: 32] > hwm_q) begin
-          hwm_q <= depth_d[q*32 +: 32];
-        end
-      end
-    end
-    assign q_enq_pkts_o[q*64 +: 64]   = enq_pkts_q;
-    assign q_enq_bytes_o[q*64 +: 64]  = enq_bytes_q;
-    assign q_drop_pkts_o[q*64 +: 64]  = drop_pkts_q;
-    assign q_drop_bytes_o[q*64 +: 64] = drop_bytes_q;
-    assign q_tx_pkts_o[q*64 +: 64]    = tx_pkts_q;
-    assign q_tx_bytes_o[q*64 +: 64]   = tx_bytes_q;
-    assign q_lat_sum_o[q*64 +: 64]    = lat_sum_q;
-    assign q_lat_count_o[q*64 +: 64]  = lat_count_q;
-    assign q_lat_max_o[q*32 +: 32]    = lat_max_q;
-    assign q_depth_hwm_o[q*32 +: 32]  = hwm_q;
-  end
 
-  // ------------------------------------------------ levels: depth
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      q_depth_o      <= '0;
-      q_depth_pkts_o <= '0;
-    end else begin
-      q_depth_o <= depth_d;
-      for (int q = 0; q < NumQueues; q++) begin
-        q_depth_pkts_o[q*32 +: 32] <= tx_q_pkts_i[q*32 +: 32] + rx_q_pkts_i[q*32 +: 32];
+    for (int t = 0; t < NumTenants; t++) begin
+      cnt_d.cr_tx_busy[t*64 +: 64] = cnt_q.cr_tx_busy[t*64 +: 64] + {{(64-BusyW){1'b0}}, cr_busy_tx_i[t*BusyW +: BusyW]};
+      cnt_d.cr_rx_busy[t*64 +: 64] = cnt_q.cr_rx_busy[t*64 +: 64] + {{(64-BusyW){1'b0}}, cr_busy_rx_i[t*BusyW +: BusyW]};
+      cnt_d.cr_tx_wait[t*64 +: 64] = cnt_q.cr_tx_wait[t*64 +: 64] + {63'd0, cr_wait_tx_i[t]};
+      cnt_d.cr_rx_wait[t*64 +: 64] = cnt_q.cr_rx_wait[t*64 +: 64] + {63'd0, cr_wait_rx_i[t]};
+      if (cr_claim_i[0] && cr_claim_tenant_i[TenantW-1:0] == t[TenantW-1:0]) begin
+        cnt_d.cr_tx_bytes[t*64 +: 64] = cnt_d.cr_tx_bytes[t*64 +: 64] + {{(64-LenW){1'b0}}, cr_claim_len_i[LenW-1:0]};
+        cnt_d.cr_tx_pkts[t*64 +: 64]  = cnt_d.cr_tx_pkts[t*64 +: 64] + 64'd1;
       end
+      if (cr_claim_i[1] && cr_claim_tenant_i[2*TenantW-1:TenantW] == t[TenantW-1:0]) begin
+        cnt_d.cr_rx_bytes[t*64 +: 64] = cnt_d.cr_rx_bytes[t*64 +: 64] + {{(64-LenW){1'b0}}, cr_claim_len_i[2*LenW-1:LenW]};
+        cnt_d.cr_rx_pkts[t*64 +: 64]  = cnt_d.cr_rx_pkts[t*64 +: 64] + 64'd1;
+      end
+    end
+    for (int d = 0; d < 2; d++) begin
+      cnt_d.prs_frames[d*64 +: 64]        = cnt_q.prs_frames[d*64 +: 64] + {63'd0, prs_frames_i[d]};
+      cnt_d.prs_runt[d*64 +: 64]          = cnt_q.prs_runt[d*64 +: 64] + {63'd0, prs_runt_i[d]};
+      cnt_d.prs_truncated[d*64 +: 64]     = cnt_q.prs_truncated[d*64 +: 64] + {63'd0, prs_truncated_i[d]};
+      cnt_d.prs_bad_ihl[d*64 +: 64]       = cnt_q.prs_bad_ihl[d*64 +: 64] + {63'd0, prs_bad_ihl_i[d]};
+      cnt_d.prs_unknown_etype[d*64 +: 64] = cnt_q.prs_unknown_etype[d*64 +: 64] + {63'd0, prs_unknown_etype_i[d]};
+      cnt_d.prs_buf_drop[d*64 +: 64]      = cnt_q.prs_buf_drop[d*64 +: 64] + {63'd0, buf_drop_i[d]};
     end
   end
 
-  // ------------------------------------------------ per-tenant crypto counters
-  // busy and wait add a level every clock (slots in hold, a head waiting); bytes and pkts
-  // add the claim of each direction that names the tenant
-  for (genvar t = 0; t < NumTenants; t++) begin : g_tenant
-    localparam logic [TenantW-1:0] T = t[TenantW-1:0];
-    logic [63:0] tx_busy_q, rx_busy_q, tx_wait_q, rx_wait_q;
-    logic [63:0] tx_bytes_q, tx_pkts_q, rx_bytes_q, rx_pkts_q;
-    logic        tx_claim, rx_claim;
-    assign tx_claim = cr_claim_i[0] && cr_claim_tenant_i[0 +: TenantW] == T;
-    assign rx_claim = cr_claim_i[1] && cr_claim_tenant_i[TenantW +: TenantW] == T;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        tx_busy_q  <= '0; rx_busy_q <= '0; tx_wait_q  <= '0; rx_wait_q <= '0;
-        tx_bytes_q <= '0; tx_pkts_q <= '0; rx_bytes_q <= '0; rx_pkts_q <= '0;
-      end else if (clear_i) begin
-        tx_busy_q  <= '0; rx_busy_q <= '0; tx_wait_q  <= '0; rx_wait_q <= '0;
-        tx_bytes_q <= '0; tx_pkts_q <= '0; rx_bytes_q <= '0; rx_pkts_q <= '0;
-      end else begin
-        tx_busy_q <= tx_busy_q + {{(64-BusyW){1'b0}}, cr_busy_tx_i[t*BusyW +: BusyW]};
-        rx_busy_q <= rx_busy_q + {{(64-BusyW){1'b0}}, cr_busy_rx_i[t*BusyW +: BusyW]};
-        tx_wait_q <= tx_wait_q + {63'd0, cr_wait_tx_i[t]};
-        rx_wait_q <= rx_wait_q + {63'd0, cr_wait_rx_i[t]};
-        if (tx_claim) begin
-          tx_bytes_q <= tx_bytes_q + {{(64-LenW){1'b0}}, cr_claim_len_i[LenW-1:0]};
-          tx_pkts_q  <= tx_pkts_q + 64'd1;
-        end
-        if (rx_claim) begin
-          rx_bytes_q <= rx_bytes_q + {{(64-LenW){1'b0}}, cr_claim_len_i[2*LenW-1:LenW]};
-          rx_pkts_q  <= rx_pkts_q + 64'd1;
-        end
-      end
-    end
-    assign cr_tx_busy_o[t*64 +: 64]  = tx_busy_q;
-    assign cr_rx_busy_o[t*64 +: 64]  = rx_busy_q;
-    assign cr_tx_wait_o[t*64 +: 64]  = tx_wait_q;
-    assign cr_rx_wait_o[t*64 +: 64]  = rx_wait_q;
-    assign cr_tx_bytes_o[t*64 +: 64] = tx_bytes_q;
-    assign cr_tx_pkts_o[t*64 +: 64]  = tx_pkts_q;
-    assign cr_rx_bytes_o[t*64 +: 64] = rx_bytes_q;
-    assign cr_rx_pkts_o[t*64 +: 64]  = rx_pkts_q;
-  end
-
-  // ------------------------------------------------ per-direction parser counters
-  for (genvar d = 0; d < 2; d++) begin : g_dir
-    logic [63:0] frames_q, runt_q, truncated_q, bad_ihl_q, unknown_etype_q, buf_drop_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        frames_q        <= '0;
-        runt_q          <= '0;
-        truncated_q     <= '0;
-        bad_ihl_q       <= '0;
-        unknown_etype_q <= '0;
-        buf_drop_q      <= '0;
-      end else if (clear_i) begin
-        frames_q        <= '0;
-        runt_q          <= '0;
-        truncated_q     <= '0;
-        bad_ihl_q       <= '0;
-        unknown_etype_q <= '0;
-        buf_drop_q      <= '0;
-      end else begin
-        frames_q        <= frames_q + {63'd0, prs_frames_i[d]};
-        runt_q          <= runt_q + {63'd0, prs_runt_i[d]};
-        truncated_q     <= truncated_q + {63'd0, prs_truncated_i[d]};
-        bad_ihl_q       <= bad_ihl_q + {63'd0, prs_bad_ihl_i[d]};
-        unknown_etype_q <= unknown_etype_q + {63'd0, prs_unknown_etype_i[d]};
-        buf_drop_q      <= buf_drop_q + {63'd0, buf_drop_i[d]};
-      end
-    end
-    assign prs_frames_o[d*64 +: 64]        = frames_q;
-    assign prs_runt_o[d*64 +: 64]          = runt_q;
-    assign prs_truncated_o[d*64 +: 64]     = truncated_q;
-    assign prs_bad_ihl_o[d*64 +: 64]       = bad_ihl_q;
-    assign prs_unknown_etype_o[d*64 +: 64] = unknown_etype_q;
-    assign prs_buf_drop_o[d*64 +: 64]      = buf_drop_q;
-  end
-
-  // ------------------------------------------------ free-running and level registers
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       cycle_o         <= '0;
       crypto_busy_o   <= '0;
       cr_slots_held_o <= '0;
+      q_depth_o       <= '0;
+      q_depth_pkts_o  <= '0;
+      cnt_q           <= COUNTERS_ZERO;
     end else begin
       cycle_o         <= cycle_o + 64'd1; // free-running, never cleared
       // levels: follow the datapath, never cleared
       crypto_busy_o   <= cr_held_total_i;
       cr_slots_held_o <= cr_held_i;
+      q_depth_o       <= depth_d;
+      for (int q = 0; q < NumQueues; q++) begin
+        q_depth_pkts_o[q*32 +: 32] <= tx_q_pkts_i[q*32 +: 32] + rx_q_pkts_i[q*32 +: 32];
+      end
+      cnt_q <= clear_i ? COUNTERS_ZERO : cnt_d;
     end
   end
+
+  assign prs_frames_o        = cnt_q.prs_frames;
+  assign prs_runt_o          = cnt_q.prs_runt;
+  assign prs_truncated_o     = cnt_q.prs_truncated;
+  assign prs_bad_ihl_o       = cnt_q.prs_bad_ihl;
+  assign prs_unknown_etype_o = cnt_q.prs_unknown_etype;
+  assign prs_buf_drop_o      = cnt_q.prs_buf_drop;
+  assign cr_tx_busy_o        = cnt_q.cr_tx_busy;
+  assign cr_tx_wait_o        = cnt_q.cr_tx_wait;
+  assign cr_tx_bytes_o       = cnt_q.cr_tx_bytes;
+  assign cr_tx_pkts_o        = cnt_q.cr_tx_pkts;
+  assign cr_rx_busy_o        = cnt_q.cr_rx_busy;
+  assign cr_rx_wait_o        = cnt_q.cr_rx_wait;
+  assign cr_rx_bytes_o       = cnt_q.cr_rx_bytes;
+  assign cr_rx_pkts_o        = cnt_q.cr_rx_pkts;
+  assign q_enq_pkts_o        = cnt_q.q_enq_pkts;
+  assign q_enq_bytes_o       = cnt_q.q_enq_bytes;
+  assign q_tx_pkts_o         = cnt_q.q_tx_pkts;
+  assign q_tx_bytes_o        = cnt_q.q_tx_bytes;
+  assign q_drop_pkts_o       = cnt_q.q_drop_pkts;
+  assign q_drop_bytes_o      = cnt_q.q_drop_bytes;
+  assign q_lat_sum_o         = cnt_q.q_lat_sum;
+  assign q_lat_count_o       = cnt_q.q_lat_count;
+  assign q_lat_max_o         = cnt_q.q_lat_max;
+  assign q_depth_hwm_o       = cnt_q.q_depth_hwm;
 
 endmodule
 
