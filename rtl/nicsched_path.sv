@@ -11,15 +11,8 @@
 //   new plain frames. Any crypto op in the classification (ENCRYPT or DECRYPT) means
 //   this direction's operation (one classifier table serves both directions: a
 //   tenant's frames are encrypted on TX and decrypted on RX); tuser says CryptoOp.
-// - "A completion is waiting" is registered (done_wait_q): the pool offered a completion
-//   (done_valid_i) in the last clock and the egress did not take one then. The egress
-//   takes a completion only while one waits, so a completion first offered in clock t
-//   goes from t+1 on, and a plain frame granted in t (while none waited) goes first. This
-//   keeps the pool's completion logic off the arbiter's decision path (the eligibility
-//   sees a flop). A finished frame stays offered until taken, so while one waits the
-//   pool offers one (the same frame, or an older finished one).
 // Timing (idle, 512-bit data): tlast into the queues at edge t, grant in clock t+1,
-// first beat valid on m_axis in clock t+3; with crypto add the hold time and two clocks.
+// first beat valid on m_axis in clock t+3; with crypto add the hold time and one clock.
 `default_nettype none
 `include "rtl/nicsched_assert.svh"
 
@@ -161,16 +154,8 @@ module nicsched_path #(
     .free_tail_i  (free_tail)
   );
 
-  // eligibility: a plain head needs the egress this clock and no completion waiting
-  logic done_wait_q;  // a completion was offered last clock and not taken
-  assign plain_ok = eg_ready && !done_wait_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      done_wait_q <= 1'b0;
-    end else begin
-      done_wait_q <= done_valid_i && !(done_wait_q && eg_ready);
-    end
-  end
+  // eligibility
+  assign plain_ok = eg_ready && !done_valid_i;
   always_comb begin
     crypto_wait_o = '0;
     crypto_want_o = '0;
@@ -247,9 +232,9 @@ module nicsched_path #(
   assign claim_tag_o    = {g_cell, g_len, deq_queue, g_ts};
   assign claim_key_o    = deq_queue;
 
-  // egress descriptor: a waiting crypto completion first, else a plain grant
+  // egress descriptor: crypto completions first, else a plain grant
   always_comb begin
-    if (done_wait_q) begin
+    if (done_valid_i) begin
       eg_valid = 1'b1;
       {eg_cell, eg_len, eg_queue, eg_ts} = done_tag_i;
       eg_op    = CryptoOp;
@@ -262,7 +247,7 @@ module nicsched_path #(
       eg_op    = 2'd0;
     end
   end
-  assign done_ready_o = eg_ready && done_wait_q;
+  assign done_ready_o = eg_ready;
 
   nicsched_egress #(
     .DataWidth(DataWidth),
@@ -302,9 +287,8 @@ module nicsched_path #(
     .ev_sent_len_o  (sent_len_o)
   );
 
-  // a plain grant always has the egress stage; a waiting completion is still offered
-  `NICSCHED_ASSERT(PlainGrantHasEgress_A, !(deq_valid && !g_crypto) || (eg_ready && !done_wait_q))
-  `NICSCHED_ASSERT(WaitingDoneOffered_A, !done_wait_q || done_valid_i)
+  // a plain grant always has the egress stage
+  `NICSCHED_ASSERT(PlainGrantHasEgress_A, !(deq_valid && !g_crypto) || (eg_ready && !done_valid_i))
 
 endmodule
 

@@ -375,23 +375,22 @@ TEST_CASE_METHOD(RoutedNic, "crypto: hold is ceil(len/bpc)+latency and the quota
   const std::uint64_t hold = 7 + 32;  // ceil(100/16) + 32
   CHECK(crypto_hold_cycles(100, 16, 32) == hold);
   // Quota 1: every claim uses the last unit of the quota, which needs the turn; TX has
-  // it (RX never waits here). A claim at cycle d holds cycles d+1 .. d+hold, is done
-  // (offered) from d+hold+1, waits that cycle (a completion goes once it was offered in
-  // the cycle before) and is taken by the free output at d+hold+2; its slot is free from
-  // d+hold+3, where the next frame claims: one frame per hold + 3 cycles.
+  // it (RX never waits here). A claim at cycle d holds cycles d+1 .. d+hold, is done and
+  // taken by the free output at d+hold+1, and its slot is free from d+hold+2, where the
+  // next frame claims: one frame per hold + 2 cycles.
   for (std::size_t i = 0; i < 3; ++i) {
     CHECK(recs[i].crypto);
-    CHECK(recs[i].dispatch == 1 + i * (hold + 3));
+    CHECK(recs[i].dispatch == 1 + i * (hold + 2));
     CHECK(recs[i].crypto_done == recs[i].dispatch + hold + 1);
-    CHECK(recs[i].first_beat == recs[i].crypto_done + 1);
-    CHECK(recs[i].last_beat == recs[i].crypto_done + 2);  // 100 bytes: 2 beats
+    CHECK(recs[i].first_beat == recs[i].crypto_done);
+    CHECK(recs[i].last_beat == recs[i].crypto_done + 1);  // 100 bytes: 2 beats
   }
   const Telemetry k = m.counters();
   CHECK(k.crypto[0].tx_busy == 3 * hold);
   CHECK(k.crypto[0].tx_pkts == 3);
   CHECK(k.crypto[0].tx_bytes == 300);
-  // Frame 2 waits cycles 2 .. hold+3, frame 3 the hold + 2 cycles before its claim.
-  CHECK(k.crypto[0].tx_wait == 2 * (hold + 2));
+  // Frame 2 waits cycles 2 .. hold+2, frame 3 the hold + 1 cycles before its claim.
+  CHECK(k.crypto[0].tx_wait == 2 * (hold + 1));
   CHECK(k.crypto[0].slots_held == 0);
   CHECK(k.crypto_busy_slots == 0);
 }
@@ -439,10 +438,10 @@ TEST_CASE("crypto: TX and RX share the pool, quotas and busy+free=total hold", "
 
 TEST_CASE("crypto: TX and RX take turns for the last free slot", "[crypto]") {
   // One slot, both directions backlogged, holds of an even length (ceil(64/16) + 32 = 36):
-  // TX has the turn at first and claims at cycle 1 (hold 2..37, offered from 38, taken at
-  // 39); RX, kept out by the turn alone, gets the turn, and with it the slot when it is
-  // free at cycle 40; then TX again. The claims alternate TX, RX, TX, ..., each in the
-  // first cycle the slot is free (every hold + 3 cycles). (A turn passing every cycle would give the slot
+  // TX has the turn at first and claims at cycle 1 (hold 2..37, taken at 38); RX, kept
+  // out by the turn alone, gets the turn, and with it the slot when it is free at cycle
+  // 39; then TX again. The claims alternate TX, RX, TX, ..., each in the first cycle the
+  // slot is free (every hold + 2 cycles). (A turn passing every cycle would give the slot
   // back to the same direction every time: 36 is even.)
   Params p = small_params();
   p.crypto_slots = 1;
@@ -462,7 +461,7 @@ TEST_CASE("crypto: TX and RX take turns for the last free slot", "[crypto]") {
     CHECK(recs[i].crypto);
     CHECK(recs[i].dir == (i % 2 == 0 ? Direction::kTx : Direction::kRx));
     // each claim in the first cycle the previous frame's slot is free
-    CHECK(recs[i].dispatch == 1 + i * (hold + 3));
+    CHECK(recs[i].dispatch == 1 + i * (hold + 2));
   }
 }
 

@@ -489,27 +489,18 @@ void RefModel::start_output(Path& p, std::uint64_t id) {
   p.beats_left = ceil_div(f.rec.len, static_cast<std::uint64_t>(params_.data_bytes));
 }
 
-// A frame whose crypto is done goes first (it was scheduled already), once a completion
-// has waited since the previous cycle (done_waiting): one first offered in this cycle
-// waits a cycle and a plain frame may go before it (nicsched_path's done_wait_q). The
-// slot is free from the next cycle (the pool's edge).
+// A frame whose crypto is done goes first: it was scheduled already. Its slot is free
+// from the next cycle (the pool's edge).
 void RefModel::take_done(Path& p) {
-  if (crypto_.held_total() == 0) {
-    p.done_waiting = false;
-    return;
-  }
+  if (p.active || crypto_.held_total() == 0) return;
   const std::optional<std::uint64_t> id = crypto_.offered(p.dir);
-  const bool take = p.done_waiting && !p.active;
-  p.done_waiting = id.has_value() && !take;
-  if (!take) return;
+  if (!id) return;
   crypto_.take(p.dir, *id);
   start_output(p, *id);
 }
 
 void RefModel::decide(Path& p) {
-  // take_done() ran first: a free output here has no completion waiting for it (a
-  // waiting one was taken; one first offered this cycle waits: done_waiting now says
-  // what the next cycle sees).
+  // take_done() ran first: a free output here has no crypto frame that may leave.
   const bool plain_ok = !p.active;
   const auto nt = static_cast<std::uint32_t>(params_.num_tenants);
 

@@ -23,9 +23,7 @@
 //   1. a committed configuration takes effect; 2. frames whose tlast arrives at c are
 //   parsed, classified, admitted or dropped; 3. each free output takes its direction's
 //   crypto-done frame that may leave (CryptoSlots::offered: no older frame of its queue
-//   in a slot; the first whose hold ended) if a completion was offered in the previous
-//   cycle and not taken then (one first offered now waits a cycle: a plain frame may go
-//   first); 4. per direction, the arbiter makes one
+//   in a slot; the first whose hold ended); 4. per direction, the arbiter makes one
 //   decision: a crypto head needs a slot its tenant may claim (CryptoSlots::can_claim,
 //   see below), a plain head the output free, a TX tenant its TokenBucket to conform as
 //   it stood before the cycle (with CTRL.CONTROL_LEVEL, a TX control head whose tenant's
@@ -139,7 +137,6 @@ class RefModel {
     std::uint64_t cells_used = 0;
     bool ready = true;            // tready of the output
     bool active = false;          // a frame is on the output
-    bool done_waiting = false;    // a crypto completion offered last cycle was not taken
     std::uint64_t frame = 0;
     std::uint64_t beats_left = 0;
     Arbiter arb{0, 32};  // 32-bit timestamps: the admission order
