@@ -45,8 +45,11 @@
 //     a level both candidate masks (eligible tenants with credit, every eligible tenant)
 //     are picked from in parallel and whether any has credit selects;
 //   - round robin is a masked lowest-set-bit search (tenants after the level's last
-//     grant, held as a mask, rr_above_q; else all), i.e. OR prefixes, not a rotating
-//     index walk;
+//     grant; else all), i.e. OR prefixes, not a rotating index walk. The last grant is
+//     held one-hot per rank (rr_last_q) and the mask "after it" is its OR prefix, made
+//     from the flop at the start of the clock beside the request masks, so the pick
+//     ends in the flop directly (the level's pick is the next rr_last_q), with no
+//     prefix after it;
 //   - FIFO compares heads' ages in a balanced tree (log2 of the queues deep);
 //   - the grant is produced one-hot, and the queue number encoded from it.
 `default_nettype none
@@ -95,7 +98,7 @@ module nicsched_arbiter #(
   localparam int NumRanks  = NumLevels + 1;  // rank 0: the control level; rank 1 + l: level l
   localparam int FifoLeaves = 1 << QueueW;  // FIFO age tree: queues rounded up to a power of 2
   localparam int FifoNodes  = 2 * FifoLeaves - 1;
-  localparam logic [NumTenants-1:0] RR_ABOVE_RESET = {NumTenants{1'b1}} << 1;  // after tenant 0
+  localparam logic [NumTenants-1:0] RR_LAST_RESET = NumTenants'(1);  // as if tenant 0 was granted last
 
   if (NumTenants < 1 || NumTenants > 64) begin : gen_bad_tenants
     $error("nicsched_arbiter %m: NumTenants must be in 1..64");
@@ -107,7 +110,18 @@ module nicsched_arbiter #(
   // ---------------------------------------------------------------- state
   logic [NumTenants*DefW-1:0]      def_q, def_d;            // deficits (signed)
   logic [NumTenants-1:0]           pos_q, pos_d;            // deficit > 0
-  logic [NumRanks*NumTenants-1:0]  rr_above_q, rr_above_d;  // per rank: tenants after its last grant
+  logic [NumRanks*NumTenants-1:0]  rr_last_q, rr_last_d;    // per rank: its last grant, one-hot
+  logic [NumRanks*NumTenants-1:0]  rr_above;                // per rank: tenants after its last grant
+  always_comb begin
+    logic seen;
+    for (int l = 0; l < NumRanks; l++) begin
+      seen = 1'b0;
+      for (int t = 0; t < NumTenants; t++) begin
+        rr_above[l*NumTenants + t] = seen;
+        seen = seen || rr_last_q[l*NumTenants + t];
+      end
+    end
+  end
 
   // ---------------------------------------------------------------- ready before the heads
   logic                            sp_mode, use_dwrr, fifo_mode;
@@ -198,7 +212,7 @@ module nicsched_arbiter #(
       // all have credit after a refill): the lowest tenant after the last grant, else the
       // lowest tenant.
       for (int m = 0; m < 2; m++) begin
-        hi       = (m == 0 ? cr_l : in_l) & rr_above_q[l*NumTenants +: NumTenants];
+        hi       = (m == 0 ? cr_l : in_l) & rr_above[l*NumTenants +: NumTenants];
         seen_hi  = 1'b0;
         seen_all = 1'b0;
         for (int t = 0; t < NumTenants; t++) begin
@@ -280,21 +294,15 @@ module nicsched_arbiter #(
     logic             granted;
     logic             refill;
     logic [LenW-1:0]  len;
-    logic [NumTenants-1:0] after_pick;  // tenants after the pick
-    logic             seen;
     logic [4*DefW-1:0] cand;            // next deficit: kept, refilled, granted, both
     logic [3:0]       cand_pos;         // ... is positive
     logic [1:0]       sel;              // {granted, refilled}
-    def_d      = def_q;
-    rr_above_d = rr_above_q;
-    seen       = 1'b0;
-    for (int t = 0; t < NumTenants; t++) begin
-      after_pick[t] = seen;
-      seen          = seen || pick_oh[t];
-    end
+    def_d     = def_q;
+    rr_last_d = rr_last_q;
+    // the top rank's own pick (one-hot, never zero: the rank has an eligible tenant)
     for (int l = 0; l < NumRanks; l++) begin
-      if (!fifo_mode && pick_found && top_is[l]) begin
-        rr_above_d[l*NumTenants +: NumTenants] = after_pick;
+      if (!fifo_mode && top_is[l]) begin
+        rr_last_d[l*NumTenants +: NumTenants] = lvl_pick[l*NumTenants +: NumTenants];
       end
     end
     // Every next deficit a tenant may get (kept, refilled, less the frame, both) and whether
@@ -337,11 +345,11 @@ module nicsched_arbiter #(
     if (!rst_ni) begin
       def_q      <= '0;
       pos_q      <= '0;
-      rr_above_q <= {NumRanks{RR_ABOVE_RESET}};
+      rr_last_q  <= {NumRanks{RR_LAST_RESET}};
     end else begin
       def_q      <= def_d;
       pos_q      <= pos_d;
-      rr_above_q <= rr_above_d;
+      rr_last_q  <= rr_last_d;
     end
   end
 
