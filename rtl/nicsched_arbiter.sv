@@ -127,7 +127,7 @@ module nicsched_arbiter #(
   logic                            sp_mode, use_dwrr, fifo_mode;
   logic [NumTenants*QuantumW-1:0]  q_eff;       // quantum, 0 counted as 1
   logic [NumTenants-1:0]           t_backlog;   // a queue of the tenant holds frames
-  logic [NumTenants*ExpN-1:0]      fits;        // [t][s]: credit now, or deficit + 2^s quanta > 0
+  logic [ExpN*NumTenants-1:0]      fits;        // [s][t]: credit now, or deficit + 2^s quanta > 0
   logic [NumLevels*ExpW-1:0]       lvl_exp;     // per level: the refill exponent m
   logic [NumTenants*DefW-1:0]      def_plus;    // deficit + 2^m quanta (m of its level)
   logic [NumLevels*NumTenants-1:0] lvl_on;      // tenant enabled and at the level
@@ -137,6 +137,7 @@ module nicsched_arbiter #(
     logic [QuantumW-1:0] q_raw;
     logic [LenW-1:0]     debt;          // -deficit, for a deficit <= 0 (< 2^LenW)
     logic [ExpN-1:0]     need;          // per exponent: some tenant of the level still in debt
+    logic [NumTenants-1:0] in_debt;     // backlogged tenants of the level (they need credit)
     sp_mode   = (mode_i == MODE_SP) || (mode_i == MODE_SP_DWRR);
     use_dwrr  = (mode_i == MODE_DWRR) || (mode_i == MODE_SP_DWRR);
     fifo_mode = (mode_i == MODE_FIFO);
@@ -146,7 +147,7 @@ module nicsched_arbiter #(
       // quantum * 2^s > debt  <=>  quantum > floor(debt / 2^s) (integers)
       debt = LenW'(-def_q[t*DefW +: DefW]);
       for (int s = 0; s < ExpN; s++) begin
-        fits[t*ExpN + s] = pos_q[t] || (CmpW'(q_eff[t*QuantumW +: QuantumW]) > (CmpW'(debt) >> s));
+        fits[s*NumTenants + t] = pos_q[t] || (CmpW'(q_eff[t*QuantumW +: QuantumW]) > (CmpW'(debt) >> s));
       end
       t_backlog[t] = q_backlog_i[2*t] || q_backlog_i[2*t+1];
       t_lvl[t*2 +: 2] = sp_mode ? t_prio_i[t*2 +: 2] : 2'd0;
@@ -156,12 +157,12 @@ module nicsched_arbiter #(
     end
     // m of a level: the least exponent at which every backlogged tenant of the level has
     // credit (need[] falls with s, and need[LenW] is 0: quantum >= 1 and debt < 2^LenW).
+    // fits is exponent-major so that need[s] is one mask AND per exponent (the same logic;
+    // a simulator evaluates it as word operations, not NumTenants bit tests: issue 16).
     for (int l = 0; l < NumLevels; l++) begin
+      in_debt = lvl_on[l*NumTenants +: NumTenants] & t_backlog;
       for (int s = 0; s < ExpN; s++) begin
-        need[s] = 1'b0;
-        for (int t = 0; t < NumTenants; t++) begin
-          need[s] = need[s] || (lvl_on[l*NumTenants + t] && t_backlog[t] && !fits[t*ExpN + s]);
-        end
+        need[s] = (in_debt & ~fits[s*NumTenants +: NumTenants]) != '0;
       end
       lvl_exp[l*ExpW +: ExpW] = ExpW'(LenW);
       for (int s = ExpN - 2; s >= 0; s--) begin
