@@ -63,6 +63,20 @@ module nicsched_frame_pad #(
     $error("nicsched_frame_pad %m: MinBytes must be in 1..1500");
   end
 
+  // keep_cnt: the index of s_axis_tkeep's highest set bit + 1, 0 when none; the same as
+  // `for j: if (tkeep[j]) keep_cnt = j + 1` for every tkeep, contiguous or not, but a
+  // balanced tree (log2 depth) instead of a BPB-deep priority chain (issue 16: that chain,
+  // 9 LUT6 in series at 64 lanes, was nicsched_top's critical path). The leaves are
+  // {tkeep, 1'b1} zero-extended to KN = 2^KCW bits, so leaf i stands for "i bytes" and
+  // leaf 0 is always set: the highest set leaf's index is the answer, with no +1 after the
+  // tree. Each level merges pairs of (any, index) nodes in place:
+  // node i = (node 2i+1 has any) ? (its index with bit l set) : node 2i's index.
+  localparam int KCW = $clog2(BPB + 1);   // bits of 0..BPB
+  localparam int KN  = 1 << KCW;          // leaves, a power of two above BPB
+  logic [KN-1:0]     kt_any;
+  logic [KN*KCW-1:0] kt_idx;               // node i's index in kt_idx[i*KCW +: KCW]
+
+
   // Bytes of the current frame already passed (saturating at MinBytes) and the pad state.
   logic [CNTW-1:0]  cnt_q, cnt_d;
   logic             pad_q, pad_d;          // emitting inserted zero beats
@@ -71,7 +85,7 @@ module nicsched_frame_pad #(
   logic [BPB-1:0]   pad_keep;              // lanes that are below MinBytes in this beat
   logic             more;                  // even a full beat leaves the frame short
   logic [CNTW-1:0]  cnt_next;              // cnt_q + one full beat, saturating
-  logic [31:0]      keep_cnt;              // bytes in the input beat (tkeep contiguous)
+  logic [31:0]      keep_cnt;              // bytes in the input beat: highest tkeep lane + 1
   logic [31:0]      cnt_in;                // cnt_q + those bytes
   logic [CNTW-1:0]  cnt_in_sat;
   always_comb begin
@@ -80,10 +94,16 @@ module nicsched_frame_pad #(
     end
     more     = ({{(32 - CNTW){1'b0}}, cnt_q} + BPB32) < MIN32;
     cnt_next = more ? cnt_q + BPB32[CNTW-1:0] : MIN32[CNTW-1:0];
-    keep_cnt = '0;
-    for (int j = 0; j < BPB; j++) begin
-      if (s_axis_tkeep[j]) keep_cnt = j + 1;
+    kt_any = {{(KN - BPB - 1){1'b0}}, s_axis_tkeep, 1'b1};
+    kt_idx = '0;
+    for (int l = 0; l < KCW; l++) begin
+      for (int i = 0; i < (KN >> (l + 1)); i++) begin
+        kt_idx[i*KCW +: KCW] = kt_any[2*i + 1] ? (kt_idx[(2*i + 1)*KCW +: KCW] | (KCW'(1) << l))
+                                               : kt_idx[(2*i)*KCW +: KCW];
+        kt_any[i] = kt_any[2*i + 1] | kt_any[2*i];
+      end
     end
+    keep_cnt = {{(32 - KCW){1'b0}}, kt_idx[0 +: KCW]};
     cnt_in     = {{(32 - CNTW){1'b0}}, cnt_q} + keep_cnt;
     cnt_in_sat = (cnt_in < MIN32) ? cnt_in[CNTW-1:0] : MIN32[CNTW-1:0];
   end

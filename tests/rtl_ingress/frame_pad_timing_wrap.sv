@@ -1,0 +1,56 @@
+// frame_pad_timing_wrap: nicsched_frame_pad between flops, for Yosys `sta` only (docs/rtl.md,
+// "Clock rate"; issue 16). In nicsched_top the padder's inputs come from the classifier's
+// flops and its outputs go into the TX queues' flops; synthesised alone, its ports would be
+// primary inputs and outputs, which `sta` times differently from flop outputs. Here each
+// port is registered with the same asynchronous reset as the core (as
+// tests/rtl_arbiter/arbiter_timing_wrap.sv does for the arbiter), so the reported critical
+// path is flop to flop.
+`default_nettype none
+
+module frame_pad_timing_wrap #(
+  parameter int DataWidth = 512,  // as nicsched_frame_pad
+  parameter int UserW     = 12,
+  parameter int MinBytes  = 60,
+  // every input port, concatenated, and every output port
+  parameter int InW  = DataWidth + DataWidth / 8 + 1 + 1 + UserW + 1 + 1,
+  parameter int OutW = DataWidth + DataWidth / 8 + 1 + 1 + UserW + 1
+) (
+  input  wire logic            clk_i,
+  input  wire logic            rst_ni,
+  input  wire logic [InW-1:0]  in_i,
+  output logic      [OutW-1:0] out_o
+);
+  localparam int BPB = DataWidth / 8;
+  logic [InW-1:0]  in_q;
+  logic [OutW-1:0] out_d;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      in_q  <= '0;
+      out_o <= '0;
+    end else begin
+      in_q  <= in_i;
+      out_o <= out_d;
+    end
+  end
+
+  nicsched_frame_pad #(
+    .DataWidth(DataWidth), .UserW(UserW), .MinBytes(MinBytes)
+  ) u_pad (
+    .clk_i, .rst_ni,
+    .s_axis_tdata (in_q[0 +: DataWidth]),
+    .s_axis_tkeep (in_q[DataWidth +: BPB]),
+    .s_axis_tvalid(in_q[DataWidth + BPB]),
+    .s_axis_tready(out_d[OutW - 1]),
+    .s_axis_tlast (in_q[DataWidth + BPB + 1]),
+    .s_axis_tuser (in_q[DataWidth + BPB + 2 +: UserW]),
+    .s_pad_i      (in_q[DataWidth + BPB + 2 + UserW]),
+    .m_axis_tdata (out_d[0 +: DataWidth]),
+    .m_axis_tkeep (out_d[DataWidth +: BPB]),
+    .m_axis_tvalid(out_d[DataWidth + BPB]),
+    .m_axis_tready(in_q[InW - 1]),
+    .m_axis_tlast (out_d[DataWidth + BPB + 1]),
+    .m_axis_tuser (out_d[DataWidth + BPB + 2 +: UserW])
+  );
+endmodule
+
+`default_nettype wire
