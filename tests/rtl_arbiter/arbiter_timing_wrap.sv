@@ -1,8 +1,6 @@
-// arbiter_timing_wrap: nicsched_arbiter between flops, for Yosys `sta` only (docs/rtl.md,
-// "Clock rate"). In nicsched_top every arbiter input comes from flops and every output
-// ends in flops; synthesised alone, its ports would be primary inputs and outputs, which
-// `sta` times differently from flop outputs. Here each port is registered with the same
-// asynchronous reset as the core, so the reported critical path is flop to flop.
+// arbiter_timing_wrap: nicsched_arbiter between flops (timing_port_flops,
+// tests/synth/timing_port_flops.sv), for Yosys `sta` only (docs/rtl.md, "Clock rate"), so
+// the reported critical path is flop to flop as in nicsched_top.
 `default_nettype none
 
 module arbiter_timing_wrap #(
@@ -23,15 +21,7 @@ module arbiter_timing_wrap #(
 );
   logic [InW-1:0]  in_q;
   logic [OutW-1:0] out_d;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      in_q  <= '0;
-      out_o <= '0;
-    end else begin
-      in_q  <= in_i;
-      out_o <= out_d;
-    end
-  end
+  timing_port_flops #(.InW(InW), .OutW(OutW)) u_flops (.clk_i, .rst_ni, .in_i, .in_q, .out_d, .out_o);
 
   nicsched_arbiter #(
     .NumTenants(NumTenants), .LenW(LenW), .TsW(TsW)

@@ -1,10 +1,6 @@
-// frame_pad_timing_wrap: nicsched_frame_pad between flops, for Yosys `sta` only (docs/rtl.md,
-// "Clock rate"; issue 16). In nicsched_top the padder's inputs come from the classifier's
-// flops and its outputs go into the TX queues' flops; synthesised alone, its ports would be
-// primary inputs and outputs, which `sta` times differently from flop outputs. Here each
-// port is registered with the same asynchronous reset as the core (as
-// tests/rtl_arbiter/arbiter_timing_wrap.sv does for the arbiter), so the reported critical
-// path is flop to flop.
+// frame_pad_timing_wrap: nicsched_frame_pad between flops (timing_port_flops,
+// tests/synth/timing_port_flops.sv), for Yosys `sta` only (docs/rtl.md, "Clock rate";
+// issue 16), so the reported critical path is flop to flop as in nicsched_top.
 `default_nettype none
 
 module frame_pad_timing_wrap #(
@@ -23,15 +19,7 @@ module frame_pad_timing_wrap #(
   localparam int BPB = DataWidth / 8;
   logic [InW-1:0]  in_q;
   logic [OutW-1:0] out_d;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      in_q  <= '0;
-      out_o <= '0;
-    end else begin
-      in_q  <= in_i;
-      out_o <= out_d;
-    end
-  end
+  timing_port_flops #(.InW(InW), .OutW(OutW)) u_flops (.clk_i, .rst_ni, .in_i, .in_q, .out_d, .out_o);
 
   nicsched_frame_pad #(
     .DataWidth(DataWidth), .UserW(UserW), .MinBytes(MinBytes)
