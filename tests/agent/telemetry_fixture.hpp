@@ -22,21 +22,11 @@ class TelemetryScript {
   }
   // Tenant t sends `bytes` of bulk in the coming interval (offered and sent).
   TelemetryScript& bulk(std::size_t t, std::uint64_t bytes, std::uint64_t pkts = 1) {
-    auto& q = t_.queues[t * 2 + 1];
-    q.enq_bytes += bytes;
-    q.tx_bytes += bytes;
-    q.enq_pkts += pkts;
-    q.tx_pkts += pkts;
-    return *this;
+    return sent(t * 2 + 1, bytes, pkts);
   }
   // Tenant t sends `bytes` of control traffic in the coming interval.
   TelemetryScript& control(std::size_t t, std::uint64_t bytes, std::uint64_t pkts = 1) {
-    auto& q = t_.queues[t * 2];
-    q.enq_bytes += bytes;
-    q.tx_bytes += bytes;
-    q.enq_pkts += pkts;
-    q.tx_pkts += pkts;
-    return *this;
+    return sent(t * 2, bytes, pkts);
   }
   TelemetryScript& drops(std::size_t t, std::uint64_t pkts) {
     t_.queues[t * 2 + 1].drop_pkts += pkts;
@@ -68,6 +58,15 @@ class TelemetryScript {
   [[nodiscard]] host::Telemetry now() const { return t_; }
 
  private:
+  // Queue `queue` offered and sent `bytes` in `pkts` frames.
+  TelemetryScript& sent(std::size_t queue, std::uint64_t bytes, std::uint64_t pkts) {
+    auto& q = t_.queues[queue];
+    q.enq_bytes += bytes;
+    q.tx_bytes += bytes;
+    q.enq_pkts += pkts;
+    q.tx_pkts += pkts;
+    return *this;
+  }
   host::Telemetry t_;
 };
 
