@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -65,6 +66,10 @@ class NativeActor {
   // The masked logits (kMaskedLogit where mask is 0) of one observation, into `out`
   // (as many as the mask). Thread-safe: the scratch space is the calling thread's.
   void logits(std::span<const float> obs, std::span<const std::uint8_t> mask, std::span<float> out) const;
+  // The set network's observation layout (none: the mlp).
+  [[nodiscard]] std::optional<NativeSetShape> set_shape() const {
+    return set_ ? std::optional<NativeSetShape>(shape_) : std::nullopt;
+  }
 
  private:
   void mlp_logits(std::span<const float> obs, std::span<float> out) const;

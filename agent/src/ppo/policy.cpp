@@ -42,9 +42,12 @@ struct TrainedPolicy::Impl {
   [[nodiscard]] std::vector<int> heads_for(std::size_t size) const {
     if (size == obs_size) return heads;
     const auto t = tenants_of(size);
-    if (!t) return {};
+    return t ? repeated_tenant_heads(*t) : std::vector<int>{};
+  }
+  // One tenant's heads, once per tenant of `tenants`.
+  [[nodiscard]] std::vector<int> repeated_tenant_heads(std::size_t tenants) const {
     std::vector<int> h;
-    for (std::size_t i = 0; i < *t; ++i) h.insert(h.end(), tenant_heads.begin(), tenant_heads.end());
+    for (std::size_t i = 0; i < tenants; ++i) h.insert(h.end(), tenant_heads.begin(), tenant_heads.end());
     return h;
   }
 };
@@ -195,24 +198,15 @@ TrainedPolicy::TrainedPolicy(const std::filesystem::path& dir) : impl_(std::make
   module.eval();
   impl_->has_actor_method = module.find_method("actor").has_value();
   impl_->actor = native_actor(module, impl_->obs_size, impl_->n_logits, model_file.string());
-  if (module.hasattr("tenant_mean")) {  // a set network (native_actor checked its layout)
-    const auto t_mean = module.attr("tenant_mean").toTensor();  // [frames, 1, features]
-    detail::NativeSetShape shape;
-    shape.frames = static_cast<std::size_t>(t_mean.size(0));
-    shape.features = static_cast<std::size_t>(t_mean.size(2));
-    if (module.hasattr("global_mean")) shape.globals = static_cast<std::size_t>(module.attr("global_mean").toTensor().size(1));
-    impl_->set = shape;
+  impl_->set = impl_->actor.set_shape();  // a set network's layout, as native_actor checked it
+  if (impl_->set) {
     const auto trained = impl_->tenants_of(impl_->obs_size);
     const std::size_t per = trained && *trained > 0 ? impl_->heads.size() / *trained : 0;
     if (per > 0 && per * *trained == impl_->heads.size()) {
       impl_->tenant_heads.assign(impl_->heads.begin(), impl_->heads.begin() + static_cast<std::ptrdiff_t>(per));
     }
-    if (impl_->tenant_heads.empty() ||
-        [&] {  // the exported heads must be one tenant's, repeated
-          std::vector<int> h;
-          for (std::size_t i = 0; i < *trained; ++i) h.insert(h.end(), impl_->tenant_heads.begin(), impl_->tenant_heads.end());
-          return h != impl_->heads;
-        }()) {
+    // the exported heads must be one tenant's, repeated
+    if (impl_->tenant_heads.empty() || impl_->repeated_tenant_heads(*trained) != impl_->heads) {
       impl_->set.reset();  // not a per-tenant layout: exact sizes only
       impl_->tenant_heads.clear();
     }
