@@ -136,6 +136,13 @@ ControlBucket ActionCodec::control_bucket_of_level(std::uint32_t k) {
   }
 }
 
+std::uint32_t ActionCodec::control_level_of(const ControlBucket& b, std::uint32_t levels) {
+  for (std::uint32_t k = 1; k < levels; ++k) {
+    if (b == control_bucket_of_level(k)) return k;
+  }
+  return 0;
+}
+
 void ActionCodec::mask(const TelemetryTracker& tracker, std::span<std::uint8_t> out) const {
   const std::size_t per_tenant = logits_per_tenant();
   if (out.size() != per_tenant * caps_.tenants) throw EnvError("ActionCodec::mask: wrong mask size");
@@ -221,10 +228,8 @@ std::vector<int> ActionCodec::encode(const host::Policy& policy) const {
       a[t * per + 3] = static_cast<int>(std::clamp(std::lround(k), 1L, static_cast<long>(cfg_.rate_levels) - 1));
     }
     if (control_head()) {  // a bucket that is one of the levels' exactly; any other stays 0 (the scenario's)
-      const ControlBucket bucket{tp.ctrl_rate_bytes_per_kcycle, tp.ctrl_burst_bytes};
-      for (std::uint32_t k = 1; k < cfg_.control_levels; ++k) {
-        if (bucket == control_bucket_of_level(k)) a[t * per + per - 1] = static_cast<int>(k);
-      }
+      a[t * per + per - 1] = static_cast<int>(
+          control_level_of({tp.ctrl_rate_bytes_per_kcycle, tp.ctrl_burst_bytes}, cfg_.control_levels));
     }
   }
   return a;
@@ -278,12 +283,8 @@ void ObservationEncoder::push(const TelemetryTracker& tr, const host::Policy& in
       // to the tenant's own priority), and the control level in force (0: the scenario's).
       const double reset_bytes = static_cast<double>(host::TenantPolicy{}.ctrl_rate_bytes_per_kcycle) * interval / 1024.0;
       o[19] = clipped(s.control_bytes / std::max(1.0, reset_bytes), 4.0);
-      std::uint32_t level = 0;
-      for (std::uint32_t k = 1; k < cfg_.control_levels; ++k) {
-        if (ActionCodec::control_bucket_of_level(k) == ControlBucket{tp.ctrl_rate_bytes_per_kcycle, tp.ctrl_burst_bytes}) {
-          level = k;
-        }
-      }
+      const std::uint32_t level =
+          ActionCodec::control_level_of({tp.ctrl_rate_bytes_per_kcycle, tp.ctrl_burst_bytes}, cfg_.control_levels);
       o[20] = static_cast<float>(level) / static_cast<float>(cfg_.control_levels - 1);
     }
   }

@@ -107,6 +107,8 @@ class ActionCodec {
   // the tenant's control frames compete at its own priority level); low = a quarter of
   // both; high = four times both (docs/agent.md, "Action").
   [[nodiscard]] static ControlBucket control_bucket_of_level(std::uint32_t k);
+  // The level 1 .. levels-1 whose bucket `b` is exactly; 0 (the scenario's) for any other.
+  [[nodiscard]] static std::uint32_t control_level_of(const ControlBucket& b, std::uint32_t levels);
   // Allowed values: priorities the NIC has, quotas up to its slots; absent tenants
   // are pinned to index 0 of every head.
   void mask(const TelemetryTracker& tracker, std::span<std::uint8_t> out) const;
