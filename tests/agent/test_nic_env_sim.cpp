@@ -93,6 +93,20 @@ TEST_CASE("nic_env_sim: the eval loop runs a controller to the scenario's end", 
     for (double g : row) total += g;
   }
   CHECK(total > 0.0);
+  // Shares of the crypto slots: per interval, per tenant, and together at most every slot.
+  REQUIRE(r.crypto_share.size() == r.bandwidth_gbps.size());
+  double crypto_total = 0;
+  for (const auto& row : r.crypto_share) {
+    REQUIRE(row.size() == r.tenant_names.size());
+    double interval_sum = 0;
+    for (double s : row) {
+      CHECK(s >= 0.0);
+      interval_sum += s;
+    }
+    CHECK(interval_sum <= 1.0 + 1e-9);
+    crypto_total += interval_sum;
+  }
+  CHECK(crypto_total > 0.0);  // the default scenario's FL tenants encrypt
 }
 
 TEST_CASE("nic_env_sim: the teacher's action is its decision, limited to the mask", "[nic_env_sim]") {

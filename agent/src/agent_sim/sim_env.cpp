@@ -223,10 +223,14 @@ RunResult run_controller(const ScenarioEntry& entry, std::uint64_t seed, Control
   while (!sim.finished()) {
     sim.step(std::min<std::uint64_t>(interval_cycles, sim.end_cycle() - sim.cycle()));
     tracker.update(host::read_snapshot(sim, caps));
-    std::vector<double> bw(caps.tenants);
+    std::vector<double> bw(caps.tenants), crypto(caps.tenants);
     const double cycles = static_cast<double>(std::max<std::uint64_t>(1, tracker.interval_cycles()));
-    for (std::size_t t = 0; t < caps.tenants; ++t) bw[t] = tracker.tenants()[t].bytes / cycles * gbps_per_byte_cycle;
+    for (std::size_t t = 0; t < caps.tenants; ++t) {
+      bw[t] = tracker.tenants()[t].bytes / cycles * gbps_per_byte_cycle;
+      crypto[t] = tracker.tenants()[t].crypto_busy_fraction;
+    }
     out.bandwidth_gbps.push_back(std::move(bw));
+    out.crypto_share.push_back(std::move(crypto));
     out.time_us.push_back(static_cast<double>(tracker.now()) / entry.scenario.clock_mhz);
     if (sim.finished() || (min_iterations && every_tenant_done(sim, *min_iterations))) break;
     const auto t0 = std::chrono::steady_clock::now();

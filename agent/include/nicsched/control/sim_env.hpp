@@ -81,6 +81,7 @@ struct RunResult {
   std::uint64_t interval_cycles = 0;
   std::vector<std::string> tenant_names;           // NIC tenant order
   std::vector<std::vector<double>> bandwidth_gbps;  // per interval, per NIC tenant
+  std::vector<std::vector<double>> crypto_share;    // per interval, per NIC tenant: slot-busy cycles / (cycles x slots)
   std::vector<double> time_us;                     // end of each interval, simulated us
   std::vector<double> decide_us;                   // wall time of each decide()
   std::vector<double> decide_cpu_us;               // its CPU time (the deciding thread's)
