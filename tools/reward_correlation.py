@@ -2,7 +2,7 @@
 """How well an episode's return tracks the evaluation metric (docs/results.md, "Reward and
 metric (issue 15)").
 
-Usage: tools/reward_correlation.py RUNS_CSV [RUNS_CSV ...] [--label LABEL ...]
+Usage: tools/reward_correlation.py RUNS_CSV [RUNS_CSV ...] [--label LABEL ...] [--by-controller]
 
 Each RUNS_CSV is the runs.csv of `nicagent eval --reward-config ENV_YAML ...` (one family,
 one reward): a row per run with its metric (norm_iter_time: mean normalised iteration time,
@@ -17,6 +17,8 @@ term's sum alone). For each file it prints one Markdown row with:
     gradient sees: which decisions are better on the scenario it is in), and the share of
     pairs of controllers on the same draw that the return orders as the metric does
     (metric ties left out).
+With --by-controller it prints instead, per file, each controller's mean metric and mean
+return over its runs (which controllers the return ranks above which).
 Only the Python standard library is used.
 """
 import argparse
@@ -103,16 +105,42 @@ def summarise(path, label):
             f"{100.0 * agree / pairs if pairs else math.nan:.0f} % of {pairs} |")
 
 
+def by_controller(path, label):
+    sums = defaultdict(lambda: [[], []])
+    reward = "?"
+    with open(path, newline="") as f:
+        for row in csv.DictReader(f):
+            try:
+                metric, ret = float(row["norm_iter_time"]), float(row["return"])
+            except (KeyError, ValueError):
+                continue
+            if math.isnan(metric) or math.isnan(ret):
+                continue
+            reward = row["reward"]
+            sums[row["controller"]][0].append(metric)
+            sums[row["controller"]][1].append(ret)
+    for name, (m, r) in sums.items():
+        print(f"| {label} | {reward} | {name} | {len(m)} | {statistics.fmean(m):.3f} | {statistics.fmean(r):.1f} |")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("runs", nargs="+", help="runs.csv files of nicagent eval --reward-config")
     ap.add_argument("--label", nargs="*", default=[], help="a label per file (default: its folder)")
+    ap.add_argument("--by-controller", action="store_true", help="mean metric and return per controller")
     a = ap.parse_args()
+    labels = [a.label[k] if k < len(a.label) else path.rsplit("/", 2)[-2] if "/" in path else path
+              for k, path in enumerate(a.runs)]
+    if a.by_controller:
+        print("| family | reward | controller | runs | mean metric (lower is better) | mean return |")
+        print("|---|---|---|---|---|---|")
+        for path, label in zip(a.runs, labels):
+            by_controller(path, label)
+        return
     print("| family | reward | runs | Pearson | Spearman | Pearson (progress term) | Spearman (progress term) "
           "| within a draw (Spearman) | pairs on a draw ordered as the metric |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for k, path in enumerate(a.runs):
-        label = a.label[k] if k < len(a.label) else path.rsplit("/", 2)[-2] if "/" in path else path
+    for path, label in zip(a.runs, labels):
         print(summarise(path, label))
 
 
