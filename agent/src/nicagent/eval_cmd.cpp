@@ -438,19 +438,30 @@ int eval(const EvalOptions& o) {
 
   const std::size_t threads = o.threads == 0 ? std::max(1U, std::thread::hardware_concurrency()) : o.threads;
   control::ParallelFor pool(threads);
+  // --reward-config: each run's return under that reward (RunResult::episode_return), in
+  // more columns of runs.csv (docs/agent.md, "Reward").
+  std::optional<control::NicEnvConfig> reward;
+  if (!o.reward_config.empty()) reward = control::load_env_config(o.reward_config);
   std::ofstream csv(o.out / "runs.csv");
-  csv << "scenario,controller,seed,norm_iter_time,speed_vs_solo,simulated_ms,cycles\n";
+  csv << "scenario,controller,seed,norm_iter_time,speed_vs_solo,simulated_ms,cycles";
+  if (reward) csv << ",reward,return,return_progress,return_fairness,return_drops,return_deadline,reward_steps";
+  csv << '\n';
   std::size_t total_runs = 0;
   double total_ms = 0;
   std::map<std::string, DecisionTimes> decision_times;
   // `make` (a fresh controller per run) on every seed of `entry`, the seeds in parallel.
   auto run_seeds = [&](const control::ScenarioEntry& entry,
                        const std::function<std::unique_ptr<control::Controller>()>& make) {
-    auto runs = control::run_seeds(entry, o.seeds, make, interval, o.min_iterations, pool);
+    auto runs = control::run_seeds(entry, o.seeds, make, interval, o.min_iterations, pool, reward);
     for (std::size_t s = 0; s < runs.size(); ++s) {
       const auto sc = control::score_run(runs[s], entry.scenario);
       csv << entry.scenario.name << ',' << runs[s].controller << ',' << s + 1 << ',' << sc.norm_time << ','
-          << sc.speed << ',' << runs[s].metrics.simulated_ms << ',' << runs[s].metrics.cycles << '\n';
+          << sc.speed << ',' << runs[s].metrics.simulated_ms << ',' << runs[s].metrics.cycles;
+      if (const auto& ret = runs[s].episode_return) {
+        csv << ',' << control::reward_kind_name(reward->reward) << ',' << ret->total << ',' << ret->progress << ','
+            << ret->fairness << ',' << ret->drops << ',' << ret->deadline << ',' << runs[s].reward_steps;
+      }
+      csv << '\n';
       ++total_runs;
       total_ms += runs[s].metrics.simulated_ms;
       auto& t = decision_times[runs[s].controller];
