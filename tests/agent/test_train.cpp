@@ -332,7 +332,7 @@ TEST_CASE("train --family: refusals say why", "[train][family]") {
   refused({"--resume", (s.dir / "t5").string(), "--family", kTrainFamily}, "cannot be given with it", "resume");
 }
 
-TEST_CASE("train --bc-teacher best:...: each draw cloned from its best baseline; bad lists refused", "[train][bc]") {
+TEST_CASE("train --bc-teacher best:...: each draw cloned from its best baseline, bad lists refused", "[train][bc]") {
   FamilyScratch s("best-teacher");
   const fs::path out = s.dir / "run";
   auto args = family_args(s, out);
