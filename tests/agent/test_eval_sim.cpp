@@ -12,6 +12,7 @@
 #include "nicsched/control/sim_env.hpp"
 #include "nicsched/sim/family.hpp"
 #include "nicsched/sim/scenario.hpp"
+#include "nicsched/sim/scenario_policy.hpp"
 
 using nicsched::control::make_scenario_entry;
 using nicsched::control::run_controller;
@@ -172,8 +173,12 @@ TEST_CASE("family training: validation seeds are held out of the training draws"
   // Every episode seed maps into the training seeds; different episodes draw different scenarios.
   std::vector<std::uint64_t> drawn;
   auto family = std::make_shared<const nicsched::sim::Family>(f);
-  auto factory = nicsched::control::family_target_factory(family, 20000, nicsched::sim::NicBackend::kModel,
-                                                          [&](std::uint64_t s) { drawn.push_back(s); });
+  auto factory = nicsched::control::family_target_factory(
+      family, 20000, nicsched::sim::NicBackend::kModel,
+      [&](std::uint64_t s, const ScenarioEntry& draw) {
+        drawn.push_back(s);
+        CHECK(draw.scenario.name == family->scenario_name(s));
+      });
   for (const std::uint64_t seed : {1ULL, 2ULL, 1000ULL, 123456789ULL, ~0ULL, 899998ULL, 899999ULL}) (void)factory(seed);
   (void)factory(0);  // the shape probe is no episode
   // family seed = 1 + episode seed mod 899999 (the training seeds 1..899999)
@@ -243,4 +248,43 @@ TEST_CASE("validation: the score ranks a starving controller below FIFO", "[eval
     sum += nicsched::control::mean_norm_time({run_controller(e, 1, *ctl, kInterval, 20)}, e.scenario);
   }
   CHECK(fifo == Approx(sum / 2));
+}
+
+TEST_CASE("best_baseline: the chosen teacher is the argmin of the scores computed independently", "[eval][teacher]") {
+  // behaviour cloning's per-draw teacher (nicagent train --bc-teacher best:...): on a few
+  // training draws, each candidate run and scored here by hand (run_controller, score_run,
+  // sp with the scenario's priorities), the choice the lowest of them.
+  const auto f = train_family();
+  const auto train = nicsched::control::training_seeds(f);
+  const std::vector<std::string> candidates{"fifo", "fair", "sp", "las", "progress"};
+  nicsched::control::ParallelFor pool(1);
+  std::set<std::string> winners;
+  double widest_spread = 0;
+  for (std::uint64_t seed = train.first; seed < train.first + 3; ++seed) {
+    const auto entry = make_scenario_entry(f.draw(seed), 300000, nicsched::sim::NicBackend::kModel, 6, {});
+    const auto choice = nicsched::control::best_baseline(entry, candidates, 1, kInterval, 20, pool);
+    INFO(entry.scenario.name);
+    REQUIRE(choice.scores.size() == candidates.size());
+    std::vector<double> mine;
+    for (const auto& name : candidates) {
+      auto ctl = nicsched::control::make_baseline(
+          name, nicsched::sim::scenario_priorities(entry.scenario, entry.scenario.nic_tenants));
+      const auto run = run_controller(entry, 1, *ctl, kInterval, 20);
+      mine.push_back(nicsched::control::score_run(run, entry.scenario).norm_time);
+    }
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+      INFO(candidates[c]);
+      REQUIRE(std::isfinite(mine[c]));
+      CHECK(choice.scores[c] == Approx(mine[c]).epsilon(1e-12));
+    }
+    const auto lowest = std::min_element(mine.begin(), mine.end());
+    CHECK(choice.best == static_cast<std::size_t>(lowest - mine.begin()));
+    widest_spread = std::max(widest_spread, *std::max_element(mine.begin(), mine.end()) / *lowest - 1);
+    winners.insert(candidates[choice.best]);
+  }
+  CHECK(widest_spread > 0.01);  // the candidates differ, so the choice means something
+  CHECK_THROWS_AS(nicsched::control::best_baseline(fixture(), {}, 1, kInterval, 20, pool),
+                  nicsched::control::EnvError);
+  CHECK_THROWS_WITH(nicsched::control::best_baseline(fixture(), {"fifo", "nope"}, 1, kInterval, 20, pool),
+                    Catch::Contains("unknown baseline 'nope'"));
 }

@@ -332,6 +332,75 @@ TEST_CASE("train --family: refusals say why", "[train][family]") {
   refused({"--resume", (s.dir / "t5").string(), "--family", kTrainFamily}, "cannot be given with it", "resume");
 }
 
+TEST_CASE("train --bc-teacher best:...: each draw cloned from its best baseline, bad lists refused", "[train][bc]") {
+  FamilyScratch s("best-teacher");
+  const fs::path out = s.dir / "run";
+  auto args = family_args(s, out);
+  args.insert(args.end(), {"--cycles", "200000", "--steps", "32", "--bc-teacher", "best:fifo,las,progress",
+                           "--bc-steps", "8", "--bc-epochs", "1"});
+  const auto r = train_debug(s.dir, args, "best");
+  INFO("log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  // bc-teachers.csv: one row per draw made while cloning (2 envs x (8 steps / 4-step
+  // episodes + the reset after the last step)); the teacher the lowest score, the first on a tie.
+  std::istringstream in(slurp(out / "bc-teachers.csv"));
+  std::string line;
+  std::getline(in, line);
+  REQUIRE(line == "env,family_seed,scenario,teacher,score_fifo,score_las,score_progress,cpu_seconds");
+  const std::vector<std::string> names{"fifo", "las", "progress"};
+  std::map<std::string, int> chosen;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    INFO(line);
+    std::vector<std::string> f;
+    std::stringstream ls(line);
+    for (std::string x; std::getline(ls, x, ',');) f.push_back(x);
+    REQUIRE(f.size() == 8);
+    CHECK(f[2] == "train-" + f[1]);
+    std::size_t best = 0;
+    for (std::size_t c = 1; c < names.size(); ++c) {
+      if (std::stod(f[4 + c]) < std::stod(f[4 + best])) best = c;
+    }
+    CHECK(f[3] == names[best]);
+    ++chosen[f[3]];
+    ++rows;
+    // the draw's log line names the same teacher
+    CHECK(r.log.find(fmt::format("env {}: train-{}: teacher {} (", f[0], f[1], f[3])) != std::string::npos);
+  }
+  CHECK(rows == 6);
+  const std::string bc = slurp(out / "bc.yaml");
+  CHECK(bc.find("teacher: best:fifo,las,progress\n") != std::string::npos);
+  CHECK(bc.find("teacher_draws: 6\n") != std::string::npos);
+  for (const auto& [name, n] : chosen) CHECK(bc.find(fmt::format("  {}: {}\n", name, n)) != std::string::npos);
+  CHECK(fs::is_regular_file(out / "bc-policy/policy.pt"));
+
+  const auto refused = [&](const std::string& teacher, const std::string& why, const char* tag) {
+    auto a = family_args(s, s.dir / tag);
+    a.insert(a.end(), {"--bc-teacher", teacher});
+    const auto rr = train_debug(s.dir, a, tag);
+    INFO(tag << " log:\n" << rr.log);
+    CHECK(rr.rc == 1);
+    CHECK(rr.log.find("--bc-teacher " + teacher + ": " + why) != std::string::npos);
+    CHECK_FALSE(fs::exists(s.dir / tag / "checkpoint.pt"));
+  };
+  refused("best:fifo,nope", "unknown baseline 'nope' (known: fifo, fair,", "unknown");
+  refused("best:", "no baselines after 'best:'", "empty");
+  refused("best:fifo,,las", "an empty name in the list", "empty-name");
+  refused("best:las,fifo,las", "'las' is named twice", "twice");
+  refused("best:las", "name at least two baselines", "one");
+  refused("nope", "unknown baseline 'nope'", "plain-unknown");
+  const auto rr = train_debug(s.dir, [&] {
+    auto a = family_args(s, s.dir / "scenario");
+    a[0] = "--scenario";
+    a[1] = NICSCHED_SOURCE_DIR "/sim/scenarios/default.yaml";
+    a.insert(a.end(), {"--bc-teacher", "best:fifo,las"});
+    return a;
+  }(), "scenario");
+  INFO("scenario log:\n" << rr.log);
+  CHECK(rr.rc == 1);
+  CHECK(rr.log.find("chooses a teacher per family draw: give --family") != std::string::npos);
+}
+
 #ifdef NICAGENT_MPIEXEC
 // mpirun -np 2 nicagent train: rank 0 alone writes the run folder (each update logged once,
 // one checkpoint), the other rank trains on the scenarios rank 0 copied in; a refused run

@@ -9,6 +9,7 @@
 #include "nicsched/host/discovery.hpp"
 #include "nicsched/host/policy.hpp"
 #include "nicsched/host/telemetry.hpp"
+#include "nicsched/sim/scenario_policy.hpp"
 
 namespace nicsched::control {
 namespace {
@@ -119,8 +120,7 @@ SeedRange training_seeds(const sim::Family& family) {
 }
 
 TargetFactory family_target_factory(std::shared_ptr<const sim::Family> family, std::optional<std::uint64_t> cycles,
-                                    std::optional<sim::NicBackend> backend,
-                                    std::function<void(std::uint64_t family_seed)> on_draw) {
+                                    std::optional<sim::NicBackend> backend, DrawCallback on_draw) {
   if (!family) throw EnvError("family_target_factory: no family");
   const SeedRange seeds = training_seeds(*family);
   return [family, cycles, backend, seeds, on_draw = std::move(on_draw)](std::uint64_t seed) {
@@ -133,8 +133,8 @@ TargetFactory family_target_factory(std::shared_ptr<const sim::Family> family, s
       return make_sim_target(probe, 0);
     }
     const std::uint64_t family_seed = seeds.first + seed % (seeds.last - seeds.first + 1);
-    if (on_draw) on_draw(family_seed);
     const ScenarioEntry entry = make_scenario_entry(family->draw(family_seed), cycles, backend, 6, {});
+    if (on_draw) on_draw(family_seed, entry);
     return make_sim_target(entry, seed);
   };
 }
@@ -169,6 +169,27 @@ double validation_score(const std::vector<ScenarioEntry>& scenarios, std::uint32
     if (!std::isnan(v)) per.push_back(v);
   }
   return sim::mean(per).value_or(NAN);
+}
+
+std::unique_ptr<Controller> make_scenario_baseline(const std::string& name, const sim::Scenario& scenario) {
+  return make_baseline(name, sim::scenario_priorities(scenario, scenario.nic_tenants));
+}
+
+BaselineChoice best_baseline(const ScenarioEntry& entry, const std::vector<std::string>& candidates,
+                             std::uint32_t seeds, std::uint64_t interval_cycles,
+                             std::optional<std::uint64_t> min_iterations, ParallelFor& pool) {
+  if (candidates.empty()) throw EnvError("best_baseline: no candidates");
+  const std::vector<ScenarioEntry> alone{entry};
+  BaselineChoice out;
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    const double score = validation_score(
+        alone, seeds, [&] { return make_scenario_baseline(candidates[c], entry.scenario); }, interval_cycles,
+        min_iterations, pool);
+    out.scores.push_back(score);
+    const double best = out.scores[out.best];
+    if (!std::isnan(score) && (std::isnan(best) || score < best)) out.best = c;
+  }
+  return out;
 }
 
 RunScore score_run(const RunResult& run, const sim::Scenario& scenario) {

@@ -474,7 +474,6 @@ int eval(const EvalOptions& o) {
   std::vector<ScenarioResult> results;
   for (const auto& item : items) {
     const auto& sc = item.entry.scenario;
-    const auto sp_levels = sim::scenario_priorities(sc, sc.nic_tenants);
     ScenarioResult res;
     res.name = sc.name;
     res.label = item.label;
@@ -483,7 +482,7 @@ int eval(const EvalOptions& o) {
       try {
         runs.push_back(run_seeds(item.entry, [&]() -> std::unique_ptr<control::Controller> {
           if (name == "ppo") return std::make_unique<ppo::PpoController>(policy);
-          return control::make_baseline(name, sp_levels);
+          return control::make_scenario_baseline(name, sc);
         }));
       } catch (const ppo::CheckpointError& e) {
         // A policy trained for another NIC (e.g. 8 tenants on a 16-tenant scenario).

@@ -61,7 +61,8 @@ int main(int argc, char** argv) {
   train_cmd->add_option("--env-config", t.env_config, "environment settings (YAML)")->check(CLI::ExistingFile);
   train_cmd->add_flag("--quiet", t.quiet, "no progress bar");
   train_cmd->add_option("--bc-teacher", t.bc_teacher,
-                         "warm start: behaviour-clone this baseline (e.g. progress) before PPO (not on --resume)");
+                         "warm start: behaviour-clone this baseline (e.g. progress) before PPO (not on --resume); "
+                         "best:A,B,... (with --family): on each draw, the baseline of A, B, ... that scores best on it");
   train_cmd->add_option("--bc-steps", t.bc_steps, "behaviour-cloning steps per env")->capture_default_str();
   train_cmd->add_option("--bc-epochs", t.bc_epochs, "behaviour-cloning epochs")->capture_default_str();
   train_cmd->add_option("--bc-lr", t.bc_lr, "behaviour-cloning learning rate")->capture_default_str();

@@ -15,10 +15,13 @@
 //   train.csv             one row per update; on resume, rows after the checkpoint's update
 //                         (written before a crash) are dropped, so no update appears twice
 //   policy/               the exported policy of the last checkpoint
+//   bc.yaml, bc-policy/   the behaviour-cloning warm start (--bc-teacher) and its clone;
+//                         bc-teachers.csv: with best:..., each draw's scores and teacher
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -28,8 +31,11 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <numeric>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include <yaml-cpp/yaml.h>
@@ -38,6 +44,7 @@
 #include "nicsched/control/controller.hpp"
 #include "nicsched/control/nic_env.hpp"
 #include "nicsched/control/sim_env.hpp"
+#include "nicsched/control/thread_clock.hpp"
 #include "nicsched/fileio/file.hpp"
 #include "nicsched/fileio/yaml.hpp"
 #include "nicsched/ppo/policy.hpp"
@@ -274,7 +281,7 @@ void prepare_run_folder(const TrainOptions& o, const fs::path& out, bool in_plac
                                "continue it with --resume " + out.string() + ", or give --force to start over in it");
     }
     spdlog::warn("--force: replacing the run in {}", out.string());
-    for (const char* f : {"checkpoint.pt", "train.csv", "run.yaml", "bc.yaml", "scenarios", "policy", "bc-policy",
+    for (const char* f : {"checkpoint.pt", "train.csv", "run.yaml", "bc.yaml", "bc-teachers.csv", "scenarios", "policy", "bc-policy",
                           "family", "validation", "validation.csv", "best", "validation-candidate"}) {
       fs::remove_all(out / f);
     }
@@ -322,6 +329,89 @@ void prepare_run_folder(const TrainOptions& o, const fs::path& out, bool in_plac
   fileio::write_file_atomically(out / "env.yaml", control::env_config_yaml(env_cfg));
 }
 
+// ---------------------------------------------------------------- the cloning teacher
+
+// --bc-teacher: one baseline for every episode, or "best:a,b,..." (docs/agent.md,
+// "Behaviour-cloning warm start"): on every family draw, the candidate that scores best on
+// that draw (control::best_baseline, model selection's score).
+constexpr std::string_view kBestOf = "best:";
+
+struct TeacherSpec {
+  std::vector<std::string> candidates;  // per_draw false: the one baseline
+  bool per_draw = false;
+};
+
+TeacherSpec parse_teacher(const std::string& text) {
+  const auto fail = [&](const std::string& why) {
+    throw std::runtime_error("train: --bc-teacher " + text + ": " + why);
+  };
+  const auto check_name = [&](const std::string& name) {
+    try {
+      (void)control::make_baseline(name);
+    } catch (const control::EnvError& e) {
+      fail(e.what());
+    }
+  };
+  TeacherSpec t;
+  if (!text.starts_with(kBestOf)) {
+    check_name(text);
+    t.candidates.push_back(text);
+    return t;
+  }
+  t.per_draw = true;
+  const std::string list = text.substr(kBestOf.size());
+  if (list.empty()) fail("no baselines after 'best:' (e.g. best:fifo,fair,las,progress)");
+  std::size_t from = 0;
+  while (from <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', from), list.size());
+    const std::string name = list.substr(from, comma - from);
+    if (name.empty()) fail("an empty name in the list after 'best:' (e.g. best:fifo,fair,las,progress)");
+    check_name(name);
+    if (std::find(t.candidates.begin(), t.candidates.end(), name) != t.candidates.end()) {
+      fail("'" + name + "' is named twice");
+    }
+    t.candidates.push_back(name);
+    from = comma + 1;
+  }
+  if (t.candidates.size() < 2) fail("name at least two baselines after 'best:' (one teacher: --bc-teacher " + list + ")");
+  return t;
+}
+
+// Under --bc-teacher best:..., one env's teacher: the draw callback of its family factory
+// puts the candidate that scored best on the new draw into the slot, before NicEnv::reset
+// resets the teacher, so every cloned episode is taught by its own draw's best.
+struct DrawTeacherSlot {
+  std::unique_ptr<control::Controller> current;
+};
+
+class DrawTeacher final : public control::Controller {
+ public:
+  explicit DrawTeacher(std::shared_ptr<DrawTeacherSlot> slot) : slot_(std::move(slot)) {}
+  [[nodiscard]] std::string name() const override {
+    return slot_->current ? slot_->current->name() : std::string("best-of (no draw yet)");
+  }
+  void reset() override {
+    if (slot_->current) slot_->current->reset();
+  }
+  [[nodiscard]] host::Policy decide(const control::TelemetryTracker& tracker, const host::Policy& base) override {
+    if (!slot_->current) throw std::logic_error("train: the per-draw teacher was asked for a decision before a draw");
+    return slot_->current->decide(tracker, base);
+  }
+
+ private:
+  std::shared_ptr<DrawTeacherSlot> slot_;
+};
+
+// The per-draw choices of all envs (bc.yaml, bc-teachers.csv); the envs' callbacks run on
+// the env threads.
+struct TeacherChoices {
+  std::atomic<bool> choosing{true};  // off once cloning is done: PPO's draws need no teacher
+  std::mutex mutex;
+  std::vector<std::string> rows;     // bc-teachers.csv
+  std::map<std::string, std::uint32_t> counts;
+  double cpu_seconds = 0;
+};
+
 }  // namespace
 
 int train(const TrainOptions& o) {
@@ -336,7 +426,16 @@ int train(const TrainOptions& o) {
                              (o.resume / "run.yaml").string() +
                              "); --scenario, --family and --validation-family cannot be given with it");
   }
-  if (!o.bc_teacher.empty() && !resuming && ppo::world_size() > 1) {
+  const bool cloning = !o.bc_teacher.empty() && !resuming;
+  TeacherSpec teacher;
+  if (cloning) {
+    teacher = parse_teacher(o.bc_teacher);
+    if (teacher.per_draw && o.family.empty()) {
+      throw std::runtime_error("train: --bc-teacher " + o.bc_teacher + " chooses a teacher per family draw: give " +
+                               "--family (with --scenario, name one baseline)");
+    }
+  }
+  if (cloning && ppo::world_size() > 1) {
     throw std::runtime_error("train: behaviour cloning (--bc-teacher) runs in one process, not under mpirun: start "
                              "the run without mpirun, then continue it with mpirun ... nicagent train --resume DIR");
   }
@@ -374,6 +473,8 @@ int train(const TrainOptions& o) {
   // anyway, and each draw's solo baselines are measured over no more than that.
   std::optional<std::uint64_t> cycles = run.cycles;
   std::vector<control::TargetFactory> factories;
+  std::shared_ptr<TeacherChoices> choices;                    // --bc-teacher best:...
+  std::vector<std::shared_ptr<DrawTeacherSlot>> teacher_slots;  // one per env
   if (!run.family.empty()) {
     const auto family = std::make_shared<const sim::Family>(load_usable_family(out / run.family, "--family"));
     const std::uint32_t nic_lo = sim::nic_tenants_for(static_cast<std::uint32_t>(family->tenants.min()));
@@ -388,10 +489,45 @@ int train(const TrainOptions& o) {
     const auto seeds = control::training_seeds(*family);
     spdlog::info("family {}: a fresh draw per episode from seeds {}..{} ({} cycles each); seeds {}..{} are held out "
                  "for validation", family->name, seeds.first, seeds.last, *cycles, seeds.last + 1, family->seed_last);
+    if (teacher.per_draw) {
+      choices = std::make_shared<TeacherChoices>();
+      std::string header = "env,family_seed,scenario,teacher";
+      for (const auto& c : teacher.candidates) header += ",score_" + c;
+      choices->rows.push_back(header + ",cpu_seconds");
+    }
     for (std::uint32_t k = 0; k < cfg.num_envs; ++k) {
-      factories.push_back(control::family_target_factory(family, cycles, backend, [k, family](std::uint64_t seed) {
+      control::DrawCallback on_draw = [k, family](std::uint64_t seed, const control::ScenarioEntry&) {
         spdlog::debug("env {}: episode on {}", k, family->scenario_name(seed));
-      }));
+      };
+      if (choices) {
+        auto slot = std::make_shared<DrawTeacherSlot>();
+        teacher_slots.push_back(slot);
+        on_draw = [k, family, slot, choices, candidates = teacher.candidates, seeds = o.validation_seeds,
+                   interval = env_cfg.interval_cycles,
+                   pool = std::make_shared<control::ParallelFor>(1)](std::uint64_t seed,
+                                                                      const control::ScenarioEntry& draw) {
+          if (!choices->choosing) return;
+          const double c0 = control::thread_cpu_us();
+          const auto pick =
+              control::best_baseline(draw, candidates, seeds, interval, EvalOptions{}.min_iterations, *pool);
+          slot->current = control::make_scenario_baseline(candidates[pick.best], draw.scenario);
+          const double cpu = (control::thread_cpu_us() - c0) / 1e6;
+          std::string row = fmt::format("{},{},{},{}", k, seed, family->scenario_name(seed), candidates[pick.best]);
+          std::string text;
+          for (std::size_t c = 0; c < candidates.size(); ++c) {
+            row += fmt::format(",{:.6f}", pick.scores[c]);
+            text += fmt::format("{}{} {:.4f}", c == 0 ? "" : ", ", candidates[c], pick.scores[c]);
+          }
+          row += fmt::format(",{:.3f}", cpu);
+          spdlog::info("env {}: {}: teacher {} ({}; {:.1f} s CPU)", k, family->scenario_name(seed),
+                       candidates[pick.best], text, cpu);
+          const std::lock_guard lock(choices->mutex);
+          choices->rows.push_back(std::move(row));
+          ++choices->counts[candidates[pick.best]];
+          choices->cpu_seconds += cpu;
+        };
+      }
+      factories.push_back(control::family_target_factory(family, cycles, backend, std::move(on_draw)));
     }
   } else {
     auto scenarios = std::make_shared<std::vector<control::ScenarioEntry>>();
@@ -403,10 +539,12 @@ int train(const TrainOptions& o) {
     for (std::uint32_t k = 0; k < cfg.num_envs; ++k) factories.push_back(control::sim_target_factory(scenarios, k));
   }
   std::vector<std::unique_ptr<control::Env>> envs;
-  const bool cloning = !o.bc_teacher.empty() && !resuming;
-  for (auto& factory : factories) {
-    auto env = std::make_unique<control::NicEnv>(env_cfg, std::move(factory));
-    if (cloning) env->set_teacher(control::make_baseline(o.bc_teacher));
+  for (std::size_t k = 0; k < factories.size(); ++k) {
+    auto env = std::make_unique<control::NicEnv>(env_cfg, std::move(factories[k]));
+    if (cloning) {
+      env->set_teacher(teacher.per_draw ? std::make_unique<DrawTeacher>(teacher_slots[k])
+                                        : control::make_baseline(teacher.candidates.front()));
+    }
     envs.push_back(std::move(env));
   }
   // Where each tenant sits in observations and actions (the set network, BC augmentation).
@@ -484,6 +622,7 @@ int train(const TrainOptions& o) {
       augment.copies = o.bc_permutations;
     }
     const auto bc = trainer.behaviour_clone(o.bc_steps, o.bc_epochs, o.bc_lr, augment);
+    if (choices) choices->choosing = false;
     spdlog::info("behaviour cloning done: {} samples, teacher reward/step {:.4f}, cross-entropy {:.4f} -> {:.4f}, "
                  "value loss {:.4f}, greedy agreement {:.3f}; collect {:.0f} s, fit {:.0f} s",
                  bc.samples, bc.mean_step_reward, bc.first_loss, bc.final_loss, bc.final_value_loss, bc.accuracy,
@@ -494,6 +633,19 @@ int train(const TrainOptions& o) {
            << "\ncross_entropy_final: " << bc.final_loss << "\nvalue_loss_final: " << bc.final_value_loss
            << "\ngreedy_agreement: " << bc.accuracy << "\ncollect_seconds: " << bc.collect_seconds
            << "\nfit_seconds: " << bc.train_seconds << "\n";
+    if (choices) {
+      // Every draw an env made while cloning, the one its last step reset to included (PPO's
+      // first episode: chosen, not cloned); the CPU is included in collect_seconds.
+      const std::lock_guard lock(choices->mutex);
+      bc_log << "teacher_draws: " << choices->rows.size() - 1 << "\nteacher_choices:\n";
+      for (const auto& [name, n] : choices->counts) bc_log << "  " << name << ": " << n << "\n";
+      bc_log << "teacher_choice_cpu_seconds: " << choices->cpu_seconds << "\n";
+      std::string csv;
+      for (const auto& row : choices->rows) csv += row + "\n";
+      fileio::write_file_atomically(out / "bc-teachers.csv", csv);
+      spdlog::info("per-draw teachers: {} draws, {:.0f} s CPU choosing; bc-teachers.csv", choices->rows.size() - 1,
+                   choices->cpu_seconds);
+    }
     if (rank == 0) {
       fileio::write_file_atomically(out / "bc.yaml", bc_log.str());
       trainer.save_checkpoint(checkpoint);

@@ -67,12 +67,13 @@ struct SeedRange {
 // Every episode draws a fresh scenario: family seed = training_seeds().first + (episode
 // seed mod their count), simulated for `cycles` (its solo baselines measured over the same
 // cycles, not cached: a draw hardly ever repeats); `on_draw` (may be empty) is told the
-// family seed of each episode. Episode seed 0, NicEnv's probe of the NIC's shape, gives
-// the first training seed's scenario without solo baselines (not an episode).
+// family seed and the scenario of each episode, before the episode's target is built.
+// Episode seed 0, NicEnv's probe of the NIC's shape, gives the first training seed's
+// scenario without solo baselines (not an episode, not told).
+using DrawCallback = std::function<void(std::uint64_t family_seed, const ScenarioEntry& draw)>;
 [[nodiscard]] TargetFactory family_target_factory(std::shared_ptr<const sim::Family> family,
                                                   std::optional<std::uint64_t> cycles,
-                                                  std::optional<sim::NicBackend> backend,
-                                                  std::function<void(std::uint64_t family_seed)> on_draw = {});
+                                                  std::optional<sim::NicBackend> backend, DrawCallback on_draw = {});
 
 // One controller on one scenario and seed, from reset to the scenario's end.
 struct RunResult {
@@ -134,5 +135,23 @@ struct RunScore {
                                       const std::function<std::unique_ptr<Controller>()>& make,
                                       std::uint64_t interval_cycles, std::optional<std::uint64_t> min_iterations,
                                       ParallelFor& pool);
+
+// A baseline as whole-scenario evaluation runs it on `scenario`: make_baseline(name), `sp`
+// with the scenario's priorities (sim::scenario_priorities), as nicagent eval builds it.
+[[nodiscard]] std::unique_ptr<Controller> make_scenario_baseline(const std::string& name,
+                                                                 const sim::Scenario& scenario);
+
+// The best of several baselines on one scenario: behaviour cloning's per-draw teacher
+// (nicagent train --bc-teacher best:a,b,...; docs/agent.md). Each candidate
+// (make_scenario_baseline) is scored on `entry` alone exactly as model selection scores a
+// policy (validation_score, `seeds` runs); the lowest score wins, the first candidate on a
+// tie; a NaN score (no training tenant) never wins unless all are NaN (then the first).
+struct BaselineChoice {
+  std::size_t best = 0;        // index into the candidates
+  std::vector<double> scores;  // per candidate, lower is better
+};
+[[nodiscard]] BaselineChoice best_baseline(const ScenarioEntry& entry, const std::vector<std::string>& candidates,
+                                           std::uint32_t seeds, std::uint64_t interval_cycles,
+                                           std::optional<std::uint64_t> min_iterations, ParallelFor& pool);
 
 }  // namespace nicsched::control
