@@ -373,7 +373,9 @@ TeacherSpec parse_teacher(const std::string& text) {
     t.candidates.push_back(name);
     from = comma + 1;
   }
-  if (t.candidates.size() < 2) fail("name at least two baselines after 'best:' (one teacher: --bc-teacher " + list + ")");
+  if (t.candidates.size() < 2) {
+    fail("name at least two baselines after 'best:' (one teacher: --bc-teacher " + list + ")");
+  }
   return t;
 }
 
