@@ -10,7 +10,9 @@
 #   ORACLE (10)    static configurations the oracle search judges per scenario
 #   THREADS (2)    runs in parallel
 #   FAMILIES       the families to (re)run; default: test comm-heavy crypto-bound background arrivals
-# Writes docs/results/families/FAMILY/{results.md,runs.csv,eval.log}, then puts the tables of
+# Writes docs/results/families/FAMILY/{results.md,runs.csv,eval.log} and the timeline figure of
+# the family's first scenario (timeline-NAME.png: per-tenant bandwidth and crypto-slot share
+# of FIFO, the best baseline there and the policy), then puts the tables of
 # every default family measured so far (in that order) between the results:begin /
 # results:end markers of docs/results.md, so `FAMILIES=background tools/results.sh`
 # refreshes one family's tables.
@@ -38,7 +40,7 @@ for f in $families; do
   /usr/bin/time -f "time: %e s wall, %U s user, %S s system" \
     "$nicagent" --log-level info eval --family "$root/sim/families/$f.yaml" --count "$count" --seeds "$seeds" \
     --min-iterations "$min_iter" --oracle-evaluations "$oracle" --backend model --threads "$threads" \
-    --policy "$root/agent/policies/default" --no-plots --out "$dir" >/dev/null 2>"$dir/eval.log"
+    --policy "$root/agent/policies/default" --out "$dir" >/dev/null 2>"$dir/eval.log"
   tail -1 "$dir/eval.log"
   echo "    $(( $(date +%s) - start )) s"
 done

@@ -93,6 +93,20 @@ TEST_CASE("nic_env_sim: the eval loop runs a controller to the scenario's end", 
     for (double g : row) total += g;
   }
   CHECK(total > 0.0);
+  // Shares of the crypto slots: per interval, per tenant, and together at most every slot.
+  REQUIRE(r.crypto_share.size() == r.bandwidth_gbps.size());
+  double crypto_total = 0;
+  for (const auto& row : r.crypto_share) {
+    REQUIRE(row.size() == r.tenant_names.size());
+    double interval_sum = 0;
+    for (double s : row) {
+      CHECK(s >= 0.0);
+      interval_sum += s;
+    }
+    CHECK(interval_sum <= 1.0 + 1e-9);
+    crypto_total += interval_sum;
+  }
+  CHECK(crypto_total > 0.0);  // the default scenario's FL tenants encrypt
 }
 
 TEST_CASE("nic_env_sim: the teacher's action is its decision, limited to the mask", "[nic_env_sim]") {
@@ -121,4 +135,67 @@ TEST_CASE("nic_env_sim: the teacher's action is its decision, limited to the mas
     CHECK(action[t * 3 + 2] == (is_present ? 3 : 0));  // all 4 crypto slots
   }
   CHECK(present >= 4);
+}
+
+namespace {
+
+// Decides the same encoded action every interval, as NicEnv applies it.
+class FixedAction final : public nicsched::control::Controller {
+ public:
+  FixedAction(nicsched::control::ActionCodec codec, std::vector<int> action)
+      : codec_(std::move(codec)), action_(std::move(action)) {}
+  [[nodiscard]] std::string name() const override { return "fixed"; }
+  nicsched::host::Policy decide(const nicsched::control::TelemetryTracker& /*tracker*/,
+                                const nicsched::host::Policy& base) override {
+    return codec_.decode(action_, base);
+  }
+
+ private:
+  nicsched::control::ActionCodec codec_;
+  std::vector<int> action_;
+};
+
+}  // namespace
+
+TEST_CASE("nic_env_sim: the eval loop's episode return is NicEnv's, for both rewards", "[nic_env_sim]") {
+  // Model backend (register accesses take no cycles), 41 intervals: NicEnv's reset takes
+  // the first, its 40 steps the rest; the eval loop decides after each of the first 40.
+  const auto entry = nicsched::control::load_scenario_entry(NICSCHED_SOURCE_DIR "/sim/scenarios/default.yaml",
+                                                            41 * 2000, nicsched::sim::NicBackend::kModel);
+  std::vector<int> action;
+  for (int t = 0; t < 8; ++t) action.insert(action.end(), {t % 4, 3 - t % 4, 3});
+  for (const auto kind : {nicsched::control::RewardKind::kSpeed, nicsched::control::RewardKind::kSlowdown}) {
+    INFO(nicsched::control::reward_kind_name(kind));
+    NicEnvConfig cfg;
+    cfg.episode_steps = 40;
+    cfg.reward = kind;
+    NicEnv env(cfg, [&](std::uint64_t seed) { return nicsched::control::make_sim_target(entry, seed); });
+    std::vector<float> obs(env.observation_size());
+    env.reset(5, obs);
+    nicsched::control::RewardTerms sum;
+    int steps = 0;
+    for (bool truncated = false; !truncated; ++steps) {
+      truncated = env.step(action, obs).truncated;
+      const auto& r = env.last_reward();
+      sum.progress += r.progress;
+      sum.fairness += r.fairness;
+      sum.drops += r.drops;
+      sum.deadline += r.deadline;
+      sum.total += r.total;
+    }
+    REQUIRE(steps == 40);
+    FixedAction fixed(nicsched::control::ActionCodec(cfg, env.caps(), entry.scenario.link_bytes_per_cycle()), action);
+    const auto run = nicsched::control::run_controller(entry, 5, fixed, 2000, std::nullopt, cfg);
+    REQUIRE(run.episode_return);
+    CHECK(run.reward_steps == 40);
+    CHECK(run.episode_return->progress == Approx(sum.progress).epsilon(1e-12));
+    CHECK(run.episode_return->fairness == Approx(sum.fairness).epsilon(1e-12));
+    CHECK(run.episode_return->drops == Approx(sum.drops).epsilon(1e-12));
+    CHECK(run.episode_return->deadline == Approx(sum.deadline).epsilon(1e-12));
+    CHECK(run.episode_return->total == Approx(sum.total).epsilon(1e-12));
+    CHECK(sum.progress != 0.0);  // the tenants moved
+  }
+  // Without a reward config no return is summed.
+  auto fifo = nicsched::control::make_baseline("fifo");
+  CHECK_FALSE(nicsched::control::run_controller(entry, 5, *fifo, 2000).episode_return);
 }

@@ -22,11 +22,13 @@ sim::Scenario seeded(const sim::Scenario& s, std::uint64_t seed) {
 
 class SimEnvTarget final : public EnvTarget {
  public:
-  SimEnvTarget(const ScenarioEntry& entry, std::uint64_t seed) {
+  // policy_name: what the run's metrics call the controller (RunMetrics::policy).
+  SimEnvTarget(const ScenarioEntry& entry, std::uint64_t seed, const std::string& policy_name = {}) {
     sim::SimOptions opts;
     opts.baseline = "fifo";
     opts.cycles = entry.cycles;
     opts.solo = entry.solo;
+    if (!policy_name.empty()) opts.policy_name = policy_name;
     sim_ = std::make_unique<sim::Simulation>(seeded(entry.scenario, seed), opts);
     link_ = entry.scenario.link_bytes_per_cycle();
     const auto tenants = sim_->capabilities().tenants;
@@ -46,8 +48,13 @@ class SimEnvTarget final : public EnvTarget {
   drivers::SimControl& clock() override { return *sim_; }
   [[nodiscard]] double link_bytes_per_cycle() const override { return link_; }
   std::vector<TenantProgress> progress() override {
+    const std::uint64_t now = sim_->cycle();
     for (std::size_t t = 0; t < info_.size(); ++t) {
-      if (slot_[t] >= 0) info_[t].units = sim_->tenant(static_cast<std::size_t>(slot_[t])).progress().units();
+      if (slot_[t] < 0) continue;
+      const auto& tenant = sim_->tenant(static_cast<std::size_t>(slot_[t]));
+      info_[t].units = tenant.progress().units();
+      const std::uint64_t stop = std::min(now, tenant.spec.stop_cycle);
+      info_[t].present_cycles = stop > tenant.spec.start_cycle ? stop - tenant.spec.start_cycle : 0;
     }
     return info_;
   }
@@ -135,11 +142,11 @@ TargetFactory family_target_factory(std::shared_ptr<const sim::Family> family, s
 std::vector<RunResult> run_seeds(const ScenarioEntry& entry, std::uint32_t seeds,
                                  const std::function<std::unique_ptr<Controller>()>& make,
                                  std::uint64_t interval_cycles, std::optional<std::uint64_t> min_iterations,
-                                 ParallelFor& pool) {
+                                 ParallelFor& pool, const std::optional<NicEnvConfig>& reward) {
   std::vector<RunResult> runs(seeds);
   pool.run(seeds, [&](std::size_t s) {
     auto ctl = make();
-    runs[s] = run_controller(entry, s + 1, *ctl, interval_cycles, min_iterations);
+    runs[s] = run_controller(entry, s + 1, *ctl, interval_cycles, min_iterations, reward);
   });
   return runs;
 }
@@ -218,13 +225,10 @@ bool every_tenant_done(const sim::Simulation& sim, std::uint64_t min_iterations)
 }
 
 RunResult run_controller(const ScenarioEntry& entry, std::uint64_t seed, Controller& controller,
-                         std::uint64_t interval_cycles, std::optional<std::uint64_t> min_iterations) {
-  sim::SimOptions opts;
-  opts.baseline = "fifo";
-  opts.cycles = entry.cycles;
-  opts.solo = entry.solo;
-  opts.policy_name = controller.name();
-  sim::Simulation sim(seeded(entry.scenario, seed), opts);
+                         std::uint64_t interval_cycles, std::optional<std::uint64_t> min_iterations,
+                         const std::optional<NicEnvConfig>& reward) {
+  SimEnvTarget target(entry, seed, controller.name());
+  sim::Simulation& sim = target.simulation();
   const auto caps = host::discover(sim);
   host::Policy base = host::read_policy(sim, caps);
   base.classifier.reset();
@@ -241,13 +245,40 @@ RunResult run_controller(const ScenarioEntry& entry, std::uint64_t seed, Control
     if (idx < caps.tenants) out.tenant_names[idx] = sim.tenant(i).spec.name;
   }
   const double gbps_per_byte_cycle = entry.scenario.clock_mhz * 8.0 / 1e3;
+  // The reward NicEnv would give each interval (compute_reward), summed over the intervals
+  // that follow a decision, as an episode's return is.
+  std::vector<TenantProgress> start_progress, last_progress;
+  const std::uint64_t start_cycle = sim.cycle();
+  if (reward) {
+    start_progress = last_progress = target.progress();
+    out.episode_return.emplace();
+  }
   while (!sim.finished()) {
     sim.step(std::min<std::uint64_t>(interval_cycles, sim.end_cycle() - sim.cycle()));
     tracker.update(host::read_snapshot(sim, caps));
-    std::vector<double> bw(caps.tenants);
+    if (reward) {
+      const auto now_progress = target.progress();
+      if (out.decisions > 0) {
+        const RewardTerms r = compute_reward(*reward, start_progress, last_progress, now_progress,
+                                             tracker.interval_cycles(), sim.cycle() - start_cycle, tracker);
+        auto& sum = *out.episode_return;
+        sum.progress += r.progress;
+        sum.fairness += r.fairness;
+        sum.drops += r.drops;
+        sum.deadline += r.deadline;
+        sum.total += r.total;
+        ++out.reward_steps;
+      }
+      last_progress = now_progress;
+    }
+    std::vector<double> bw(caps.tenants), crypto(caps.tenants);
     const double cycles = static_cast<double>(std::max<std::uint64_t>(1, tracker.interval_cycles()));
-    for (std::size_t t = 0; t < caps.tenants; ++t) bw[t] = tracker.tenants()[t].bytes / cycles * gbps_per_byte_cycle;
+    for (std::size_t t = 0; t < caps.tenants; ++t) {
+      bw[t] = tracker.tenants()[t].bytes / cycles * gbps_per_byte_cycle;
+      crypto[t] = tracker.tenants()[t].crypto_busy_fraction;
+    }
     out.bandwidth_gbps.push_back(std::move(bw));
+    out.crypto_share.push_back(std::move(crypto));
     out.time_us.push_back(static_cast<double>(tracker.now()) / entry.scenario.clock_mhz);
     if (sim.finished() || (min_iterations && every_tenant_done(sim, *min_iterations))) break;
     const auto t0 = std::chrono::steady_clock::now();

@@ -21,6 +21,24 @@ constexpr std::uint32_t kMinControlBurst = 64;
 
 using fileio::setting;
 
+// The `reward` key: a word, not an enum's number.
+fileio::Setting<NicEnvConfig> reward_setting() {
+  return {"reward",
+          [](NicEnvConfig& c, const fileio::YamlDoc& doc, const YAML::Node& n) {
+            const auto word = doc.as<std::string>(n, "reward", "speed or slowdown");
+            if (word == reward_kind_name(RewardKind::kSpeed)) {
+              c.reward = RewardKind::kSpeed;
+            } else if (word == reward_kind_name(RewardKind::kSlowdown)) {
+              c.reward = RewardKind::kSlowdown;
+            } else {
+              doc.fail(n, "reward", "must be speed or slowdown, not '" + word + "'");
+            }
+          },
+          [](YAML::Emitter& out, const NicEnvConfig& c) {
+            out << YAML::Key << "reward" << YAML::Value << reward_kind_name(c.reward);
+          }};
+}
+
 const fileio::Settings<NicEnvConfig>& env_settings() {
   static const fileio::Settings<NicEnvConfig> table(
       "unknown env setting",
@@ -33,6 +51,8 @@ const fileio::Settings<NicEnvConfig>& env_settings() {
           setting("quota_levels", &NicEnvConfig::quota_levels, "an unsigned integer"),
           setting("rate_levels", &NicEnvConfig::rate_levels, "an unsigned integer"),
           setting("control_levels", &NicEnvConfig::control_levels, "an unsigned integer"),
+          reward_setting(),
+          setting("slowdown_prior_iterations", &NicEnvConfig::slowdown_prior_iterations, "a number"),
           setting("progress_coef", &NicEnvConfig::progress_coef, "a number"),
           setting("fairness_coef", &NicEnvConfig::fairness_coef, "a number"),
           setting("drop_coef", &NicEnvConfig::drop_coef, "a number"),
@@ -65,6 +85,14 @@ double jain(const std::vector<double>& x) {
 
 }  // namespace
 
+const char* reward_kind_name(RewardKind k) {
+  switch (k) {
+    case RewardKind::kSpeed: return "speed";
+    case RewardKind::kSlowdown: return "slowdown";
+  }
+  return "?";
+}
+
 void NicEnvConfig::validate() const {
   auto require = [](bool ok, const char* key, const char* what) {
     if (!ok) throw EnvError(std::string("env config: '") + key + "' " + what);
@@ -78,6 +106,8 @@ void NicEnvConfig::validate() const {
   require(rate_levels >= 1 && rate_levels <= 11, "rate_levels", "must be 1..11 (level 10 is line rate / 1024)");
   require(control_levels >= 1 && control_levels <= 4, "control_levels",
           "must be 1..4 (0: the scenario's control bucket, 1: off, 2: low, 3: high)");
+  require(slowdown_prior_iterations > 0 && std::isfinite(slowdown_prior_iterations), "slowdown_prior_iterations",
+          "must be a positive number (iterations at solo speed each tenant starts from)");
   require(progress_coef >= 0 && fairness_coef >= 0 && drop_coef >= 0 && deadline_coef >= 0,
           "progress_coef/fairness_coef/drop_coef/deadline_coef", "must not be negative");
 }
@@ -317,7 +347,14 @@ RewardTerms compute_reward(const NicEnvConfig& cfg, const std::vector<TenantProg
                            (after[t].solo_rate * static_cast<double>(elapsed_cycles)));
     }
   }
-  r.progress = training > 0 ? progress_sum / static_cast<double>(training) : 0.0;
+  if (cfg.reward == RewardKind::kSlowdown) {
+    // Potential-based: the rewards of an episode sum to episode_steps x (its final
+    // potential + 1), the running estimate of 1 - the mean normalised iteration time.
+    r.progress = static_cast<double>(cfg.episode_steps) *
+                 (slowdown_potential(cfg, start, after) - slowdown_potential(cfg, start, before));
+  } else {
+    r.progress = training > 0 ? progress_sum / static_cast<double>(training) : 0.0;
+  }
   r.fairness = jain(cumulative) - 1.0;
   double dropped = 0, sent = 0;
   std::size_t present = 0, missed = 0;
@@ -335,6 +372,22 @@ RewardTerms compute_reward(const NicEnvConfig& cfg, const std::vector<TenantProg
   r.total = cfg.progress_coef * r.progress + cfg.fairness_coef * r.fairness - cfg.drop_coef * r.drops -
             cfg.deadline_coef * r.deadline;
   return r;
+}
+
+double slowdown_potential(const NicEnvConfig& cfg, const std::vector<TenantProgress>& start,
+                          const std::vector<TenantProgress>& now) {
+  const double k = cfg.slowdown_prior_iterations;
+  double sum = 0.0;
+  std::size_t training = 0;
+  for (std::size_t t = 0; t < now.size() && t < start.size(); ++t) {
+    if (!now[t].training || now[t].solo_rate <= 0.0) continue;
+    ++training;
+    const auto present = now[t].present_cycles - std::min(now[t].present_cycles, start[t].present_cycles);
+    const double solo_iterations = static_cast<double>(present) * now[t].solo_rate;
+    const double done = std::max(0.0, now[t].units - start[t].units);
+    sum += (solo_iterations + k) / (done + k);
+  }
+  return training > 0 ? -sum / static_cast<double>(training) : 0.0;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -68,6 +68,7 @@ struct EvalOptions {
   std::string backend;                        // "rtl" or "model" (default: the scenario's)
   std::filesystem::path out = "eval-out";
   std::filesystem::path training_log;         // train.csv for the training-curve plot
+  std::filesystem::path reward_config;        // env config whose reward each run's return is summed in (runs.csv)
   std::uint32_t threads = 0;                  // 0: hardware threads
   bool plots = true;
 };

@@ -167,34 +167,56 @@ std::string safe_name(std::string s) {
   return s;
 }
 
-void write_bandwidth_plot(const std::filesystem::path& out, const std::string& scenario,
-                          const std::vector<const control::RunResult*>& runs) {
-  const auto base = out / ("bandwidth-" + safe_name(scenario));
+// Per-tenant bandwidth (left) and share of the crypto slots (right) over simulated time, one
+// row of the figure per run shown (seed 1 of each controller), to OUT/timeline-SCENARIO.png:
+// a window of 400 control intervals in the middle of each run.
+void write_timeline_plot(const std::filesystem::path& out, const std::string& scenario,
+                         const std::vector<const control::RunResult*>& runs) {
+  const auto base = out / ("timeline-" + safe_name(scenario));
   std::ostringstream gp;
-  gp << "set terminal pngcairo size 1200," << 380 * runs.size() << "\n";
+  gp << "set terminal pngcairo size 1600," << 340 * runs.size() << "\n";
   gp << "set output '" << base.string() << ".png'\n";
-  gp << "set multiplot layout " << runs.size() << ",1\n";
-  gp << "set key outside right\nset xlabel 'simulated time (us)'\nset ylabel 'Gbit/s'\nset yrange [0:*]\n";
-  for (const auto* r : runs) {
-    const auto dat = base.string() + "-" + safe_name(r->controller) + ".dat";
-    std::ofstream d(dat);
-    d << "# time_us";
-    for (const auto& n : r->tenant_names) d << ' ' << (n.empty() ? "-" : n);
-    d << "\n";
-    for (std::size_t i = 0; i < r->bandwidth_gbps.size(); ++i) {
-      d << r->time_us[i];
-      for (double v : r->bandwidth_gbps[i]) d << ' ' << v;
-      d << "\n";
-    }
-    gp << "set title '" << scenario << ": per-tenant bandwidth, " << r->controller << "'\nplot ";
+  gp << "set multiplot layout " << runs.size() << ",2\n";
+  gp << "set key outside right\nset xlabel 'simulated time (us)'\nset autoscale xfix\n";
+  // One panel: column `of` of each tenant's rows in the run's .dat file.
+  auto panel = [&](const control::RunResult& r, const std::string& dat, const std::string& title,
+                   const std::string& ylabel, const std::string& yrange) {
+    gp << "set title '" << scenario << ": " << title << ", " << r.controller << "'\nset ylabel '" << ylabel
+       << "'\nset yrange " << yrange << "\nplot ";
     bool first = true;
-    for (std::size_t t = 0; t < r->tenant_names.size(); ++t) {
-      if (r->tenant_names[t].empty()) continue;
-      gp << (first ? "" : ", ") << "'" << dat << "' using 1:" << t + 2 << " with lines title '"
-         << r->tenant_names[t] << "'";
+    for (std::size_t t = 0; t < r.tenant_names.size(); ++t) {
+      if (r.tenant_names[t].empty()) continue;
+      gp << (first ? "" : ", ") << "'" << dat << "' using 1:" << t + 2 << " with lines title '" << r.tenant_names[t]
+         << "'";
       first = false;
     }
     gp << "\n";
+  };
+  // series[i][t]: interval i, tenant t, written as "time v0 v1 ..." rows, scaled: the
+  // kWindow intervals in the middle of the run, each as measured (a whole scenario has
+  // thousands; averaging them into fewer points beats against the jobs' periods and hides
+  // which burst went first, which is what the figure is for).
+  constexpr std::size_t kWindow = 400;
+  auto write_dat = [](const std::string& path, const control::RunResult& r,
+                      const std::vector<std::vector<double>>& series, double scale) {
+    std::ofstream d(path);
+    d << "# time_us";
+    for (const auto& n : r.tenant_names) d << ' ' << (n.empty() ? "-" : n);
+    d << "\n";
+    const std::size_t n = std::min(series.size(), r.time_us.size());
+    const std::size_t first = n > kWindow ? (n - kWindow) / 2 : 0;
+    for (std::size_t i = first; i < std::min(n, first + kWindow); ++i) {
+      d << r.time_us[i];
+      for (double v : series[i]) d << ' ' << v * scale;
+      d << "\n";
+    }
+  };
+  for (const auto* r : runs) {
+    const auto stem = base.string() + "-" + safe_name(r->controller);
+    write_dat(stem + "-bandwidth.dat", *r, r->bandwidth_gbps, 1.0);
+    write_dat(stem + "-crypto.dat", *r, r->crypto_share, 100.0);
+    panel(*r, stem + "-bandwidth.dat", "per-tenant bandwidth", "Gbit/s", "[0:*]");
+    panel(*r, stem + "-crypto.dat", "share of the crypto slots", "% of slot cycles", "[0:100]");
   }
   gp << "unset multiplot\n";
   const auto script = base.string() + ".gp";
@@ -416,19 +438,30 @@ int eval(const EvalOptions& o) {
 
   const std::size_t threads = o.threads == 0 ? std::max(1U, std::thread::hardware_concurrency()) : o.threads;
   control::ParallelFor pool(threads);
+  // --reward-config: each run's return under that reward (RunResult::episode_return), in
+  // more columns of runs.csv (docs/agent.md, "Reward").
+  std::optional<control::NicEnvConfig> reward;
+  if (!o.reward_config.empty()) reward = control::load_env_config(o.reward_config);
   std::ofstream csv(o.out / "runs.csv");
-  csv << "scenario,controller,seed,norm_iter_time,speed_vs_solo,simulated_ms,cycles\n";
+  csv << "scenario,controller,seed,norm_iter_time,speed_vs_solo,simulated_ms,cycles";
+  if (reward) csv << ",reward,return,return_progress,return_fairness,return_drops,return_deadline,reward_steps";
+  csv << '\n';
   std::size_t total_runs = 0;
   double total_ms = 0;
   std::map<std::string, DecisionTimes> decision_times;
   // `make` (a fresh controller per run) on every seed of `entry`, the seeds in parallel.
   auto run_seeds = [&](const control::ScenarioEntry& entry,
                        const std::function<std::unique_ptr<control::Controller>()>& make) {
-    auto runs = control::run_seeds(entry, o.seeds, make, interval, o.min_iterations, pool);
+    auto runs = control::run_seeds(entry, o.seeds, make, interval, o.min_iterations, pool, reward);
     for (std::size_t s = 0; s < runs.size(); ++s) {
       const auto sc = control::score_run(runs[s], entry.scenario);
       csv << entry.scenario.name << ',' << runs[s].controller << ',' << s + 1 << ',' << sc.norm_time << ','
-          << sc.speed << ',' << runs[s].metrics.simulated_ms << ',' << runs[s].metrics.cycles << '\n';
+          << sc.speed << ',' << runs[s].metrics.simulated_ms << ',' << runs[s].metrics.cycles;
+      if (const auto& ret = runs[s].episode_return) {
+        csv << ',' << control::reward_kind_name(reward->reward) << ',' << ret->total << ',' << ret->progress << ','
+            << ret->fairness << ',' << ret->drops << ',' << ret->deadline << ',' << runs[s].reward_steps;
+      }
+      csv << '\n';
       ++total_runs;
       total_ms += runs[s].metrics.simulated_ms;
       auto& t = decision_times[runs[s].controller];
@@ -490,9 +523,28 @@ int eval(const EvalOptions& o) {
     res.rows.push_back(solo_row(item.entry));
     spdlog::info("{} ({}): done, {:.0f} s wall so far", sc.name, item.label,
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count());
-    if (o.plots && o.family.empty()) {
-      const std::vector<const control::RunResult*> shown{&runs.front().front(), &runs.back().front()};
-      write_bandwidth_plot(o.out, sc.name, shown);
+    // Timelines: every scenario given as a file, and the first of a family (its first seed:
+    // not picked by any result). FIFO, the best baseline on this scenario, the policy.
+    if (o.plots && (o.family.empty() || &item == &items.front())) {
+      std::vector<const control::RunResult*> shown;
+      const control::RunResult* best = nullptr;
+      double best_norm = kNaN;
+      const control::RunResult* learned = nullptr;
+      for (std::size_t k = 0, r = 0; k < controllers.size(); ++k) {
+        if (!res.rows[k].ran) continue;
+        const auto* run = &runs[r++].front();
+        if (controllers[k] == "fifo") {
+          shown.push_back(run);
+        } else if (controllers[k] == "ppo") {
+          learned = run;
+        } else if (!std::isnan(res.rows[k].norm_mean) && (best == nullptr || res.rows[k].norm_mean < best_norm)) {
+          best = run;  // the first of equals
+          best_norm = res.rows[k].norm_mean;
+        }
+      }
+      if (best != nullptr) shown.push_back(best);
+      if (learned != nullptr) shown.push_back(learned);
+      write_timeline_plot(o.out, sc.name, shown);
     }
     results.push_back(std::move(res));
   }
@@ -523,7 +575,7 @@ int eval(const EvalOptions& o) {
   cost << "Runs: " << total_runs << " (" << fmt_num(total_ms, 1) << " simulated ms); wall " << fmt_num(wall, 0)
        << " s, CPU " << fmt_num(cpu_seconds() - cpu0, 0) << " s (user + system, solo baselines included unless "
        << "cached), " << threads << " threads.";
-  if (o.plots) {
+  if (o.plots && (o.family.empty() || !o.training_log.empty())) {  // a family's folder: only if asked
     auto log = o.training_log;
     auto policy_dir = o.policy;
     if (!policy_dir.has_filename()) policy_dir = policy_dir.parent_path();

@@ -95,6 +95,9 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"rtl", "model"}));
   eval_cmd->add_option("--out", e.out, "folder for results.md, CSVs and PNG plots")->capture_default_str();
   eval_cmd->add_option("--training-log", e.training_log, "train.csv to plot (default: next to the policy)");
+  eval_cmd->add_option("--reward-config", e.reward_config,
+                       "env config (YAML): add each run's return under its reward to runs.csv")
+      ->check(CLI::ExistingFile);
   eval_cmd->add_option("--threads", e.threads, "runs in parallel (0: one per core)")->capture_default_str();
   eval_cmd->add_flag("!--no-plots", e.plots, "skip the gnuplot PNGs");
 

@@ -23,6 +23,13 @@
 
 namespace nicsched::control {
 
+// What the reward's progress term measures (docs/agent.md, "Reward").
+enum class RewardKind {
+  kSpeed,     // mean over training tenants of the interval's progress / solo progress
+  kSlowdown,  // the change in minus the running mean normalised iteration time (potential-based)
+};
+[[nodiscard]] const char* reward_kind_name(RewardKind k);
+
 struct NicEnvConfig {
   std::uint64_t interval_cycles = 2000;  // cycles per control step (8 us at 250 MHz)
   std::uint32_t history = 4;             // observation frames stacked (newest first)
@@ -39,7 +46,16 @@ struct NicEnvConfig {
   // in the committed policy.
   std::uint32_t control_levels = 1;
   // --- reward (docs/agent.md) ---
-  double progress_coef = 1.0;            // mean normalised training progress in the interval
+  // The progress term: `speed` (the default, what the committed policy was trained with) or
+  // `slowdown`, whose sum over an episode is the episode's estimate of the evaluation
+  // metric (episode_steps x (1 - mean normalised iteration time)).
+  RewardKind reward = RewardKind::kSpeed;
+  // `slowdown` only: each tenant's running slowdown starts from this many iterations
+  // (rounds) at solo speed, so that its first intervals (a job computing, not yet sending)
+  // do not swing the potential, and a tenant that finishes nothing counts with about the
+  // time it was there, as the metric counts it (docs/agent.md, "Reward").
+  double slowdown_prior_iterations = 1.0;
+  double progress_coef = 1.0;            // weight of the progress term (speed or slowdown)
   double fairness_coef = 0.5;            // weight of (Jain's index - 1) over episode progress
   double drop_coef = 1.0;                // weight of the interval's dropped-packet fraction
   double deadline_coef = 0.5;            // weight of the share of tenants missing control deadlines
@@ -61,6 +77,9 @@ struct TenantProgress {
   double units = 0;            // completed iterations + fraction of the current burst
   double solo_rate = 0;        // units per cycle when alone on the NIC (normaliser)
   std::uint64_t control_deadline_cycles = 0;  // 0: no control traffic
+  // Cycles the tenant has been on the NIC so far: from its arrival to now or to its
+  // departure (the time Simulation::progress_rate divides by).
+  std::uint64_t present_cycles = 0;
 };
 
 class EnvTarget {
@@ -156,7 +175,9 @@ class ObservationEncoder {
 
 // Reward of one interval (docs/agent.md), with its terms for logging.
 struct RewardTerms {
-  double progress = 0;    // mean over training tenants of progress / solo progress
+  // speed: mean over training tenants of progress / solo progress; slowdown:
+  // episode_steps x (slowdown_potential after - before)
+  double progress = 0;
   double fairness = 0;    // Jain's index over cumulative normalised progress, minus 1
   double drops = 0;       // dropped / (sent + dropped) packets in the interval
   double deadline = 0;    // share of tenants whose control latency exceeded the deadline
@@ -207,5 +228,17 @@ class NicEnv final : public Env {
                                          const std::vector<TenantProgress>& after,
                                          std::uint64_t interval_cycles, std::uint64_t elapsed_cycles,
                                          const TelemetryTracker& tracker);
+
+// The `slowdown` reward's potential: minus the mean over training tenants (solo_rate > 0) of
+// their running normalised iteration time (n_i + k) / (u_i + k): n_i = cycles on the NIC
+// since `start` x solo_rate (the iterations the tenant would have finished alone in that
+// time), u_i = progress units since `start` (iterations finished, plus the fraction of the
+// current burst), k = slowdown_prior_iterations. A running estimate of minus the metric
+// (control::score_run's mean normalised iteration time, which counts a tenant that
+// finished nothing with the time it was there: n_i); -1 at the episode's start and for a
+// tenant not yet arrived; 0 with no training tenant. The rewards' sum telescopes:
+// episode_steps x (potential at the end + 1).
+[[nodiscard]] double slowdown_potential(const NicEnvConfig& cfg, const std::vector<TenantProgress>& start,
+                                        const std::vector<TenantProgress>& now);
 
 }  // namespace nicsched::control

@@ -82,23 +82,34 @@ struct RunResult {
   std::uint64_t interval_cycles = 0;
   std::vector<std::string> tenant_names;           // NIC tenant order
   std::vector<std::vector<double>> bandwidth_gbps;  // per interval, per NIC tenant
+  std::vector<std::vector<double>> crypto_share;    // per interval, per NIC tenant: slot-busy cycles / (cycles x slots)
   std::vector<double> time_us;                     // end of each interval, simulated us
   std::vector<double> decide_us;                   // wall time of each decide()
   std::vector<double> decide_cpu_us;               // its CPU time (the deciding thread's)
   std::uint64_t decisions = 0;
+  // With a reward config: the sum of each reward term (compute_reward, as NicEnv gives it)
+  // over the intervals that followed a decision (reward_steps of them), i.e. the run's
+  // return as an episode of that length (undiscounted).
+  std::optional<RewardTerms> episode_return;
+  std::uint64_t reward_steps = 0;
 };
 // min_iterations: stop at the end of the first interval where every_tenant_done() holds
 // (whole-scenario evaluation) instead of at the scenario's end (or entry.cycles).
+// reward: also sum the reward of this env config over the run (RunResult::episode_return).
+// Its reward fields apply (episode_steps as the slowdown term's scale too); the run's own
+// interval and length do, not its interval_cycles, nor episode_steps as a length.
 [[nodiscard]] RunResult run_controller(const ScenarioEntry& entry, std::uint64_t seed, Controller& controller,
                                        std::uint64_t interval_cycles,
-                                       std::optional<std::uint64_t> min_iterations = std::nullopt);
+                                       std::optional<std::uint64_t> min_iterations = std::nullopt,
+                                       const std::optional<NicEnvConfig>& reward = std::nullopt);
 
 // `make` (a fresh controller per run) on seeds 1 .. seeds of `entry`, the seeds in parallel
 // on `pool` (eval, and the validation runs of model selection in train).
 [[nodiscard]] std::vector<RunResult> run_seeds(const ScenarioEntry& entry, std::uint32_t seeds,
                                                const std::function<std::unique_ptr<Controller>()>& make,
                                                std::uint64_t interval_cycles,
-                                               std::optional<std::uint64_t> min_iterations, ParallelFor& pool);
+                                               std::optional<std::uint64_t> min_iterations, ParallelFor& pool,
+                                               const std::optional<NicEnvConfig>& reward = std::nullopt);
 
 // The stopping rule of whole-scenario evaluation: every training tenant (DDP, FL) has
 // finished at least `min_iterations` iterations / rounds, or has left the scenario.
