@@ -24,8 +24,8 @@
 //   leave, one per clock. At DataWidth = 512 a short frame is one beat and nothing is
 //   inserted: no latency, one beat per clock. The padder's own state (bytes still missing
 //   to MinBytes, the lanes a padded beat fills, "a full beat is not enough") is registered
-//   and decoded one beat ahead, so m_axis_tkeep / tlast / tuser are one gate from flops:
-//   nothing after the padder waits on its byte count (issue 16).
+//   and decoded one beat ahead, so m_axis_tkeep / tlast / tuser are one gate of flops and
+//   inputs: nothing after the padder waits on its byte count (issue 16).
 `default_nettype none
 
 module nicsched_frame_pad #(
@@ -85,7 +85,7 @@ module nicsched_frame_pad #(
   // The state is what the next beat needs, registered (issue 16). The frame's byte count
   // is kept as the bytes still missing to MinBytes (rem_q, 0 once the frame has reached
   // it) with its decodes beside it (invariant: lanes_q[j] == (j < rem_q), more_q ==
-  // (rem_q > BPB)), so that the outputs are one gate from flops (before, the running count
+  // (rem_q > BPB)), so that the outputs are one gate of flops and inputs (before, the count
   // went through a compare with MinBytes per lane into m_axis_tkeep and on into the
   // queues: nicsched_top's worst path), and a beat's bytes are compared with the
   // registered remainder (keep_cnt + j < rem_q) instead of a fresh sum with MinBytes.
