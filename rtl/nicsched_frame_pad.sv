@@ -22,7 +22,10 @@
 //   (s_axis_tready = m_axis_tready then). Pad beats are only inserted when a beat holds
 //   fewer than MinBytes bytes (DataWidth < 8 * MinBytes): s_axis_tready is low while they
 //   leave, one per clock. At DataWidth = 512 a short frame is one beat and nothing is
-//   inserted: no latency, one beat per clock.
+//   inserted: no latency, one beat per clock. The padder's own state (bytes still missing
+//   to MinBytes, the lanes a padded beat fills, "a full beat is not enough") is registered
+//   and decoded one beat ahead, so m_axis_tkeep / tlast / tuser are one gate of flops and
+//   inputs: nothing after the padder waits on its byte count (issue 16).
 `default_nettype none
 
 module nicsched_frame_pad #(
@@ -51,10 +54,14 @@ module nicsched_frame_pad #(
   output logic [UserW-1:0]            m_axis_tuser
 );
 
-  localparam int BPB  = DataWidth / 8;
-  localparam int CNTW = $clog2(MinBytes + BPB + 1);
-  localparam logic [31:0] MIN32 = MinBytes;
-  localparam logic [31:0] BPB32 = BPB;
+  localparam int BPB = DataWidth / 8;
+  localparam int RW  = $clog2(MinBytes + 1);   // bits of 0..MinBytes
+  localparam int KCW = $clog2(BPB + 1);        // bits of 0..BPB
+  localparam int KN  = 1 << KCW;               // keep count tree leaves, a power of two above BPB
+  // A frame's start: MinBytes to go, the pad lanes and `more` of that.
+  localparam logic [RW-1:0]  REM_START   = RW'(MinBytes);
+  localparam logic [BPB-1:0] LANES_START = ~({BPB{1'b1}} << MinBytes);  // j < MinBytes
+  localparam logic           MORE_START  = MinBytes > BPB;
 
   if (DataWidth < 64 || DataWidth > 512 || (DataWidth & (DataWidth - 1)) != 0) begin : g_bad_width
     $error("nicsched_frame_pad %m: DataWidth must be a power of two in 64..512");
@@ -71,29 +78,30 @@ module nicsched_frame_pad #(
   // leaf 0 is always set: the highest set leaf's index is the answer, with no +1 after the
   // tree. Each level merges pairs of (any, index) nodes in place:
   // node i = (node 2i+1 has any) ? (its index with bit l set) : node 2i's index.
-  localparam int KCW = $clog2(BPB + 1);   // bits of 0..BPB
-  localparam int KN  = 1 << KCW;          // leaves, a power of two above BPB
   logic [KN-1:0]     kt_any;
   logic [KN*KCW-1:0] kt_idx;               // node i's index in kt_idx[i*KCW +: KCW]
+  logic [KCW-1:0]    keep_cnt;             // bytes in the input beat
 
-
-  // Bytes of the current frame already passed (saturating at MinBytes) and the pad state.
-  logic [CNTW-1:0]  cnt_q, cnt_d;
+  // The state is what the next beat needs, registered (issue 16). The frame's byte count
+  // is kept as the bytes still missing to MinBytes (rem_q, 0 once the frame has reached
+  // it) with its decodes beside it (invariant: lanes_q[j] == (j < rem_q), more_q ==
+  // (rem_q > BPB)), so that the outputs are one gate of flops and inputs (before, the count
+  // went through a compare with MinBytes per lane into m_axis_tkeep and on into the
+  // queues: nicsched_top's worst path), and a beat's bytes are compared with the
+  // registered remainder (keep_cnt + j < rem_q) instead of a fresh sum with MinBytes.
+  logic [RW-1:0]    rem_q, rem_d;          // bytes the frame still needs (to insert, in pad_q)
+  logic [BPB-1:0]   lanes_q, lanes_d;      // lanes a padded beat fills now: j < rem_q
+  logic             more_q, more_d;        // even a full beat leaves the frame short
   logic             pad_q, pad_d;          // emitting inserted zero beats
   logic [UserW-1:0] user_q;                // the frame's tuser, for the last inserted beat
 
-  logic [BPB-1:0]   pad_keep;              // lanes that are below MinBytes in this beat
-  logic             more;                  // even a full beat leaves the frame short
-  logic [CNTW-1:0]  cnt_next;              // cnt_q + one full beat, saturating
-  logic [31:0]      keep_cnt;              // bytes in the input beat: highest tkeep lane + 1
-  logic [31:0]      cnt_in;                // cnt_q + those bytes
-  logic [CNTW-1:0]  cnt_in_sat;
+  // What the state becomes after a non-last input beat (its keep_cnt bytes) and after a
+  // full beat (an input tlast beat followed by pad beats, or a pad beat with more to come).
+  logic             short_beat;            // the frame is still short after the input beat
+  logic [RW-1:0]    rem_beat, rem_full;
+  logic [BPB-1:0]   lanes_beat, lanes_full;
+  logic             more_beat, more_full;
   always_comb begin
-    for (int j = 0; j < BPB; j++) begin
-      pad_keep[j] = ({{(32 - CNTW){1'b0}}, cnt_q} + j) < MIN32;
-    end
-    more     = ({{(32 - CNTW){1'b0}}, cnt_q} + BPB32) < MIN32;
-    cnt_next = more ? cnt_q + BPB32[CNTW-1:0] : MIN32[CNTW-1:0];
     kt_any = {{(KN - BPB - 1){1'b0}}, s_axis_tkeep, 1'b1};
     kt_idx = '0;
     for (int l = 0; l < KCW; l++) begin
@@ -103,38 +111,53 @@ module nicsched_frame_pad #(
         kt_any[i] = kt_any[2*i + 1] | kt_any[2*i];
       end
     end
-    keep_cnt = {{(32 - KCW){1'b0}}, kt_idx[0 +: KCW]};
-    cnt_in     = {{(32 - CNTW){1'b0}}, cnt_q} + keep_cnt;
-    cnt_in_sat = (cnt_in < MIN32) ? cnt_in[CNTW-1:0] : MIN32[CNTW-1:0];
+    keep_cnt = kt_idx[0 +: KCW];
+
+    // Lane j of the next beat is padded when keep_cnt + j < rem_q, tested as keep_cnt <
+    // rem_q - j: the right side comes from flops alone, so the beat's byte count only
+    // meets compares (one carry chain after the tree), never a sum that is then compared;
+    // `more` likewise. Lanes from MinBytes up are never padded. Whatever cannot happen at
+    // these parameters (more with MinBytes <= BPB) is cut at elaboration.
+    for (int j = 0; j < BPB; j++) begin
+      lanes_beat[j] = (j < MinBytes) && lanes_q[j] &&
+                      ({{(32 - KCW){1'b0}}, keep_cnt} < {{(32 - RW){1'b0}}, rem_q} - j);
+      lanes_full[j] = (j < MinBytes) && (BPB + j < {{(32 - RW){1'b0}}, rem_q});
+    end
+    short_beat = lanes_beat[0];
+    rem_beat   = short_beat ? rem_q - RW'(keep_cnt) : '0;
+    more_beat  = (MinBytes > BPB) && more_q &&
+                 ({{(32 - KCW){1'b0}}, keep_cnt} < {{(32 - RW){1'b0}}, rem_q} - BPB);
+    rem_full   = rem_q - RW'(BPB);
+    more_full  = (MinBytes > 2 * BPB) && (2 * BPB < {{(32 - RW){1'b0}}, rem_q});
   end
 
   logic pad_last;   // the input's tlast beat is padded
   logic in_fire, out_fire;
-  assign pad_last = s_axis_tlast && s_pad_i && pad_keep[0];
+  assign pad_last = s_axis_tlast && s_pad_i && lanes_q[0];
   assign in_fire  = s_axis_tvalid && s_axis_tready;
   assign out_fire = m_axis_tvalid && m_axis_tready;
 
   always_comb begin
     if (pad_q) begin
       m_axis_tdata  = '0;
-      m_axis_tkeep  = pad_keep;
+      m_axis_tkeep  = lanes_q;
       m_axis_tvalid = 1'b1;
-      m_axis_tlast  = !more;
-      m_axis_tuser  = more ? '0 : user_q;
+      m_axis_tlast  = !more_q;
+      m_axis_tuser  = more_q ? '0 : user_q;
       s_axis_tready = 1'b0;
     end else begin
       m_axis_tdata  = s_axis_tdata;
-      m_axis_tkeep  = s_axis_tkeep;
       m_axis_tvalid = s_axis_tvalid;
       m_axis_tlast  = s_axis_tlast;
       m_axis_tuser  = s_axis_tuser;
       s_axis_tready = m_axis_tready;
+      // lanes_q[j] implies lanes_q[0], so this is s_axis_tkeep | (pad_last ? lanes_q : 0)
+      m_axis_tkeep  = s_axis_tkeep | ({BPB{s_axis_tlast && s_pad_i}} & lanes_q);
       if (pad_last) begin
         for (int j = 0; j < BPB; j++) begin
           if (!s_axis_tkeep[j]) m_axis_tdata[j*8 +: 8] = 8'd0;
         end
-        m_axis_tkeep = s_axis_tkeep | pad_keep;
-        if (more) begin
+        if (more_q) begin
           m_axis_tlast = 1'b0;
           m_axis_tuser = '0;
         end
@@ -142,38 +165,48 @@ module nicsched_frame_pad #(
     end
   end
 
+  // Next state, in order: a full beat leaves and pad beats follow (the padded tlast beat
+  // or a pad beat with more to come); the frame ends (its last pad beat, or an input tlast
+  // beat that needs no pad beat) and the next starts with MinBytes to go; a non-last input
+  // beat counts its bytes.
   always_comb begin
-    cnt_d = cnt_q;
-    pad_d = pad_q;
-    if (pad_q) begin
-      if (out_fire) begin
-        cnt_d = more ? cnt_next : '0;
-        pad_d = more;
-      end
-    end else if (in_fire) begin
-      if (!s_axis_tlast) begin
-        cnt_d = cnt_in_sat;
-      end else if (pad_last && more) begin
-        cnt_d = cnt_next;
-        pad_d = 1'b1;
-      end else begin
-        cnt_d = '0;
-      end
+    rem_d   = rem_q;
+    lanes_d = lanes_q;
+    more_d  = more_q;
+    pad_d   = pad_q;
+    if ((pad_q && out_fire && more_q) || (!pad_q && in_fire && pad_last && more_q)) begin
+      rem_d   = rem_full;
+      lanes_d = lanes_full;
+      more_d  = more_full;
+      pad_d   = 1'b1;
+    end else if ((pad_q && out_fire) || (!pad_q && in_fire && s_axis_tlast)) begin
+      rem_d   = REM_START;
+      lanes_d = LANES_START;
+      more_d  = MORE_START;
+      pad_d   = 1'b0;
+    end else if (!pad_q && in_fire) begin
+      rem_d   = rem_beat;
+      lanes_d = lanes_beat;
+      more_d  = more_beat;
     end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      cnt_q <= '0;
-      pad_q <= 1'b0;
+      rem_q   <= REM_START;
+      lanes_q <= LANES_START;
+      more_q  <= MORE_START;
+      pad_q   <= 1'b0;
     end else begin
-      cnt_q <= cnt_d;
-      pad_q <= pad_d;
+      rem_q   <= rem_d;
+      lanes_q <= lanes_d;
+      more_q  <= more_d;
+      pad_q   <= pad_d;
     end
   end
 
   always_ff @(posedge clk_i) begin
-    if (in_fire && pad_last && more) user_q <= s_axis_tuser;
+    if (in_fire && pad_last && more_q) user_q <= s_axis_tuser;
   end
 
 endmodule

@@ -5,7 +5,7 @@
 # bram36, uram, dsp, sta_ps, seconds) into the work directory.
 #
 # usage: synth.sh [--top MODULE] [--param NAME=VALUE]... [--board BOARD] [--sources FILE...]
-#                 [--workdir DIR] [--quiet]
+#                 [--workdir DIR] [--netlist] [--quiet]
 #   --top       top module (default nicsched_top)
 #   --param     top-level parameter override, repeatable (e.g. NumTenants=16)
 #   --board     also read rtl/boards/ with NICSCHED_BOARD_<BOARD> defined (the board's pins
@@ -16,6 +16,7 @@
 #               rtl/nicsched_top.sv), to check the board glue without synthesising the core
 #   --sources   synthesise exactly these files instead of the core (for tests of this script)
 #   --workdir   where the log, reports and summary go (default: a temporary directory)
+#   --netlist   also write the mapped netlist as netlist.json there (for logic_depth.py)
 #   --quiet     print only the summary line
 set -euo pipefail
 
@@ -32,6 +33,7 @@ sources=()
 workdir=""
 quiet=0
 core_blackbox=0
+netlist=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --top) top=$2; shift 2 ;;
@@ -39,6 +41,7 @@ while [[ $# -gt 0 ]]; do
     --board) board=$2; shift 2 ;;
     --workdir) workdir=$2; shift 2 ;;
     --quiet) quiet=1; shift ;;
+    --netlist) netlist=1; shift ;;
     --core-blackbox) core_blackbox=1; shift ;;
     --sources)
       shift
@@ -101,6 +104,8 @@ script="$workdir/synth.ys"
   echo "synth_xilinx -family xcup -top $top -flatten -noiopad -noclkbuf"
   echo "select -assert-none t:LDCE t:LDPE t:\$dlatch t:\$adlatch t:\$_DLATCH_*"
   echo "check -assert"
+  # before sta, which adds the cell library's timing models to the design
+  [[ $netlist -eq 0 ]] || echo "write_json $workdir/netlist.json"
   echo "tee -q -o $stat_file stat -tech xilinx"
   echo "tee -q -o $sta_file sta"
 } > "$script"

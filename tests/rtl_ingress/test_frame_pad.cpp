@@ -43,6 +43,7 @@ class PadBench {
     m_.s_axis_tvalid = 0;
     m_.m_axis_tready = 1;
     m_.eval();
+    clock();  // the reset is taken at a clock edge (a reset value need not be Verilator's zero)
     m_.rst_ni = 1;
     m_.eval();
   }

@@ -281,8 +281,9 @@ void prepare_run_folder(const TrainOptions& o, const fs::path& out, bool in_plac
                                "continue it with --resume " + out.string() + ", or give --force to start over in it");
     }
     spdlog::warn("--force: replacing the run in {}", out.string());
-    for (const char* f : {"checkpoint.pt", "train.csv", "run.yaml", "bc.yaml", "bc-teachers.csv", "scenarios", "policy", "bc-policy",
-                          "family", "validation", "validation.csv", "best", "validation-candidate"}) {
+    for (const char* f : {"checkpoint.pt", "train.csv", "run.yaml", "bc.yaml", "bc-teachers.csv", "scenarios",
+                          "policy", "bc-policy", "family", "validation", "validation.csv", "best",
+                          "validation-candidate"}) {
       fs::remove_all(out / f);
     }
   }
@@ -373,7 +374,9 @@ TeacherSpec parse_teacher(const std::string& text) {
     t.candidates.push_back(name);
     from = comma + 1;
   }
-  if (t.candidates.size() < 2) fail("name at least two baselines after 'best:' (one teacher: --bc-teacher " + list + ")");
+  if (t.candidates.size() < 2) {
+    fail("name at least two baselines after 'best:' (one teacher: --bc-teacher " + list + ")");
+  }
   return t;
 }
 
