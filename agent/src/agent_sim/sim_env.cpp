@@ -259,14 +259,8 @@ RunResult run_controller(const ScenarioEntry& entry, std::uint64_t seed, Control
     if (reward) {
       const auto now_progress = target.progress();
       if (out.decisions > 0) {
-        const RewardTerms r = compute_reward(*reward, start_progress, last_progress, now_progress,
-                                             tracker.interval_cycles(), sim.cycle() - start_cycle, tracker);
-        auto& sum = *out.episode_return;
-        sum.progress += r.progress;
-        sum.fairness += r.fairness;
-        sum.drops += r.drops;
-        sum.deadline += r.deadline;
-        sum.total += r.total;
+        *out.episode_return += compute_reward(*reward, start_progress, last_progress, now_progress,
+                                              tracker.interval_cycles(), sim.cycle() - start_cycle, tracker);
         ++out.reward_steps;
       }
       last_progress = now_progress;

@@ -178,7 +178,7 @@ void write_timeline_plot(const std::filesystem::path& out, const std::string& sc
   gp << "set output '" << base.string() << ".png'\n";
   gp << "set multiplot layout " << runs.size() << ",2\n";
   gp << "set key outside right\nset xlabel 'simulated time (us)'\nset autoscale xfix\n";
-  // One panel: column `of` of each tenant's rows in the run's .dat file.
+  // One panel: each named tenant's column of the run's .dat file (column 1 is the time).
   auto panel = [&](const control::RunResult& r, const std::string& dat, const std::string& title,
                    const std::string& ylabel, const std::string& yrange) {
     gp << "set title '" << scenario << ": " << title << ", " << r.controller << "'\nset ylabel '" << ylabel

@@ -182,6 +182,15 @@ struct RewardTerms {
   double drops = 0;       // dropped / (sent + dropped) packets in the interval
   double deadline = 0;    // share of tenants whose control latency exceeded the deadline
   double total = 0;
+  // Term by term: an episode's return as the sum of its intervals' rewards.
+  RewardTerms& operator+=(const RewardTerms& r) {
+    progress += r.progress;
+    fairness += r.fairness;
+    drops += r.drops;
+    deadline += r.deadline;
+    total += r.total;
+    return *this;
+  }
 };
 
 class NicEnv final : public Env {
