@@ -8,9 +8,11 @@
 //    naming the file;
 //  - TrainedPolicy's native forward pass (no TorchScript at decision time) gives the
 //    module's logits (1e-5) and greedy actions: fresh, old and unnormalised exports and the
-//    committed agent/policies/default; a module it does not reproduce is refused;
-//  - the committed policy (no control head) keeps its action space and leaves the
-//    control buckets as the base policy has them.
+//    earlier committed mlp policy (agent/policies/candidates/mlp-progress-clone, the default
+//    until 2026-11-26; the committed set policy's checks are in test_set_policy.cpp); a module
+//    it does not reproduce is refused;
+//  - that mlp policy (no control head) keeps its action space and leaves the control
+//    buckets as the base policy has them.
 #include "torch_catch.hpp"  // first: Catch's CHECK, not torch's
 
 #include <filesystem>
@@ -128,9 +130,10 @@ std::vector<int> greedy(const torch::Tensor& logits, std::int64_t r) {
   return a;
 }
 
-// An export in the format written before the actor-only method, as agent/policies/default
-// was: the same parameters and buffers, `forward` computing actor and critic in one body
-// with torch.addmm (not torch.linear: results ~1e-6 apart), `act` over forward.
+// An export in the format written before the actor-only method, as
+// agent/policies/candidates/mlp-progress-clone was: the same parameters and buffers,
+// `forward` computing actor and critic in one body with torch.addmm (not torch.linear:
+// results ~1e-6 apart), `act` over forward.
 std::filesystem::path legacy_copy(const std::filesystem::path& from, const std::string& name) {
   auto fresh = torch::jit::load((from / "policy.pt").string());
   torch::jit::Module m("NicschedPolicy");
@@ -306,8 +309,14 @@ TEST_CASE("policy export: a module whose actor the native pass does not reproduc
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("policy export: the committed policy's native decisions are the TorchScript actor's", "[ppo][export][native]") {
-  const auto dir = std::filesystem::path(NICSCHED_SOURCE_DIR) / "agent/policies/default";
+// The mlp policy that was agent/policies/default until 2026-11-26 (kept as a candidate: it is
+// the one export of the mlp network in the repository).
+const std::filesystem::path kMlpPolicy =
+    std::filesystem::path(NICSCHED_SOURCE_DIR) / "agent/policies/candidates/mlp-progress-clone";
+
+TEST_CASE("policy export: the earlier mlp policy's native decisions are the TorchScript actor's",
+          "[ppo][export][native]") {
+  const auto& dir = kMlpPolicy;
   const TrainedPolicy policy(dir);
   REQUIRE(policy.observation_size() == 620);
   // Observations in the encoder's ranges (features mostly in [0, 1], some larger), tenants
@@ -342,13 +351,12 @@ TEST_CASE("policy export: the committed policy's native decisions are the TorchS
   CHECK(c.masked_chosen == 0);
 }
 
-TEST_CASE("policy export: the committed policy keeps its action space and leaves the control buckets as they were",
+TEST_CASE("policy export: the earlier mlp policy keeps its action space and leaves the control buckets as they were",
           "[ppo][export][control]") {
-  // agent/policies/default was trained before the control head: its policy.yaml `env:`
+  // The mlp policy was trained before the control head: its policy.yaml `env:`
   // has no control_levels, so the controller rebuilds 3 heads and 19 features per tenant
   // and never touches T_CTRL_RATE / T_CTRL_BURST.
-  const auto policy = std::make_shared<const TrainedPolicy>(std::filesystem::path(NICSCHED_SOURCE_DIR) /
-                                                            "agent/policies/default");
+  const auto policy = std::make_shared<const TrainedPolicy>(kMlpPolicy);
   nicsched::ppo::PpoController controller(policy);
   CHECK(controller.env_config().control_levels == 1);
   nicsched::testing::TrackedNic nic(nicsched::testing::test_caps(8, 4, 4));

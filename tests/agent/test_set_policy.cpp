@@ -5,18 +5,22 @@
 //  - an absent tenant's features do not change the other tenants' outputs;
 //  - the policy trained with 4 tenants runs on 2 and 8, and adding absent tenants
 //    changes nothing for the present ones;
-//  - TrainedPolicy's native forward pass gives the module's logits and actions.
+//  - TrainedPolicy's native forward pass gives the module's logits and actions;
+//  - the committed agent/policies/default: native = TorchScript, and equivariant.
 #include "torch_catch.hpp"  // first: Catch's CHECK, not torch's
 
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <memory>
 #include <numeric>
 #include <random>
 
 #include <unistd.h>
 
+#include "nicsched/control/nic_env.hpp"
 #include "nicsched/ppo/policy.hpp"
+#include "nicsched/ppo/ppo_controller.hpp"
 #include "nicsched/ppo/trainer.hpp"
 #include "native_check.hpp"
 #include "small_ppo_config.hpp"
@@ -374,4 +378,84 @@ TEST_CASE("set policy: the native forward pass gives the module's logits (1e-5) 
   CHECK(r.logits_close);
   CHECK(r.differing_actions == 0);
   std::filesystem::remove_all(raw);
+}
+
+// The committed policy (agent/policies/default, a set network with the control head):
+// what eval, serve and `make run` load. Its native forward pass gives the TorchScript
+// actor's logits and greedy actions, and reordering the tenants of an observation reorders
+// its logits and nothing else (the layout comes from the policy's own env: history frames,
+// tenant features, globals; one tenant's heads).
+TEST_CASE("set policy: the committed policy decides natively as its TorchScript actor, and equivariantly",
+          "[ppo][set][native][committed]") {
+  const auto dir = std::filesystem::path(NICSCHED_SOURCE_DIR) / "agent/policies/default";
+  const auto policy = std::make_shared<const nicsched::ppo::TrainedPolicy>(dir);
+  const nicsched::ppo::PpoController controller(policy);
+  const auto& env = controller.env_config();
+  using nicsched::control::ObservationEncoder;
+  const auto features = static_cast<std::int64_t>(ObservationEncoder::tenant_features(env));
+  const auto globals = static_cast<std::int64_t>(ObservationEncoder::kGlobalFeatures);
+  const auto frames = static_cast<std::int64_t>(env.history);
+  const auto n = static_cast<std::int64_t>(policy->observation_size());
+  const auto tenants = (n / frames - globals) / features;
+  REQUIRE(frames * (tenants * features + globals) == n);
+  const auto& heads = policy->head_sizes();
+  REQUIRE(heads.size() % static_cast<std::size_t>(tenants) == 0);
+  const std::size_t heads_per_tenant = heads.size() / static_cast<std::size_t>(tenants);
+  const auto logits_per_tenant = std::accumulate(heads.begin(), heads.begin() + static_cast<long>(heads_per_tenant), 0);
+
+  std::mt19937 rng(29);
+  std::uniform_real_distribution<float> u(0.0F, 1.0F);
+  const std::int64_t rows = 300;
+  auto obs = torch::empty({rows, n});
+  auto mask = torch::ones({rows, tenants * logits_per_tenant}, torch::kUInt8);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float scale = r % 4 == 3 ? 20.0F : 1.5F;
+    std::vector<bool> present(static_cast<std::size_t>(tenants));
+    for (auto&& p : present) p = rng() % 4 != 0;
+    for (std::int64_t i = 0; i < n; ++i) obs[r][i] = u(rng) * scale;
+    for (std::int64_t t = 0; t < tenants; ++t) {
+      const bool here = present[static_cast<std::size_t>(t)];
+      for (std::int64_t f = 0; f < frames; ++f) obs[r][f * (tenants * features + globals) + t * features] = here ? 1.0F : 0.0F;
+      if (here) continue;
+      // absent tenants pinned to index 0 of each head, as ActionCodec masks them
+      std::int64_t off = t * logits_per_tenant;
+      for (std::size_t h = 0; h < heads_per_tenant; ++h) {
+        for (int i = 0; i < heads[h]; ++i) mask[r][off + i] = i == 0 ? 1 : 0;
+        off += heads[h];
+      }
+    }
+  }
+  const auto c = nicsched::testing::compare_native_with_module(*policy, (dir / "policy.pt").string(), obs, mask);
+  CHECK(c.logits_close);
+  CHECK(c.differing_actions == 0);
+  CHECK(c.masked_chosen == 0);
+
+  // Permuted tenants: the logits of tenant i are those of tenant perm[i] before.
+  auto native = [&](const torch::Tensor& o, const torch::Tensor& m) {
+    auto out = torch::empty({m.size(0)});
+    const auto oc = o.contiguous();
+    const auto mc = m.contiguous();
+    policy->logits({oc.data_ptr<float>(), static_cast<std::size_t>(oc.numel())},
+                   {mc.data_ptr<std::uint8_t>(), static_cast<std::size_t>(mc.numel())},
+                   {out.data_ptr<float>(), static_cast<std::size_t>(out.numel())});
+    return out;
+  };
+  std::vector<std::int64_t> perm(static_cast<std::size_t>(tenants));
+  std::iota(perm.begin(), perm.end(), 0);
+  const auto index = [](const std::vector<std::int64_t>& p) { return torch::tensor(p); };
+  for (std::int64_t r = 0; r < rows; r += 10) {
+    std::shuffle(perm.begin(), perm.end(), rng);
+    const auto fr = obs[r].reshape({frames, -1});
+    std::vector<torch::Tensor> parts;
+    for (std::int64_t f = 0; f < frames; ++f) {
+      const auto ten = fr[f].slice(0, 0, tenants * features).reshape({tenants, features});
+      parts.push_back(ten.index_select(0, index(perm)).reshape({-1}));
+      parts.push_back(fr[f].slice(0, tenants * features));
+    }
+    const auto permuted_obs = torch::cat(parts);
+    const auto permuted_mask = mask[r].reshape({tenants, -1}).index_select(0, index(perm)).reshape({-1});
+    const auto want = native(obs[r], mask[r]).reshape({tenants, -1}).index_select(0, index(perm)).reshape({-1});
+    const auto got = native(permuted_obs, permuted_mask);
+    CHECK(torch::allclose(got, want, 1e-5, 1e-5));
+  }
 }

@@ -226,15 +226,25 @@ void write_timeline_plot(const std::filesystem::path& out, const std::string& sc
   }
 }
 
+// training.png from a trainer's train.csv; with the validation.csv the trainer writes beside
+// it (family training with model selection), the second panel is the validation curve (the
+// greedy policy's mean normalised iteration time on the validation draws) instead of the
+// episode return, which family training does not log.
 void write_training_plot(const std::filesystem::path& out, const std::filesystem::path& csv) {
   const auto script = out / "training.gp";
+  const auto validation = csv.parent_path() / "validation.csv";
   std::ofstream gp(script);
   gp << "set terminal pngcairo size 1200,800\nset output '" << (out / "training.png").string() << "'\n"
      << "set datafile separator ','\nset key autotitle columnhead\nset multiplot layout 2,2\n"
      << "set xlabel 'environment steps'\n"
-     << "set title 'mean reward per step'\nplot '" << csv.string() << "' using 2:4 with lines notitle\n"
-     << "set title 'episode return'\nplot '" << csv.string() << "' using 2:5 with linespoints notitle\n"
-     << "set title 'losses'\nplot '" << csv.string() << "' using 2:7 with lines title 'policy', '' using 2:8 "
+     << "set title 'mean reward per step'\nplot '" << csv.string() << "' using 2:4 with lines notitle\n";
+  if (std::filesystem::exists(validation)) {
+    gp << "set title 'validation: mean normalised iteration time (lower is better)'\nplot '" << validation.string()
+       << "' using 2:3 with linespoints title 'greedy policy', '' using 2:4 with lines title 'best so far'\n";
+  } else {
+    gp << "set title 'episode return'\nplot '" << csv.string() << "' using 2:5 with linespoints notitle\n";
+  }
+  gp << "set title 'losses'\nplot '" << csv.string() << "' using 2:7 with lines title 'policy', '' using 2:8 "
      << "with lines title 'value'\n"
      << "set title 'entropy, approx-KL x100, explained variance'\nplot '" << csv.string()
      << "' using 2:9 with lines title 'entropy', '' using 2:($10*100) with lines title 'approx-KL x100', '' "
@@ -579,8 +589,9 @@ int eval(const EvalOptions& o) {
     auto log = o.training_log;
     auto policy_dir = o.policy;
     if (!policy_dir.has_filename()) policy_dir = policy_dir.parent_path();
-    if (log.empty() && !o.policy.empty() && std::filesystem::exists(policy_dir.parent_path() / "train.csv")) {
-      log = policy_dir.parent_path() / "train.csv";
+    // the training log inside the policy's folder, or (older layout) beside it
+    for (const auto& at : {policy_dir / "train.csv", policy_dir.parent_path() / "train.csv"}) {
+      if (log.empty() && !o.policy.empty() && std::filesystem::exists(at)) log = at;
     }
     if (!log.empty()) write_training_plot(o.out, log);
   }

@@ -94,7 +94,7 @@ int main(int argc, char** argv) {
   eval_cmd->add_option("--backend", e.backend, "NIC simulator: rtl (Verilated RTL) or model (C++ reference model)")
       ->check(CLI::IsMember({"rtl", "model"}));
   eval_cmd->add_option("--out", e.out, "folder for results.md, CSVs and PNG plots")->capture_default_str();
-  eval_cmd->add_option("--training-log", e.training_log, "train.csv to plot (default: next to the policy)");
+  eval_cmd->add_option("--training-log", e.training_log, "train.csv to plot (default: the one in the policy's folder, or beside it; a validation.csv beside it is plotted too)");
   eval_cmd->add_option("--reward-config", e.reward_config,
                        "env config (YAML): add each run's return under its reward to runs.csv")
       ->check(CLI::ExistingFile);
