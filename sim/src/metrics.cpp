@@ -5,6 +5,8 @@
 #include <array>
 #include <cmath>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 namespace nicsched::sim {
 
@@ -40,6 +42,26 @@ std::optional<double> ci95_half_width(const std::vector<double>& samples) {
   for (double x : samples) sq += (x - m) * (x - m);
   const double n = static_cast<double>(samples.size());
   return student_t_975(samples.size() - 1) * std::sqrt(sq / (n - 1)) / std::sqrt(n);
+}
+
+PairedGain paired_gain(const std::vector<double>& x, const std::vector<double>& reference) {
+  if (x.size() != reference.size()) {
+    throw std::invalid_argument("paired_gain: " + std::to_string(x.size()) + " values against " +
+                                std::to_string(reference.size()) + " reference values");
+  }
+  std::vector<double> gains;
+  PairedGain g;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (std::isnan(x[i]) || std::isnan(reference[i])) continue;
+    const double v = (reference[i] - x[i]) / reference[i] * 100;
+    gains.push_back(v);
+    g.faster += v > 0 ? 1 : 0;
+    g.slower += v < 0 ? 1 : 0;
+  }
+  g.n = gains.size();
+  g.mean = mean(gains).value_or(NAN);
+  g.ci = ci95_half_width(gains);
+  return g;
 }
 
 std::optional<double> jain_index(const std::vector<double>& x) {

@@ -39,6 +39,23 @@ TEST_CASE("95 % confidence interval of a mean uses Student's t", "[metrics]") {
   CHECK_FALSE(ci95_half_width({1.0}).has_value());
 }
 
+TEST_CASE("paired gain over scenarios: per-scenario % faster than the reference, its mean and CI", "[metrics]") {
+  // Reference 2, 4, 5, 10 (NaN scenario left out); x 1, 4, 6, 9: gains 50, 0, -20, 10 %.
+  const double nan = std::nan("");
+  const auto g = paired_gain({1, 4, 6, nan, 9}, {2, 4, 5, 3, 10});
+  CHECK(g.n == 4);
+  CHECK(g.faster == 2);
+  CHECK(g.slower == 1);
+  CHECK(g.mean == Approx(10.0));
+  // deviations 40, -10, -30, 0: sum of squares 2600, sample variance 2600 / 3; t(3) = 3.182
+  REQUIRE(g.ci.has_value());
+  CHECK(*g.ci == Approx(3.182 * std::sqrt(2600.0 / 3 / 4)));
+  // Swapping the two is not the negation (each gain is relative to its reference).
+  CHECK(paired_gain({2, 4, 5, 10}, {1, 4, 6, 9}).mean == Approx((-100.0 + 0 + 100.0 / 6 - 100.0 / 9) / 4));
+  CHECK_FALSE(paired_gain({1}, {2}).ci.has_value());
+  CHECK_THROWS_WITH(paired_gain({1, 2}, {1}), Catch::Contains("2 values against 1 reference values"));
+}
+
 TEST_CASE("Jain's index", "[metrics]") {
   CHECK(*jain_index({1, 1, 1, 1}) == Approx(1.0));
   CHECK(*jain_index({1, 0, 0, 0}) == Approx(0.25));

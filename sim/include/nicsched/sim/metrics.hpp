@@ -21,6 +21,18 @@ namespace nicsched::sim {
 // Half-width of the two-sided 95 % confidence interval of the mean of `samples`:
 // t(0.975, n-1) x sample standard deviation / sqrt(n). nullopt for fewer than two samples.
 [[nodiscard]] std::optional<double> ci95_half_width(const std::vector<double>& samples);
+// A paired comparison of two controllers over the same scenarios: per scenario i,
+// gain_i = (reference_i - x_i) / reference_i x 100 (% lower, i.e. faster, than the
+// reference); the mean gain, the half-width of its 95 % CI (ci95_half_width of the gains;
+// nullopt for one scenario) and how many gains are above / below zero. Scenarios where
+// either value is NaN are left out (`n` counts the others). Throws std::invalid_argument
+// when the two have different lengths.
+struct PairedGain {
+  std::size_t n = 0, faster = 0, slower = 0;
+  double mean = 0;
+  std::optional<double> ci;
+};
+[[nodiscard]] PairedGain paired_gain(const std::vector<double>& x, const std::vector<double>& reference);
 // Jain's fairness index (sum x)^2 / (n * sum x^2): 1 when all equal, 1/n when one tenant
 // gets everything. nullopt for no values or all zero.
 [[nodiscard]] std::optional<double> jain_index(const std::vector<double>& x);
