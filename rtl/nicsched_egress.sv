@@ -10,7 +10,10 @@
 // bit 0), tuser names the tenant, class and crypto op on every beat.
 // Events: ev_lat_* at the first beat's handshake (latency = now - enqueue time),
 // ev_sent_* at the last beat's handshake.
-// Timing: a descriptor taken at edge t gives tvalid from clock t+2.
+// Timing: a descriptor taken at edge t gives tvalid from clock t+2. "This read is the
+// frame's last" (last_q, = left_q == 1) is a flop set at the edge before, so
+// desc_ready_o and free_valid_o are a few gates of flops (issue 16: the 11-bit compare
+// of left_q was the 16-tenant core's worst path into the queues' descriptor read).
 `default_nettype none
 `include "rtl/nicsched_assert.svh"
 
@@ -75,6 +78,7 @@ module nicsched_egress #(
   logic               first_q, first_d;
   logic [CellW-1:0]   head_q, head_d;
   logic [BeatW-1:0]   left_q, left_d;     // beats still to read
+  logic               last_q, last_d;     // left_q == 1: the next read is the last
   logic [LenW-1:0]    len_q, len_d;
   logic [QueueW-1:0]  qid_q, qid_d;
   logic [1:0]         op_q, op_d;
@@ -99,7 +103,7 @@ module nicsched_egress #(
   end
 
   assign issue     = act_q && ({1'b0, cnt_q} + {3'b0, rv_q} < DEPTH4);
-  assign last_beat = (left_q == {{(BeatW-1){1'b0}}, 1'b1});
+  assign last_beat = last_q;
   assign desc_ready_o = !act_q || (issue && last_beat);
   assign rd_en_o   = issue;
   assign rd_cell_o = first_q ? head_q : rd_next_i;
@@ -113,6 +117,7 @@ module nicsched_egress #(
     first_d = first_q;
     head_d  = head_q;
     left_d  = left_q;
+    last_d  = last_q;
     len_d   = len_q;
     qid_d   = qid_q;
     op_d    = op_q;
@@ -122,6 +127,7 @@ module nicsched_egress #(
       rside_d = {first_q, last_beat, len_q[ByteW-1:0], qid_q, len_q, ts_q, op_q};
       first_d = 1'b0;
       left_d  = left_q - 1'b1;
+      last_d  = (left_q == {{(BeatW-2){1'b0}}, 2'd2});
       if (last_beat) begin
         act_d = 1'b0;
       end
@@ -131,6 +137,9 @@ module nicsched_egress #(
       first_d = 1'b1;
       head_d  = desc_cell_i;
       left_d  = desc_beats;
+      // one beat: 1 <= len <= DataBytes (len 0 is excluded by DescLenNonZero_A)
+      last_d  = (desc_len_i[LenW-1:ByteW] == '0) ||
+                (desc_len_i == LenW'(DataBytes));
       len_d   = desc_len_i;
       qid_d   = desc_queue_i;
       op_d    = desc_op_i;
@@ -181,6 +190,7 @@ module nicsched_egress #(
       first_q <= 1'b0;
       head_q  <= '0;
       left_q  <= '0;
+      last_q  <= 1'b0;
       len_q   <= '0;
       qid_q   <= '0;
       op_q    <= '0;
@@ -196,6 +206,7 @@ module nicsched_egress #(
       first_q <= first_d;
       head_q  <= head_d;
       left_q  <= left_d;
+      last_q  <= last_d;
       len_q   <= len_d;
       qid_q   <= qid_d;
       op_q    <= op_d;
@@ -226,6 +237,7 @@ module nicsched_egress #(
     end
   end
 
+  `NICSCHED_ASSERT(LastMatchesLeft_A, last_q == (left_q == {{(BeatW-1){1'b0}}, 1'b1}))
   `NICSCHED_ASSERT(FifoNoOverflow_A, cnt_q <= 3'd4)
   `NICSCHED_ASSERT(DescLenNonZero_A, !(desc_valid_i && desc_ready_o) || desc_len_i != '0)
 
