@@ -13,7 +13,7 @@ namespace {
 // Per-thread scratch space: eval's seeds share one policy across threads, and a decision
 // should not allocate.
 struct Scratch {
-  std::vector<float> input, a, b, encodings, context, hidden;
+  std::vector<float> input, a, b, context, hidden;
 };
 Scratch& scratch() {
   thread_local Scratch s;
