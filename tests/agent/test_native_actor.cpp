@@ -1,6 +1,6 @@
 // The native forward pass's pieces (agent/src/ppo/native_actor.hpp): the vectorised tanh
-// against the double-precision tanh, and a layer run for several rows at once against the
-// plain sum in input order that one row at a time computes.
+// against the double-precision tanh, and a layer run for several rows at once (SSE2 and,
+// where the CPU has it, AVX2 code) against the plain sum in input order.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -13,6 +13,7 @@
 #include "native_actor.hpp"
 
 using nicsched::ppo::detail::DenseLayer;
+using nicsched::ppo::detail::VectorIsa;
 using nicsched::ppo::detail::fast_tanh;
 
 TEST_CASE("native actor: fast_tanh is within 4.2e-7 of tanh, odd, saturating, and keeps NaN", "[ppo][native]") {
@@ -57,8 +58,10 @@ TEST_CASE("native actor: a layer run over several rows at once gives each row's 
       for (std::size_t rows = 1; rows <= 9; ++rows) {
         std::vector<float> x(rows * in);
         for (auto& v : x) v = g(rng) * 3.0F;
+        // The SSE2 code, and the AVX2 code where this CPU has it: the same sums.
+        for (const auto isa : {VectorIsa::sse2, nicsched::ppo::detail::best_vector_isa()}) {
         std::vector<float> y(rows * layer.stride, std::numeric_limits<float>::quiet_NaN());
-        layer.forward(x.data(), in, rows, y.data(), layer.stride);
+        layer.forward(x.data(), in, rows, y.data(), layer.stride, isa);
         for (std::size_t r = 0; r < rows; ++r) {
           for (std::size_t o = 0; o < layer.stride; ++o) {
             if (o >= out) {
@@ -69,6 +72,7 @@ TEST_CASE("native actor: a layer run over several rows at once gives each row's 
             for (std::size_t i = 0; i < in; ++i) acc += w[o * in + i] * x[r * in + i];
             CHECK(y[r * layer.stride + o] == (linear ? acc : fast_tanh(acc)));
           }
+        }
         }
       }
     }

@@ -25,87 +25,37 @@ std::span<float> sized(std::vector<float>& v, std::size_t n) {
   return {v.data(), n};
 }
 
-// Four floats in an SSE register (GCC/Clang vector extensions: plain SSE2 code on generic
-// x86-64, no intrinsics, no -march). Loads and stores through memcpy: no alignment assumed.
+// Four floats in an SSE register, eight in an AVX one (GCC/Clang vector extensions, no
+// intrinsics). The layer code (native_dense.inc) is compiled twice: for generic x86-64
+// (SSE2) and, inside a `#pragma GCC target("avx2")` region, for AVX2 (not FMA), which
+// dense_rows picks at run time where the CPU has it. Both only multiply and add, in the
+// same order: the same results bit for bit. (Templates written outside the region and
+// inlined into it do not work: GCC splits their 8-lane vectors before inlining.)
 using Vec4 = float __attribute__((vector_size(16)));
-constexpr std::size_t kLanes = 4;
-static_assert(DenseLayer::kOutputBlock == 2 * kLanes, "dense_block holds two vectors of outputs per row");
+using Vec8 = float __attribute__((vector_size(32)));
 
-Vec4 load4(const float* p) {
-  Vec4 v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-void store4(float* p, Vec4 v) { std::memcpy(p, &v, sizeof v); }
+namespace sse2 {
+using V = Vec4;
+#include "native_dense.inc"
+}  // namespace sse2
 
-// Eigen's rational approximation of tanh (generic_fast_tanh_float: odd degree-13 over even
-// degree-6 polynomial, input clamped to +-7.9988); below 4e-4 tanh(x) = x to float
-// precision. Max error over every float, measured against the double tanh: 4.1e-7.
-Vec4 tanh4(Vec4 a) {
-  const Vec4 zero{};
-  const float bound = 7.99881172180175781F;
-  Vec4 x = a > bound ? zero + bound : a;  // written so that NaN stays NaN
-  x = x < -bound ? zero - bound : x;
-  const Vec4 x2 = x * x;
-  Vec4 p = x2 * -2.76076847742355e-16F + 2.00018790482477e-13F;
-  p = x2 * p + -8.60467152213735e-11F;
-  p = x2 * p + 5.12229709037114e-08F;
-  p = x2 * p + 1.48572235717979e-05F;
-  p = x2 * p + 6.37261928875436e-04F;
-  p = x2 * p + 4.89352455891786e-03F;
-  p = x * p;
-  Vec4 q = x2 * 1.19825839466702e-06F + 1.18534705686654e-04F;
-  q = x2 * q + 2.26843463243900e-03F;
-  q = x2 * q + 4.89352518554385e-03F;
-  const Vec4 r = p / q;
-  const Vec4 abs_a = a < zero ? -a : a;
-  return abs_a < 0.0004F ? a : r;
-}
-
-// R rows x 8 outputs of a layer, the accumulators in registers: each weight vector is
-// loaded once for the R rows. y = init + sum_i w[i] x[i], in input order, then tanh.
-template <std::size_t R>
-void dense_block(const float* x, std::size_t x_stride, std::size_t in, const float* w, std::size_t w_stride,
-                 const float* init, float* y, std::size_t y_stride, bool tanh) {
-  Vec4 lo[R], hi[R];
-  const Vec4 init_lo = load4(init), init_hi = load4(init + kLanes);
-  for (std::size_t r = 0; r < R; ++r) {
-    lo[r] = init_lo;
-    hi[r] = init_hi;
-  }
-  for (std::size_t i = 0; i < in; ++i) {
-    const Vec4 w_lo = load4(w + i * w_stride), w_hi = load4(w + i * w_stride + kLanes);
-    for (std::size_t r = 0; r < R; ++r) {
-      const float v = x[r * x_stride + i];
-      const Vec4 xi = {v, v, v, v};
-      lo[r] += w_lo * xi;
-      hi[r] += w_hi * xi;
-    }
-  }
-  for (std::size_t r = 0; r < R; ++r) {
-    store4(y + r * y_stride, tanh ? tanh4(lo[r]) : lo[r]);
-    store4(y + r * y_stride + kLanes, tanh ? tanh4(hi[r]) : hi[r]);
-  }
-}
+#pragma GCC push_options
+#pragma GCC target("avx2")
+namespace avx2 {
+using V = Vec8;
+#include "native_dense.inc"
+}  // namespace avx2
+#pragma GCC pop_options
 
 // `rows` rows of `in` inputs through weights [in][w_stride] (outputs 0..w_stride-1, a
 // multiple of 8) starting from `init` (the bias, or a bias with part of the sum done).
 void dense_rows(const float* x, std::size_t x_stride, std::size_t rows, std::size_t in, const float* w,
-                std::size_t w_stride, const float* init, float* y, std::size_t y_stride, bool tanh) {
-  constexpr std::size_t kRowBlock = 4;  // 8 accumulators + 2 weight vectors + 1 input: 11 of 16 registers
-  for (std::size_t o = 0; o < w_stride; o += DenseLayer::kOutputBlock) {
-    std::size_t r = 0;
-    for (; r + kRowBlock <= rows; r += kRowBlock) {
-      dense_block<kRowBlock>(x + r * x_stride, x_stride, in, w + o, w_stride, init + o, y + r * y_stride + o, y_stride, tanh);
-    }
-    const float* xr = x + r * x_stride;
-    float* yr = y + r * y_stride + o;
-    switch (rows - r) {
-      case 3: dense_block<3>(xr, x_stride, in, w + o, w_stride, init + o, yr, y_stride, tanh); break;
-      case 2: dense_block<2>(xr, x_stride, in, w + o, w_stride, init + o, yr, y_stride, tanh); break;
-      case 1: dense_block<1>(xr, x_stride, in, w + o, w_stride, init + o, yr, y_stride, tanh); break;
-      default: break;
-    }
+                std::size_t w_stride, const float* init, float* y, std::size_t y_stride, bool tanh,
+                VectorIsa isa = best_vector_isa()) {
+  if (isa == VectorIsa::avx2) {
+    avx2::dense_rows(x, x_stride, rows, in, w, w_stride, init, y, y_stride, tanh);
+  } else {
+    sse2::dense_rows(x, x_stride, rows, in, w, w_stride, init, y, y_stride, tanh);
   }
 }
 
@@ -126,7 +76,12 @@ std::span<const float> run_layers(const std::vector<DenseLayer>& layers, std::sp
 
 }  // namespace
 
-float fast_tanh(float x) { return tanh4(Vec4{x, x, x, x})[0]; }
+float fast_tanh(float x) { return sse2::tanh_v(Vec4{x, x, x, x})[0]; }
+
+VectorIsa best_vector_isa() {
+  static const VectorIsa isa = __builtin_cpu_supports("avx2") != 0 ? VectorIsa::avx2 : VectorIsa::sse2;
+  return isa;
+}
 
 DenseLayer::DenseLayer(std::size_t in_size, std::size_t out_size, std::span<const float> weight,
                        std::span<const float> bias_values, bool linear_layer)
@@ -143,8 +98,9 @@ DenseLayer::DenseLayer(std::size_t in_size, std::size_t out_size, std::span<cons
   }
 }
 
-void DenseLayer::forward(const float* x, std::size_t x_stride, std::size_t rows, float* y, std::size_t y_stride) const {
-  dense_rows(x, x_stride, rows, in, weight_t.data(), stride, bias.data(), y, y_stride, !linear);
+void DenseLayer::forward(const float* x, std::size_t x_stride, std::size_t rows, float* y, std::size_t y_stride,
+                         VectorIsa isa) const {
+  dense_rows(x, x_stride, rows, in, weight_t.data(), stride, bias.data(), y, y_stride, !linear, isa);
 }
 
 Normaliser::Normaliser(std::span<const float> mean_values, std::span<const float> var_values, double obs_clip)

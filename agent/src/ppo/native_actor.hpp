@@ -21,6 +21,12 @@ namespace nicsched::ppo::detail {
 
 inline constexpr double kMaskedLogit = -1e8;  // logit of a masked-out action: probability 0
 
+// The vector code a layer runs: SSE2 (every x86-64 CPU) or AVX2 (8 floats a register; no
+// FMA), chosen at run time where the CPU has it. Both only multiply and add, in the same
+// order: the same results bit for bit.
+enum class VectorIsa { sse2, avx2 };
+[[nodiscard]] VectorIsa best_vector_isa();  // avx2 where the CPU has it
+
 // y = W x + b, then tanh unless `linear`, for one input row or several at once (the set
 // network's tenants: one pass over the weights for all of them). The weights are stored
 // transposed ([in][stride], `stride` = `out` rounded up to a multiple of kOutputBlock,
@@ -39,7 +45,8 @@ struct DenseLayer {
              bool linear_layer);
   // `rows` rows of `in` floats (row r at x + r * x_stride) -> `rows` rows of `stride` floats
   // (y + r * y_stride; the padding outputs are 0).
-  void forward(const float* x, std::size_t x_stride, std::size_t rows, float* y, std::size_t y_stride) const;
+  void forward(const float* x, std::size_t x_stride, std::size_t rows, float* y, std::size_t y_stride,
+               VectorIsa isa = best_vector_isa()) const;
 };
 
 // tanh to within 4.1e-7 (absolute and relative, every float; glibc's tanhf: 1.0e-7) in a
