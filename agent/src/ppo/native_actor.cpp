@@ -39,6 +39,8 @@ using V = Vec4;
 #include "native_dense.inc"
 }  // namespace sse2
 
+#if defined(__x86_64__) || defined(__i386__)
+#define NICSCHED_NATIVE_AVX2 1
 #pragma GCC push_options
 #pragma GCC target("avx2")
 namespace avx2 {
@@ -46,17 +48,21 @@ using V = Vec8;
 #include "native_dense.inc"
 }  // namespace avx2
 #pragma GCC pop_options
+#endif
 
 // `rows` rows of `in` inputs through weights [in][w_stride] (outputs 0..w_stride-1, a
 // multiple of 8) starting from `init` (the bias, or a bias with part of the sum done).
 void dense_rows(const float* x, std::size_t x_stride, std::size_t rows, std::size_t in, const float* w,
                 std::size_t w_stride, const float* init, float* y, std::size_t y_stride, bool tanh,
                 VectorIsa isa = best_vector_isa()) {
+#ifdef NICSCHED_NATIVE_AVX2
   if (isa == VectorIsa::avx2) {
     avx2::dense_rows(x, x_stride, rows, in, w, w_stride, init, y, y_stride, tanh);
-  } else {
-    sse2::dense_rows(x, x_stride, rows, in, w, w_stride, init, y, y_stride, tanh);
+    return;
   }
+#endif
+  (void)isa;  // elsewhere than x86: the generic code, whatever was asked
+  sse2::dense_rows(x, x_stride, rows, in, w, w_stride, init, y, y_stride, tanh);
 }
 
 // Runs `layers` over one row `x`; the result is in `a` or `b` (the span returned, the
@@ -79,8 +85,12 @@ std::span<const float> run_layers(const std::vector<DenseLayer>& layers, std::sp
 float fast_tanh(float x) { return sse2::tanh_v(Vec4{x, x, x, x})[0]; }
 
 VectorIsa best_vector_isa() {
+#ifdef NICSCHED_NATIVE_AVX2
   static const VectorIsa isa = __builtin_cpu_supports("avx2") != 0 ? VectorIsa::avx2 : VectorIsa::sse2;
   return isa;
+#else
+  return VectorIsa::sse2;
+#endif
 }
 
 DenseLayer::DenseLayer(std::size_t in_size, std::size_t out_size, std::span<const float> weight,
