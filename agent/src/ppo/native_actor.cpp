@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 
@@ -12,7 +13,7 @@ namespace {
 // Per-thread scratch space: eval's seeds share one policy across threads, and a decision
 // should not allocate.
 struct Scratch {
-  std::vector<float> input, a, b, encodings, present;
+  std::vector<float> input, a, b, context, hidden;
 };
 Scratch& scratch() {
   thread_local Scratch s;
@@ -24,47 +25,92 @@ std::span<float> sized(std::vector<float>& v, std::size_t n) {
   return {v.data(), n};
 }
 
-// Runs `layers` over `x`; the result is in `a` or `b` (the span returned).
+// Four floats in an SSE register, eight in an AVX one (GCC/Clang vector extensions, no
+// intrinsics). The layer code (native_dense.inc) is compiled twice: for generic x86-64
+// (SSE2) and, inside a `#pragma GCC target("avx2")` region, for AVX2 (not FMA), which
+// dense_rows picks at run time where the CPU has it. Both only multiply and add, in the
+// same order: the same results bit for bit. (Templates written outside the region and
+// inlined into it do not work: GCC splits their 8-lane vectors before inlining.)
+using Vec4 = float __attribute__((vector_size(16)));
+using Vec8 = float __attribute__((vector_size(32)));
+
+namespace sse2 {
+using V = Vec4;
+#include "native_dense.inc"
+}  // namespace sse2
+
+#if defined(__x86_64__) || defined(__i386__)
+#define NICSCHED_NATIVE_AVX2 1
+#pragma GCC push_options
+#pragma GCC target("avx2")
+namespace avx2 {
+using V = Vec8;
+#include "native_dense.inc"
+}  // namespace avx2
+#pragma GCC pop_options
+#endif
+
+// `rows` rows of `in` inputs through weights [in][w_stride] (outputs 0..w_stride-1, a
+// multiple of 8) starting from `init` (the bias, or a bias with part of the sum done).
+void dense_rows(const float* x, std::size_t x_stride, std::size_t rows, std::size_t in, const float* w,
+                std::size_t w_stride, const float* init, float* y, std::size_t y_stride, bool tanh,
+                VectorIsa isa = best_vector_isa()) {
+#ifdef NICSCHED_NATIVE_AVX2
+  if (isa == VectorIsa::avx2) {
+    avx2::dense_rows(x, x_stride, rows, in, w, w_stride, init, y, y_stride, tanh);
+    return;
+  }
+#endif
+  (void)isa;  // elsewhere than x86: the generic code, whatever was asked
+  sse2::dense_rows(x, x_stride, rows, in, w, w_stride, init, y, y_stride, tanh);
+}
+
+// Runs `layers` over one row `x`; the result is in `a` or `b` (the span returned, the
+// last layer's `out` floats).
 std::span<const float> run_layers(const std::vector<DenseLayer>& layers, std::span<const float> x,
                                   std::vector<float>& a, std::vector<float>& b) {
-  std::span<const float> in = x;
+  const float* in = x.data();
   bool into_a = true;
   for (const auto& layer : layers) {
-    const auto out = sized(into_a ? a : b, layer.out);
-    layer.forward(in, out);
-    in = out;
+    const auto out = sized(into_a ? a : b, layer.stride);
+    layer.forward(in, layer.in, 1, out.data(), layer.stride);
+    in = out.data();
     into_a = !into_a;
   }
-  return in;
+  return {in, layers.back().out};
 }
 
 }  // namespace
 
+float fast_tanh(float x) { return sse2::tanh_v(Vec4{x, x, x, x})[0]; }
+
+VectorIsa best_vector_isa() {
+#ifdef NICSCHED_NATIVE_AVX2
+  static const VectorIsa isa = __builtin_cpu_supports("avx2") != 0 ? VectorIsa::avx2 : VectorIsa::sse2;
+  return isa;
+#else
+  return VectorIsa::sse2;
+#endif
+}
+
 DenseLayer::DenseLayer(std::size_t in_size, std::size_t out_size, std::span<const float> weight,
                        std::span<const float> bias_values, bool linear_layer)
-    : in(in_size), out(out_size), weight_t(in_size * out_size), bias(bias_values.begin(), bias_values.end()),
-      linear(linear_layer) {
-  if (weight.size() != in * out || bias.size() != out) {
+    : in(in_size), out(out_size), stride((out_size + kOutputBlock - 1) / kOutputBlock * kOutputBlock),
+      weight_t(in_size * stride, 0.0F), bias(stride, 0.0F), linear(linear_layer) {
+  if (weight.size() != in * out || bias_values.size() != out) {
     throw std::invalid_argument("DenseLayer: " + std::to_string(weight.size()) + " weights and " +
-                                std::to_string(bias.size()) + " biases for " + std::to_string(in) + " inputs and " +
-                                std::to_string(out) + " outputs");
+                                std::to_string(bias_values.size()) + " biases for " + std::to_string(in) +
+                                " inputs and " + std::to_string(out) + " outputs");
   }
+  std::copy(bias_values.begin(), bias_values.end(), bias.begin());
   for (std::size_t o = 0; o < out; ++o) {
-    for (std::size_t i = 0; i < in; ++i) weight_t[i * out + o] = weight[o * in + i];
+    for (std::size_t i = 0; i < in; ++i) weight_t[i * stride + o] = weight[o * in + i];
   }
 }
 
-void DenseLayer::forward(std::span<const float> x, std::span<float> y) const {
-  float* __restrict acc = y.data();
-  std::copy(bias.begin(), bias.end(), acc);
-  for (std::size_t i = 0; i < in; ++i) {
-    const float xi = x[i];
-    const float* __restrict w = weight_t.data() + i * out;
-    for (std::size_t o = 0; o < out; ++o) acc[o] += w[o] * xi;
-  }
-  if (!linear) {
-    for (std::size_t o = 0; o < out; ++o) acc[o] = std::tanh(acc[o]);
-  }
+void DenseLayer::forward(const float* x, std::size_t x_stride, std::size_t rows, float* y, std::size_t y_stride,
+                         VectorIsa isa) const {
+  dense_rows(x, x_stride, rows, in, weight_t.data(), stride, bias.data(), y, y_stride, !linear, isa);
 }
 
 Normaliser::Normaliser(std::span<const float> mean_values, std::span<const float> var_values, double obs_clip)
@@ -131,6 +177,9 @@ void NativeActor::mlp_logits(std::span<const float> obs, std::span<float> out) c
 // As the exported `features`, `pool` and `actor` methods (policy_export.cpp): tenant t's
 // encoder input is its normalised features of every frame, then the normalised globals of
 // every frame; it is present when its normalised presence flag in frame 0 is above 0.5.
+// Each layer runs for all tenants at once (one pass over its weights). The head's first
+// layer sees (encoding, mean, max): the (mean, max) part is the same for every tenant, so
+// it is summed once onto the bias and each tenant adds its own encoding's part.
 void NativeActor::set_logits(std::span<const float> obs, std::span<float> out) const {
   const auto& sh = shape_;
   const std::size_t frame = obs.size() / sh.frames;
@@ -141,12 +190,8 @@ void NativeActor::set_logits(std::span<const float> obs, std::span<float> out) c
                                 std::to_string(out.size()) + " logits do not fit the set network's layout");
   }
   const std::size_t per = sh.frames * sh.features, in = per + sh.frames * sh.globals;
-  const std::size_t d = layers_.back().out;
   auto& s = scratch();
   const auto x = sized(s.input, tenants * in);
-  const auto enc = sized(s.encodings, tenants * d + 3 * d);  // encodings, then the head's input
-  const auto present = sized(s.present, tenants);            // 1 or 0
-  float present_count = 0.0F;
   for (std::size_t t = 0; t < tenants; ++t) {
     float* row = x.data() + t * in;
     for (std::size_t f = 0; f < sh.frames; ++f) {
@@ -157,28 +202,50 @@ void NativeActor::set_logits(std::span<const float> obs, std::span<float> out) c
         row[per + f * sh.globals + g] = global_norm_.apply(obs[f * frame + tenants * sh.features + g], f * sh.globals + g);
       }
     }
-    present[t] = row[0] > 0.5F ? 1.0F : 0.0F;
-    present_count += present[t];
-    const auto e = run_layers(layers_, {row, in}, s.a, s.b);
-    std::copy(e.begin(), e.end(), enc.begin() + static_cast<std::ptrdiff_t>(t * d));
   }
+  // The encoder, all tenants per layer; the encodings end in `enc` (row stride d_stride).
+  const float* enc = x.data();
+  std::size_t enc_stride = in;
+  bool into_a = true;
+  for (const auto& layer : layers_) {
+    const auto y = sized(into_a ? s.a : s.b, tenants * layer.stride);
+    layer.forward(enc, enc_stride, tenants, y.data(), layer.stride);
+    enc = y.data();
+    enc_stride = layer.stride;
+    into_a = !into_a;
+  }
+  const std::size_t d = layers_.back().out;
   // The context: mean and max over present tenants (absent ones floored at -1 for the max).
-  const auto head_in = enc.subspan(tenants * d, 3 * d);
+  const auto context = sized(s.context, 2 * d);
+  float present_count = 0.0F;
+  for (std::size_t t = 0; t < tenants; ++t) present_count += x[t * in] > 0.5F ? 1.0F : 0.0F;
   const float count = std::max(present_count, 1.0F);
   for (std::size_t j = 0; j < d; ++j) {
     float sum = 0.0F, mx = -1.0F;
     for (std::size_t t = 0; t < tenants; ++t) {
-      const float v = enc[t * d + j];
-      sum += v * present[t];
-      mx = std::max(mx, present[t] > 0.0F ? v : -1.0F);
+      const bool present = x[t * in] > 0.5F;
+      const float v = enc[t * enc_stride + j];
+      sum += present ? v : 0.0F;
+      mx = std::max(mx, present ? v : -1.0F);
     }
-    head_in[d + j] = sum / count;
-    head_in[2 * d + j] = mx;
+    context[j] = sum / count;
+    context[d + j] = mx;
   }
+  // The head: first layer's context part once (bias + W_context (mean, max)), then every
+  // tenant's encoding part from there, tanh; then the linear layer to the logits.
+  const auto& first = head_.front();
+  const auto& last = head_.back();
+  const auto start = sized(s.hidden, first.stride);
+  dense_rows(context.data(), 2 * d, 1, 2 * d, first.weight_t.data() + d * first.stride, first.stride, first.bias.data(),
+             start.data(), first.stride, false);
+  const auto hidden = sized(into_a ? s.a : s.b, tenants * first.stride);
+  dense_rows(enc, enc_stride, tenants, d, first.weight_t.data(), first.stride, start.data(), hidden.data(), first.stride,
+             true);
+  const auto logits = sized(into_a ? s.b : s.a, tenants * last.stride);
+  last.forward(hidden.data(), first.stride, tenants, logits.data(), last.stride);
   for (std::size_t t = 0; t < tenants; ++t) {
-    std::copy_n(enc.begin() + static_cast<std::ptrdiff_t>(t * d), d, head_in.begin());
-    const auto l = run_layers(head_, head_in, s.a, s.b);
-    std::copy(l.begin(), l.end(), out.begin() + static_cast<std::ptrdiff_t>(t * sh.logits));
+    std::copy_n(logits.begin() + static_cast<std::ptrdiff_t>(t * last.stride), sh.logits,
+                out.begin() + static_cast<std::ptrdiff_t>(t * sh.logits));
   }
 }
 
