@@ -65,19 +65,24 @@ void dense_rows(const float* x, std::size_t x_stride, std::size_t rows, std::siz
   sse2::dense_rows(x, x_stride, rows, in, w, w_stride, init, y, y_stride, tanh);
 }
 
-// Runs `layers` over one row `x`; the result is in `a` or `b` (the span returned, the
-// last layer's `out` floats).
-std::span<const float> run_layers(const std::vector<DenseLayer>& layers, std::span<const float> x,
-                                  std::vector<float>& a, std::vector<float>& b) {
-  const float* in = x.data();
-  bool into_a = true;
+// `rows` rows through `layers`, each layer for all rows at once (one pass over its
+// weights); the layers alternate between `a` and `b`. The result: the last layer's rows,
+// `stride` floats apart, in `a` or `b` (`in_a` says which).
+struct LayerRows {
+  const float* data;
+  std::size_t stride;
+  bool in_a;
+};
+LayerRows run_layers(const std::vector<DenseLayer>& layers, const float* x, std::size_t x_stride, std::size_t rows,
+                     std::vector<float>& a, std::vector<float>& b) {
+  LayerRows r{x, x_stride, false};
   for (const auto& layer : layers) {
-    const auto out = sized(into_a ? a : b, layer.stride);
-    layer.forward(in, layer.in, 1, out.data(), layer.stride);
-    in = out.data();
-    into_a = !into_a;
+    const bool into_a = !r.in_a;
+    const auto y = sized(into_a ? a : b, rows * layer.stride);
+    layer.forward(r.data, r.stride, rows, y.data(), layer.stride);
+    r = {y.data(), layer.stride, into_a};
   }
-  return {in, layers.back().out};
+  return r;
 }
 
 }  // namespace
@@ -166,12 +171,13 @@ void NativeActor::mlp_logits(std::span<const float> obs, std::span<float> out) c
   auto& s = scratch();
   const auto x = sized(s.input, obs.size());
   for (std::size_t i = 0; i < obs.size(); ++i) x[i] = norm_.apply(obs[i], i);
-  const auto y = run_layers(layers_, x, s.a, s.b);
-  if (y.size() != out.size()) {
-    throw std::invalid_argument("NativeActor: the actor gives " + std::to_string(y.size()) + " logits, " +
+  const auto y = run_layers(layers_, x.data(), x.size(), 1, s.a, s.b);
+  const std::size_t n = layers_.back().out;
+  if (n != out.size()) {
+    throw std::invalid_argument("NativeActor: the actor gives " + std::to_string(n) + " logits, " +
                                 std::to_string(out.size()) + " expected");
   }
-  std::copy(y.begin(), y.end(), out.begin());
+  std::copy_n(y.data, n, out.begin());
 }
 
 // As the exported `features`, `pool` and `actor` methods (policy_export.cpp): tenant t's
@@ -203,17 +209,12 @@ void NativeActor::set_logits(std::span<const float> obs, std::span<float> out) c
       }
     }
   }
-  // The encoder, all tenants per layer; the encodings end in `enc` (row stride d_stride).
-  const float* enc = x.data();
-  std::size_t enc_stride = in;
-  bool into_a = true;
-  for (const auto& layer : layers_) {
-    const auto y = sized(into_a ? s.a : s.b, tenants * layer.stride);
-    layer.forward(enc, enc_stride, tenants, y.data(), layer.stride);
-    enc = y.data();
-    enc_stride = layer.stride;
-    into_a = !into_a;
-  }
+  // The encoder, all tenants per layer.
+  const auto encoded = run_layers(layers_, x.data(), in, tenants, s.a, s.b);
+  const float* enc = encoded.data;
+  const std::size_t enc_stride = encoded.stride;
+  auto& other = encoded.in_a ? s.b : s.a;  // the buffer the encodings are not in
+  auto& used = encoded.in_a ? s.a : s.b;
   const std::size_t d = layers_.back().out;
   // The context: mean and max over present tenants (absent ones floored at -1 for the max).
   const auto context = sized(s.context, 2 * d);
@@ -238,10 +239,10 @@ void NativeActor::set_logits(std::span<const float> obs, std::span<float> out) c
   const auto start = sized(s.hidden, first.stride);
   dense_rows(context.data(), 2 * d, 1, 2 * d, first.weight_t.data() + d * first.stride, first.stride, first.bias.data(),
              start.data(), first.stride, false);
-  const auto hidden = sized(into_a ? s.a : s.b, tenants * first.stride);
+  const auto hidden = sized(other, tenants * first.stride);
   dense_rows(enc, enc_stride, tenants, d, first.weight_t.data(), first.stride, start.data(), hidden.data(), first.stride,
              true);
-  const auto logits = sized(into_a ? s.b : s.a, tenants * last.stride);
+  const auto logits = sized(used, tenants * last.stride);  // the encodings are no longer read
   last.forward(hidden.data(), first.stride, tenants, logits.data(), last.stride);
   for (std::size_t t = 0; t < tenants; ++t) {
     std::copy_n(logits.begin() + static_cast<std::ptrdiff_t>(t * last.stride), sh.logits,
