@@ -127,16 +127,17 @@ torch::Tensor observation(std::size_t tenants, const std::vector<bool>& present,
   return torch::tensor(v).reshape({1, -1});
 }
 
-// The observation with tenant blocks reordered: new tenant i is old tenant perm[i].
-torch::Tensor permute_obs(const torch::Tensor& obs, const std::vector<std::int64_t>& perm) {
+// The observation with tenant blocks reordered: new tenant i is old tenant perm[i]
+// (`frames` frames of per-tenant `features`, then the globals).
+torch::Tensor permute_obs(const torch::Tensor& obs, const std::vector<std::int64_t>& perm,
+                          std::int64_t n_frames = kFrames, std::int64_t features = kFeatures) {
   const auto t = static_cast<std::int64_t>(perm.size());
-  const auto frames = obs.reshape({kFrames, -1});
+  const auto frames = obs.reshape({n_frames, -1});
   std::vector<torch::Tensor> rows;
-  for (std::int64_t f = 0; f < static_cast<std::int64_t>(kFrames); ++f) {
+  for (std::int64_t f = 0; f < n_frames; ++f) {
     const auto fr = frames[f];
-    const auto ten = fr.slice(0, 0, t * static_cast<std::int64_t>(kFeatures)).reshape({t, kFeatures});
-    rows.push_back(torch::cat({ten.index_select(0, torch::tensor(perm)).reshape({-1}),
-                               fr.slice(0, t * static_cast<std::int64_t>(kFeatures))}));
+    const auto ten = fr.slice(0, 0, t * features).reshape({t, features});
+    rows.push_back(torch::cat({ten.index_select(0, torch::tensor(perm)).reshape({-1}), fr.slice(0, t * features)}));
   }
   return torch::cat(rows).reshape({1, -1});
 }
@@ -442,19 +443,11 @@ TEST_CASE("set policy: the committed policy decides natively as its TorchScript 
   };
   std::vector<std::int64_t> perm(static_cast<std::size_t>(tenants));
   std::iota(perm.begin(), perm.end(), 0);
-  const auto index = [](const std::vector<std::int64_t>& p) { return torch::tensor(p); };
   for (std::int64_t r = 0; r < rows; r += 10) {
     std::shuffle(perm.begin(), perm.end(), rng);
-    const auto fr = obs[r].reshape({frames, -1});
-    std::vector<torch::Tensor> parts;
-    for (std::int64_t f = 0; f < frames; ++f) {
-      const auto ten = fr[f].slice(0, 0, tenants * features).reshape({tenants, features});
-      parts.push_back(ten.index_select(0, index(perm)).reshape({-1}));
-      parts.push_back(fr[f].slice(0, tenants * features));
-    }
-    const auto permuted_obs = torch::cat(parts);
-    const auto permuted_mask = mask[r].reshape({tenants, -1}).index_select(0, index(perm)).reshape({-1});
-    const auto want = native(obs[r], mask[r]).reshape({tenants, -1}).index_select(0, index(perm)).reshape({-1});
+    const auto permuted_obs = permute_obs(obs[r], perm, frames, features).reshape({-1});
+    const auto permuted_mask = permute_logits(mask[r], perm).reshape({-1});
+    const auto want = permute_logits(native(obs[r], mask[r]), perm).reshape({-1});
     const auto got = native(permuted_obs, permuted_mask);
     CHECK(torch::allclose(got, want, 1e-5, 1e-5));
   }
