@@ -22,6 +22,11 @@ using refmodel::FrameRecord;
 constexpr std::size_t kMaxFailures = 20;
 constexpr std::uint64_t kCommitGuard = 32;      // cycles around a commit where timing decides
 constexpr std::uint64_t kEgressBeatsAhead = 7;  // output FIFO (4) + read pipeline (3)
+// Registered grant (issue 16): a plain frame is decided while at most 2 plain frames wait
+// before it (descriptor FIFO entries + a plain grant in flight < 3) behind the frame the
+// egress reads; crypto completions may go between. So the plain TX frame kPlainAhead
+// places before it in output order had been taken by the egress when it was decided.
+constexpr std::size_t kPlainAhead = 3;
 constexpr std::uint64_t kEligibleDelay = 4;     // tlast to an eligible head, at most
 constexpr std::uint64_t kLatencyBelow = 32;     // Q_LAT may be below port-to-port latency by
                                                 // the ingress pipeline, per frame
@@ -383,6 +388,15 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
       tx_crypto_tenant[m.action.tenant] = true;
     }
   }
+  // first beat index of every plain TX frame the RTL sent, in output order
+  std::vector<std::uint64_t> tx_plain_starts;
+  for (std::size_t i = 0; i < n; ++i) {
+    const FrameRecord& m = run.model[i];
+    if (m.dir == Direction::kTx && rtl_of[i] >= 0 && m.action.crypto_op == CryptoOp::kNone) {
+      tx_plain_starts.push_back(run.rtl[static_cast<std::size_t>(rtl_of[i])].first_beat_index);
+    }
+  }
+  std::sort(tx_plain_starts.begin(), tx_plain_starts.end());
   for (std::size_t seg = 0; seg < sc.commits.size(); ++seg) {
     const refmodel::Config& cfg = sc.commits[seg].cfg;
     if (cfg.arb_mode != refmodel::ArbMode::kSp && cfg.arb_mode != refmodel::ArbMode::kSpDwrr) continue;
@@ -435,8 +449,12 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
       if (m.dir != Direction::kTx || rtl_of[i] < 0 || m.action.crypto_op != CryptoOp::kNone) continue;
       const RtlFrame& f = run.rtl[static_cast<std::size_t>(rtl_of[i])];
       if (f.first_cycle < from || f.first_cycle >= to) continue;
-      if (f.first_beat_index < kEgressBeatsAhead) continue;
-      const std::uint64_t granted_after = run.beat_cycles[0][f.first_beat_index - kEgressBeatsAhead];
+      // the plain TX frame kPlainAhead places before f in output order
+      const auto pos = std::lower_bound(tx_plain_starts.begin(), tx_plain_starts.end(), f.first_beat_index);
+      if (static_cast<std::size_t>(pos - tx_plain_starts.begin()) < kPlainAhead) continue;
+      const std::uint64_t ahead_index = *(pos - static_cast<std::ptrdiff_t>(kPlainAhead));
+      if (ahead_index < kEgressBeatsAhead) continue;
+      const std::uint64_t granted_after = run.beat_cycles[0][ahead_index - kEgressBeatsAhead];
       const std::uint64_t eligible_by = granted_after;
       const std::uint32_t lvl = cfg.tenants[m.action.tenant].priority;
       // With CTRL.CONTROL_LEVEL a control frame may leave above every level (while its
