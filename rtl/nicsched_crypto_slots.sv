@@ -19,8 +19,9 @@
 //   quota, so neither direction's permission depends on the other's. The turn passes to
 //   the other direction when that one waits for a slot only the turn would give it
 //   (want_i: a crypto head of the tenant is otherwise eligible; a slot is free and the
-//   tenant is below its quota, but the turn alone keeps it from a claim), and stays
-//   otherwise. So under
+//   tenant is below its quota, but the turn alone keeps it from a claim), except in a
+//   clock with a claim (its slot is not yet counted, so the turn would pass back for a
+//   slot already taken: under steady TX claims RX never got a slot), and stays otherwise. So under
 //   contention the last slot, and the last unit of a tenant's quota, alternate between
 //   TX and RX, and a direction alone gets the turn the clock after it needs it. (A turn
 //   passed every clock locked onto the parity of the hold times and could starve a
@@ -145,7 +146,9 @@ module nicsched_crypto_slots #(
       end
     end
   end
-  assign prio_d = other_starved ? !prio_q : prio_q;
+  // not in a clock with a claim: the state the wants see there does not count the claim
+  // about to land, so a direction could take the turn back for a slot already taken
+  assign prio_d = (other_starved && claim_i == 2'b00) ? !prio_q : prio_q;
 
   // claim permission (for the next clock; none in a clock with a claim)
   always_comb begin

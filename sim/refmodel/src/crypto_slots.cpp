@@ -93,7 +93,8 @@ void CryptoSlots::take(Direction d, std::uint64_t tag) {
 }
 
 std::vector<std::uint64_t> CryptoSlots::clock() {
-  if (other_starved_) turn_ = turn_ == Direction::kTx ? Direction::kRx : Direction::kTx;
+  // Not in a clock with a claim: the wants saw the pool without it (see the header).
+  if (other_starved_ && claims_.empty()) turn_ = turn_ == Direction::kTx ? Direction::kRx : Direction::kTx;
   other_starved_ = false;
   std::vector<std::uint64_t> ended;
   for (Slot& s : slots_) {

@@ -11,7 +11,8 @@
 // - The turn (TX after reset) passes to the other direction at the edge of a clock in
 //   which that direction wanted a slot for a tenant (want()) that a free slot and the
 //   quota would allow, but the turn alone kept it from (can_claim() false without the
-//   rule for a clock with a claim).
+//   rule for a clock with a claim); never at the edge of a clock with a claim (the free
+//   slots it saw do not count the claim landing at that edge).
 // - A claim at the edge of clock c holds its slot in clocks c+1 .. c+H (H = the hold
 //   cycles, crypto_hold_cycles()); from c+H+1 the frame is done and waits in its slot
 //   until it is taken; the slot is free from the clock after the take.
