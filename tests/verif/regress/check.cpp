@@ -146,6 +146,36 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
       crypto_queue[static_cast<int>(m.dir)][queue_of(m)] = true;
     }
   }
+  // A pause of one output couples the other direction's crypto queues of a tenant with
+  // crypto frames in the paused direction to timing: the paused direction's finished frames
+  // keep their slots (and the tenant's shared quota units) for the whole pause, and how many
+  // of them there are when it begins depends on where the claims stood, which the input
+  // latency, the tready each output sees (the RTL's output runs a few clocks behind the
+  // model's) and timing-dependent admissions in the paused direction decide. The other
+  // direction's queue may then wait for a slot for up to the pause in one and not in the
+  // other, and a backlogged queue keeps that lag (regression seeds 45 and 170: RX queues of
+  // the tenant starved for a whole TX pause in the RTL and not in the model; seed 45 passes
+  // or fails with the model's tready shifted by one clock). From the first such pause on,
+  // the queue's admissions are timing-dependent.
+  std::vector<bool> crypto_tenant[2];
+  for (int d = 0; d < 2; ++d) {
+    crypto_tenant[d].assign(nt, false);
+    for (std::uint32_t q = 0; q < nt * 2; ++q) {
+      if (crypto_queue[d][q]) crypto_tenant[d][q / 2] = true;
+    }
+  }
+  constexpr std::uint64_t kNever = ~std::uint64_t{0};
+  std::vector<std::uint64_t> pause_coupled_from[2];
+  for (int d = 0; d < 2; ++d) pause_coupled_from[d].assign(nt * 2, kNever);
+  for (const Pause& p : sc.pauses) {
+    const int pd = static_cast<int>(p.dir);
+    const int d = 1 - pd;
+    for (std::uint32_t q = 0; q < nt * 2; ++q) {
+      if (crypto_queue[d][q] && crypto_tenant[pd][q / 2]) {
+        pause_coupled_from[d][q] = std::min(pause_coupled_from[d][q], p.begin);
+      }
+    }
+  }
   std::vector<std::size_t> by_arrival(n);
   for (std::size_t i = 0; i < n; ++i) by_arrival[i] = i;
   std::stable_sort(by_arrival.begin(), by_arrival.end(),
@@ -170,7 +200,8 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
     const bool q_exact = (m.queue_frozen_for > 64 && std::llabs(m.queue_margin) > static_cast<std::int64_t>(max_len)) ||
                          std::llabs(m.queue_margin) > slack;
     const bool b_exact = std::llabs(m.buffer_margin) > slack * 2 + diverged_bytes[d];
-    const bool amb = diverged_q[d][q] || !q_exact || !b_exact || near_commit(run, run.arrival[i]);
+    const bool amb = diverged_q[d][q] || !q_exact || !b_exact || near_commit(run, run.arrival[i]) ||
+                     run.arrival[i] >= pause_coupled_from[d][q];
     ambiguous[i] = amb;
     const bool model_delivers = m.fate == Fate::kDelivered;
     // A drop near a full buffer may be a buffer drop in one and a tail drop in the other:
