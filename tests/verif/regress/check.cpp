@@ -156,13 +156,24 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
   // other, and a backlogged queue keeps that lag (regression seeds 45 and 170: RX queues of
   // the tenant starved for a whole TX pause in the RTL and not in the model; seed 45 passes
   // or fails with the model's tready shifted by one clock). From the first such pause on,
-  // the queue's admissions are timing-dependent.
+  // the queue's admissions are timing-dependent. Likewise for every crypto queue of the
+  // other direction when the paused direction's crypto tenants may hold the whole pool
+  // (their largest quotas add up to the slots or more).
   std::vector<bool> crypto_tenant[2];
+  bool may_fill_pool[2] = {false, false};
   for (int d = 0; d < 2; ++d) {
     crypto_tenant[d].assign(nt, false);
     for (std::uint32_t q = 0; q < nt * 2; ++q) {
       if (crypto_queue[d][q]) crypto_tenant[d][q / 2] = true;
     }
+    std::uint64_t quotas = 0;
+    for (std::uint32_t t = 0; t < nt; ++t) {
+      if (!crypto_tenant[d][t]) continue;
+      std::uint32_t most = 0;
+      for (const Commit& c : sc.commits) most = std::max(most, c.cfg.tenants[t].crypto_quota);
+      quotas += most;
+    }
+    may_fill_pool[d] = quotas >= static_cast<std::uint64_t>(sc.params.crypto_slots);
   }
   constexpr std::uint64_t kNever = ~std::uint64_t{0};
   std::vector<std::uint64_t> pause_coupled_from[2];
@@ -171,7 +182,7 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
     const int pd = static_cast<int>(p.dir);
     const int d = 1 - pd;
     for (std::uint32_t q = 0; q < nt * 2; ++q) {
-      if (crypto_queue[d][q] && crypto_tenant[pd][q / 2]) {
+      if (crypto_queue[d][q] && (crypto_tenant[pd][q / 2] || may_fill_pool[pd])) {
         pause_coupled_from[d][q] = std::min(pause_coupled_from[d][q], p.begin);
       }
     }
