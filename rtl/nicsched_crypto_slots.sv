@@ -10,20 +10,26 @@
 //   claimed: a finished frame waits while an older frame of its key and direction is
 //   still held (frames of a queue never overtake each other).
 // - A tenant holds at most quota_i[t] slots (TX and RX together); quota 0 keeps its
-//   crypto frames waiting. can_claim_o says, per direction and tenant, that a claim this
-//   clock is allowed. Both directions may claim in one clock: they take turns being the
-//   direction that may use the last free slot / the last unit of a quota, so neither
-//   direction's decision depends on the other's in the same clock. The turn passes to
+//   crypto frames waiting. can_claim_o in clock t says, per direction and tenant, that a
+//   claim in clock t+1 is allowed (the paths register their grant: issue 16). It is 0 in
+//   a clock with a claim of either direction, so the state a permission of t was made
+//   from changes only by releases before the claim it allows (claims drop to at most one
+//   per two clocks per direction). Both directions may claim in one clock: they take
+//   turns being the direction that may use the last free slot / the last unit of a
+//   quota, so neither direction's permission depends on the other's. The turn passes to
 //   the other direction when that one waits for a slot only the turn would give it
 //   (want_i: a crypto head of the tenant is otherwise eligible; a slot is free and the
-//   tenant is below its quota, but it may not claim), and stays otherwise. So under
+//   tenant is below its quota, but the turn alone keeps it from a claim), except in a
+//   clock with a claim (its slot is not yet counted, so the turn would pass back for a
+//   slot already taken: under steady TX claims RX never got a slot), and stays otherwise. So under
 //   contention the last slot, and the last unit of a tenant's quota, alternate between
 //   TX and RX, and a direction alone gets the turn the clock after it needs it. (A turn
 //   passed every clock locked onto the parity of the hold times and could starve a
 //   direction.)
 // - busy_*_o: slots in their hold time per tenant and direction this clock (the
 //   slot-busy cycle counters add these); held_o: slots each tenant holds.
-// Timing: claim at edge t, hold clocks t+1 .. t+H, done_valid_o from clock t+H+1.
+// Timing: permission in clock t-1, claim at edge t, hold clocks t+1 .. t+H, done_valid_o
+// from clock t+H+1.
 `default_nettype none
 `include "rtl/nicsched_assert.svh"
 
@@ -81,6 +87,7 @@ module nicsched_crypto_slots #(
   logic [CryptoSlots*CryptoSlots-1:0] older_q, older_d;  // [s*S + o]: slot o claimed before s
   logic [CryptoSlots-1:0]         may_leave;              // done, and no older frame of its key
   logic                           prio_q, prio_d;  // direction that may take the last slot
+  logic [2*NumTenants-1:0]        can_now;          // permission from the state alone
 
   logic [7:0]            free_cnt;
   logic [SlotW-1:0]      slot_lo, slot_hi;   // lowest / highest free slot
@@ -132,29 +139,32 @@ module nicsched_crypto_slots #(
     for (int t = 0; t < NumTenants; t++) begin
       lenient[t] = (free_cnt >= 8'd1) && ({1'b0, held_o[t*8 +: 8]} + 9'd1 <= {1'b0, quota_i[t*8 +: 8]});
       if (prio_q) begin
-        other_starved = other_starved || (want_i[t] && lenient[t] && !can_claim_o[t]);
+        other_starved = other_starved || (want_i[t] && lenient[t] && !can_now[t]);
       end else begin
         other_starved = other_starved ||
-            (want_i[NumTenants + t] && lenient[t] && !can_claim_o[NumTenants + t]);
+            (want_i[NumTenants + t] && lenient[t] && !can_now[NumTenants + t]);
       end
     end
   end
-  assign prio_d = other_starved ? !prio_q : prio_q;
+  // not in a clock with a claim: the state the wants see there does not count the claim
+  // about to land, so a direction could take the turn back for a slot already taken
+  assign prio_d = (other_starved && claim_i == 2'b00) ? !prio_q : prio_q;
 
-  // claim permission
+  // claim permission (for the next clock; none in a clock with a claim)
   always_comb begin
     for (int d = 0; d < 2; d++) begin
       for (int t = 0; t < NumTenants; t++) begin
         if (d[0] == prio_q) begin
-          can_claim_o[d*NumTenants + t] = (free_cnt >= 8'd1) &&
+          can_now[d*NumTenants + t] = (free_cnt >= 8'd1) &&
               ({1'b0, held_o[t*8 +: 8]} + 9'd1 <= {1'b0, quota_i[t*8 +: 8]});
         end else begin
-          can_claim_o[d*NumTenants + t] = (free_cnt >= 8'd2) &&
+          can_now[d*NumTenants + t] = (free_cnt >= 8'd2) &&
               ({1'b0, held_o[t*8 +: 8]} + 9'd2 <= {1'b0, quota_i[t*8 +: 8]});
         end
       end
     end
   end
+  assign can_claim_o = (claim_i != 2'b00) ? '0 : can_now;
 
   // completions: lowest slot in DONE per direction whose older same-key frames have left
   always_comb begin
@@ -275,6 +285,15 @@ module nicsched_crypto_slots #(
   end
 
 `ifndef SYNTHESIS
+  // the permission each claim was made on: the clock before's
+  logic [2*NumTenants-1:0] can_claim_prev_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      can_claim_prev_q <= '0;
+    end else begin
+      can_claim_prev_q <= can_claim_o;
+    end
+  end
   logic [7:0] held_sum;
   always_comb begin
     held_sum = '0;
@@ -283,12 +302,12 @@ module nicsched_crypto_slots #(
     end
   end
 `endif
-  // a claim is allowed and lands on a free slot; two claims, two slots
+  // a claim was allowed the clock before and lands on a free slot; two claims, two slots
   `NICSCHED_ASSERT(ClaimTxAllowed_A,
-                   !claim_i[0] || can_claim_o[{{(32-TenantW){1'b0}}, claim_tenant_i[TenantW-1:0]}])
+                   !claim_i[0] || can_claim_prev_q[{{(32-TenantW){1'b0}}, claim_tenant_i[TenantW-1:0]}])
   `NICSCHED_ASSERT(ClaimTxFreeSlot_A, !claim_i[0] || st_q[slot_lo*2 +: 2] == ST_FREE)
   `NICSCHED_ASSERT(ClaimRxAllowed_A,
-                   !claim_i[1] || can_claim_o[NumTenants + {{(32-TenantW){1'b0}}, claim_tenant_i[2*TenantW-1:TenantW]}])
+                   !claim_i[1] || can_claim_prev_q[NumTenants + {{(32-TenantW){1'b0}}, claim_tenant_i[2*TenantW-1:TenantW]}])
   `NICSCHED_ASSERT(ClaimRxFreeSlot_A, !claim_i[1] || st_q[slot_hi*2 +: 2] == ST_FREE)
   `NICSCHED_ASSERT(ClaimsTwoSlots_A, claim_i != 2'b11 || slot_lo != slot_hi)
   `NICSCHED_ASSERT(SlotsConserved_A, held_sum == held_total_o)  // slots never created or lost

@@ -14,6 +14,7 @@
 // frame's last" (last_q, = left_q == 1) is a flop set at the edge before, so
 // desc_ready_o and free_valid_o are a few gates of flops (issue 16: the 11-bit compare
 // of left_q was the 16-tenant core's worst path into the queues' descriptor read).
+// Likewise the output FIFO's room is a gate of cnt_q and rv_q, not an adder.
 `default_nettype none
 `include "rtl/nicsched_assert.svh"
 
@@ -102,7 +103,9 @@ module nicsched_egress #(
                  {{(BeatW-1){1'b0}}, (desc_len_i[ByteW-1:0] != '0)};
   end
 
-  assign issue     = act_q && ({1'b0, cnt_q} + {3'b0, rv_q} < DEPTH4);
+  // room for one more beat: cnt_q + rv_q < 4, written out (cnt_q <= 4) so that issue,
+  // desc_ready_o and free_valid_o are one LUT of flops each, not an adder's carry chain
+  assign issue     = act_q && !cnt_q[2] && !(cnt_q[1] && cnt_q[0] && rv_q);
   assign last_beat = last_q;
   assign desc_ready_o = !act_q || (issue && last_beat);
   assign rd_en_o   = issue;
@@ -237,6 +240,7 @@ module nicsched_egress #(
     end
   end
 
+  `NICSCHED_ASSERT(IssueHasRoom_A, issue == (act_q && ({1'b0, cnt_q} + {3'b0, rv_q} < DEPTH4)))
   `NICSCHED_ASSERT(LastMatchesLeft_A, last_q == (left_q == {{(BeatW-1){1'b0}}, 1'b1}))
   `NICSCHED_ASSERT(FifoNoOverflow_A, cnt_q <= 3'd4)
   `NICSCHED_ASSERT(DescLenNonZero_A, !(desc_valid_i && desc_ready_o) || desc_len_i != '0)

@@ -1,18 +1,40 @@
-// nicsched_path: one scheduled direction: queues -> arbiter -> (crypto slot) -> egress.
+// nicsched_path: one scheduled direction: queues -> arbiter -> grant flop -> (crypto slot)
+// -> descriptor FIFO -> egress.
 //
 // The top has two: TX (host to MAC: SP/DWRR/FIFO arbiter as configured, shaper,
 // encryption) and RX (MAC to host: tenants weighted by DWRR, decryption).
-// - A queue's head is eligible when its tenant conforms to the rate limit (conform_i)
-//   and, if the frame needs this direction's crypto op (CryptoOp), the crypto pool lets
-//   its tenant claim a slot (can_claim_i); otherwise when the egress stage takes a frame
-//   this clock and no crypto completion is waiting for it.
+// Registered grant (issue 16): the arbiter decides in clock t from the heads of t (and
+// updates its deficits and round robin at edge t); its grant is a flop, and the path
+// executes it in t+1: dequeue, shaper and control-bucket charge, crypto claim or egress
+// descriptor. So the decision logic ends in flops and the queue manager, shaper, crypto
+// pool and egress start from them. A grant decided in t is executable in t+1 because:
+// - the tenant of the grant in flight (executing in t) is not eligible in t (its heads,
+//   buckets and quota change at the edge that executes it);
+// - plain frames go to the egress through a 3-entry descriptor FIFO with credits: a
+//   plain head is eligible in t when FIFO entries + a plain grant executing in t < 3.
+//   The egress takes a waiting crypto completion first, then the FIFO's head, then the
+//   executing grant directly (bypass, FIFO empty); a plain grant it does not take waits
+//   in the FIFO;
+// - the crypto pool's can_claim_i of t permits a claim in t+1 (the pool's contract: it is
+//   0 in a clock with a claim of either direction, and between t and t+1 slots and quota
+//   units are only released).
+// - Strict priority (SP, SP_DWRR) keeps its order across the masked clock: while the
+//   tenant in flight conforms and holds another frame, tenants of lower levels are not
+//   eligible (the clock is not handed to the level below; with the FIFO ahead of the
+//   egress that would let a lower level take every other decision).
+// - A queue's head is eligible when its tenant conforms to the rate limit (conform_i), is
+//   not in flight nor below a blocking tenant in flight (above), and, if the frame needs
+//   this direction's crypto op (CryptoOp), the crypto pool lets its tenant claim a slot
+//   (can_claim_i); otherwise when the FIFO has a credit. The tenant in flight reports no
+//   crypto want (its head is the frame whose claim executes).
 // - A granted crypto frame claims a slot and waits there, cells untouched, for its hold
 //   time; the slot then hands it to the egress stage, which takes completions before
-//   new plain frames. Any crypto op in the classification (ENCRYPT or DECRYPT) means
-//   this direction's operation (one classifier table serves both directions: a
-//   tenant's frames are encrypted on TX and decrypted on RX); tuser says CryptoOp.
-// Timing (idle, 512-bit data): tlast into the queues at edge t, grant in clock t+1,
-// first beat valid on m_axis in clock t+3; with crypto add the hold time and one clock.
+//   plain frames. Any crypto op in the classification (ENCRYPT or DECRYPT) means this
+//   direction's operation (one classifier table serves both directions: a tenant's
+//   frames are encrypted on TX and decrypted on RX); tuser says CryptoOp.
+// Timing (idle, 512-bit data): tlast into the queues at edge t, decision in clock t+1,
+// grant executed (descriptor into the egress) in t+2, first beat valid on m_axis in
+// clock t+4; with crypto add the hold time and one clock.
 `default_nettype none
 `include "rtl/nicsched_assert.svh"
 
@@ -111,7 +133,15 @@ module nicsched_path #(
   logic [1:0]                 eg_op;
   logic [TsW-1:0]             eg_ts;
   logic                       plain_ok;
-  logic [NumQueues-1:0]       grant_onehot;
+  logic                       arb_valid, arb_ctrl;
+  logic [QueueW-1:0]          arb_queue;
+  logic [NumQueues-1:0]       arb_onehot;
+  // the grant in flight: decided last clock, executed in this one
+  logic                       gq_valid_q;
+  logic [QueueW-1:0]          gq_queue_q;
+  logic [NumQueues-1:0]       gq_onehot_q;
+  logic                       gq_ctrl_q, gq_crypto_q;
+  logic [NumTenants-1:0]      inflight;     // the tenant of the grant in flight
 
   nicsched_queues #(
     .NumTenants (NumTenants),
@@ -154,20 +184,50 @@ module nicsched_path #(
     .free_tail_i  (free_tail)
   );
 
-  // eligibility
-  assign plain_ok = eg_ready && !done_valid_i;
+  // eligibility (the rules of the registered grant: see the header)
+  localparam int FifoDepth = 3;
+  localparam logic [1:0] FIFO_DEPTH = 2'(FifoDepth);
+  logic [1:0] fifo_cnt_q;
+  logic       exec_plain;  // a plain grant executes this clock
+  assign exec_plain = gq_valid_q && !gq_crypto_q;
+  assign plain_ok   = ({1'b0, fifo_cnt_q} + {2'b0, exec_plain}) < {1'b0, FIFO_DEPTH};
+  // strict priority across the masked clock: the level of the tenant in flight, and
+  // whether it conforms and holds a frame beyond the one in flight
+  logic                  sp_block;
+  logic [1:0]            inflight_prio;
+  logic [NumTenants-1:0] below;   // tenants of a level below the one in flight
+  always_comb begin
+    sp_block      = 1'b0;
+    inflight_prio = '0;
+    for (int t = 0; t < NumTenants; t++) begin
+      inflight[t] = gq_onehot_q[2*t] || gq_onehot_q[2*t+1];
+      if (inflight[t]) begin
+        inflight_prio = t_prio_i[t*2 +: 2];
+        // frames of the tenant, the one in flight included: at least two
+        sp_block = conform_i[t] && t_enable_i[t] &&
+                   ((q_pkts_o[(2*t)*32 +: 32] > 32'd1) || (q_pkts_o[(2*t+1)*32 +: 32] > 32'd1) ||
+                    (q_pkts_o[(2*t)*32 +: 32] != 32'd0 && q_pkts_o[(2*t+1)*32 +: 32] != 32'd0));
+      end
+    end
+    sp_block = sp_block && (mode_i == nicsched_regs_pkg::CTRL_ARB_MODE_SP ||
+                            mode_i == nicsched_regs_pkg::CTRL_ARB_MODE_SP_DWRR);
+    for (int t = 0; t < NumTenants; t++) begin
+      below[t] = sp_block && (t_prio_i[t*2 +: 2] > inflight_prio);
+    end
+  end
   always_comb begin
     crypto_wait_o = '0;
     crypto_want_o = '0;
     for (int q = 0; q < NumQueues; q++) begin
       q_crypto[q]  = (head_op[q*2 +: 2] != 2'd0);
       q_backlog[q] = (q_pkts_o[q*32 +: 32] != 32'd0);
-      q_elig[q]    = head_valid[q] && conform_i[q/2] &&
+      q_elig[q]    = head_valid[q] && conform_i[q/2] && !inflight[q/2] && !below[q/2] &&
                      (q_crypto[q] ? can_claim_i[q/2] : plain_ok);
       if (head_valid[q] && q_crypto[q] && !can_claim_i[q/2]) begin
         crypto_wait_o[q/2] = 1'b1;
       end
-      if (head_valid[q] && q_crypto[q] && conform_i[q/2] && enable_i && t_enable_i[q/2]) begin
+      if (head_valid[q] && q_crypto[q] && conform_i[q/2] && enable_i && t_enable_i[q/2] &&
+          !inflight[q/2]) begin
         crypto_want_o[q/2] = 1'b1;
       end
     end
@@ -192,29 +252,48 @@ module nicsched_path #(
     .q_backlog_i   (q_backlog),
     .q_len_i       (head_len),
     .q_ts_i        (head_ts),
-    .grant_valid_o (deq_valid),
-    .grant_queue_o (deq_queue),
-    .grant_onehot_o(grant_onehot),
-    .grant_ctrl_o  (sched_ctrl_o)
+    .grant_valid_o (arb_valid),
+    .grant_queue_o (arb_queue),
+    .grant_onehot_o(arb_onehot),
+    .grant_ctrl_o  (arb_ctrl)
   );
 
-  // the granted head
+  // the grant flop
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      gq_valid_q  <= 1'b0;
+      gq_queue_q  <= '0;
+      gq_onehot_q <= '0;
+      gq_ctrl_q   <= 1'b0;
+      gq_crypto_q <= 1'b0;
+    end else begin
+      gq_valid_q  <= arb_valid;
+      gq_queue_q  <= arb_queue;
+      gq_onehot_q <= arb_valid ? arb_onehot : '0;
+      gq_ctrl_q   <= arb_valid && arb_ctrl;
+      gq_crypto_q <= arb_valid && ((arb_onehot & q_crypto) != '0);
+    end
+  end
+  assign deq_valid    = gq_valid_q;
+  assign deq_queue    = gq_queue_q;
+  assign sched_ctrl_o = gq_ctrl_q;
+
+  // the head of the grant in flight: still the head of its queue in this clock (its
+  // tenant was masked, so nothing dequeued it since the decision). An AND-OR of the
+  // one-hot grant flop, not an if-chain (which maps to a NumQueues-deep priority chain of
+  // LUTs: the 8-tenant core's worst path on h10-wip, 7 LUT levels): at most one term is
+  // non-zero.
   logic [CellW-1:0] g_cell;
   logic [LenW-1:0]  g_len;
   logic [TsW-1:0]   g_ts;
-  logic             g_crypto;
   always_comb begin
     g_cell   = '0;
     g_len    = '0;
     g_ts     = '0;
-    g_crypto = 1'b0;
     for (int q = 0; q < NumQueues; q++) begin
-      if (grant_onehot[q]) begin
-        g_cell   = head_cell[q*CellW +: CellW];
-        g_len    = head_len[q*LenW +: LenW];
-        g_ts     = head_ts[q*TsW +: TsW];
-        g_crypto = q_crypto[q];
-      end
+      g_cell = g_cell | (head_cell[q*CellW +: CellW] & {CellW{gq_onehot_q[q]}});
+      g_len  = g_len | (head_len[q*LenW +: LenW] & {LenW{gq_onehot_q[q]}});
+      g_ts   = g_ts | (head_ts[q*TsW +: TsW] & {TsW{gq_onehot_q[q]}});
     end
   end
 
@@ -226,28 +305,63 @@ module nicsched_path #(
   assign sched_tenant_o = deq_queue_x[TenantW+1:2];
   assign sched_len_o    = g_len;
 
-  assign claim_o        = deq_valid && g_crypto;
+  assign claim_o        = gq_valid_q && gq_crypto_q;
   assign claim_tenant_o = sched_tenant_o;
   assign claim_len_o    = g_len;
   assign claim_tag_o    = {g_cell, g_len, deq_queue, g_ts};
   assign claim_key_o    = deq_queue;
 
-  // egress descriptor: crypto completions first, else a plain grant
+  // plain descriptors waiting for the egress: {cell, len, queue, ts}
+  localparam int DescW = CellW + LenW + QueueW + TsW;
+  logic [FifoDepth*DescW-1:0] fifo_q;
+  logic [1:0]                 fifo_cnt_d;
+  logic [DescW-1:0]           exec_desc, fifo_head;
+  logic                       fifo_pop, fifo_push, bypass;
+  assign exec_desc = {g_cell, g_len, deq_queue, g_ts};
+  assign fifo_head = fifo_q[DescW-1:0];
+
+  // egress descriptor: crypto completions first, then the FIFO, then the executing grant
   always_comb begin
+    eg_op    = 2'd0;
+    fifo_pop = 1'b0;
+    bypass   = 1'b0;
     if (done_valid_i) begin
       eg_valid = 1'b1;
       {eg_cell, eg_len, eg_queue, eg_ts} = done_tag_i;
       eg_op    = CryptoOp;
+    end else if (fifo_cnt_q != 2'd0) begin
+      eg_valid = 1'b1;
+      {eg_cell, eg_len, eg_queue, eg_ts} = fifo_head;
+      fifo_pop = eg_ready;
     end else begin
-      eg_valid = deq_valid && !g_crypto;
-      eg_cell  = g_cell;
-      eg_len   = g_len;
-      eg_queue = deq_queue;
-      eg_ts    = g_ts;
-      eg_op    = 2'd0;
+      eg_valid = exec_plain;
+      {eg_cell, eg_len, eg_queue, eg_ts} = exec_desc;
+      bypass   = eg_ready;
     end
   end
   assign done_ready_o = eg_ready;
+  assign fifo_push    = exec_plain && !bypass;
+  assign fifo_cnt_d   = fifo_cnt_q + {1'b0, fifo_push} - {1'b0, fifo_pop};
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      fifo_q     <= '0;
+      fifo_cnt_q <= '0;
+    end else begin
+      // entry 0 is the head: a pop shifts down, a push writes behind the last kept entry
+      for (int i = 0; i < FifoDepth; i++) begin
+        if (fifo_pop) begin
+          if (i + 1 < FifoDepth) begin
+            fifo_q[i*DescW +: DescW] <= fifo_q[(i+1)*DescW +: DescW];
+          end
+        end
+        if (fifo_push && {30'd0, fifo_cnt_q} - {31'd0, fifo_pop} == i) begin
+          fifo_q[i*DescW +: DescW] <= exec_desc;
+        end
+      end
+      fifo_cnt_q <= fifo_cnt_d;
+    end
+  end
 
   nicsched_egress #(
     .DataWidth(DataWidth),
@@ -287,8 +401,11 @@ module nicsched_path #(
     .ev_sent_len_o  (sent_len_o)
   );
 
-  // a plain grant always has the egress stage
-  `NICSCHED_ASSERT(PlainGrantHasEgress_A, !(deq_valid && !g_crypto) || (eg_ready && !done_valid_i))
+  // a plain grant in flight always has the egress or a FIFO entry (the credit rule)
+  `NICSCHED_ASSERT(FifoNoOverflow_A, !fifo_push || fifo_cnt_q - {1'b0, fifo_pop} < FIFO_DEPTH)
+  `NICSCHED_ASSERT(FifoNoUnderflow_A, !fifo_pop || fifo_cnt_q != 2'd0)
+  // the grant in flight is still its queue's head
+  `NICSCHED_ASSERT(GrantHeadValid_A, !gq_valid_q || (gq_onehot_q & head_valid) == gq_onehot_q)
 
 endmodule
 

@@ -1,8 +1,8 @@
 // crypto_slots_formal: formal wrapper of nicsched_crypto_slots (small parameters) stating
 // the slot-accounting properties; proven by k-induction (constraints/yosys/formal.sh,
 // proof "crypto_slots").
-// Environment: a direction claims only when can_claim_o allows its tenant (the contract
-// of the port); quotas are constant after reset (a COMMIT that lowers a quota below what
+// Environment: a direction claims only when can_claim_o allowed its tenant in the clock
+// before (the contract of the port: the paths execute a registered grant); quotas are constant after reset (a COMMIT that lowers a quota below what
 // a tenant holds is allowed to leave it above until it releases); everything else free.
 // Properties:
 //   - a tenant never holds more slots than its quota
@@ -50,6 +50,7 @@ module crypto_slots_formal #(
 
   // Quotas: captured in the first clock after reset, constant afterwards.
   logic                    started_q;
+  logic [2*NumTenants-1:0] can_claim_q;  // the permission of the clock before
   logic [NumTenants*8-1:0] quota_q;
   // Slots claimed and not yet released, counted from the ports alone.
   logic [7:0]              outstanding_q, outstanding_d;
@@ -62,10 +63,12 @@ module crypto_slots_formal #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       started_q     <= 1'b0;
+      can_claim_q   <= '0;
       quota_q       <= '0;
       outstanding_q <= '0;
     end else begin
       started_q     <= 1'b1;
+      can_claim_q   <= can_claim;
       quota_q       <= quota_i;
       outstanding_q <= outstanding_d;
     end
@@ -75,7 +78,7 @@ module crypto_slots_formal #(
   always_comb begin
     for (int d = 0; d < 2; d++) begin
       if (claim_i[d]) begin
-        assume (can_claim[d*NumTenants + {{(32-TenantW){1'b0}}, claim_tenant_i[d*TenantW +: TenantW]}]);
+        assume (can_claim_q[d*NumTenants + {{(32-TenantW){1'b0}}, claim_tenant_i[d*TenantW +: TenantW]}]);
       end
     end
     if (started_q) assume (quota_i == quota_q);

@@ -1,6 +1,7 @@
 // rtl.crypto.*: nicsched_crypto_slots against the reference model's slot pool
 // (nicsched/refmodel/crypto_slots.hpp, the one RefModel uses), every clock: claim
-// permissions (free slots, quotas and the TX/RX turn), hold times of ceil(len /
+// permissions (free slots, quotas and the TX/RX turn; a permission of one clock allows
+// the claim of the next, and none is given in a clock with a claim), hold times of ceil(len /
 // BYTES_PER_CYCLE) + LATENCY clocks, completions offered until taken (backpressure) and
 // never before an older frame of the same key (queue) and direction, busy/held counts;
 // TX and RX both get slots under contention. 8 tenants / 4 slots and 4 tenants / 2 slots.
@@ -42,6 +43,13 @@ struct CryptoBench {
   std::uint64_t claims[2] = {0, 0};
   std::uint64_t hold_sum[2] = {0, 0};
   std::uint64_t busy_sum[2] = {0, 0};
+  // claims chosen in the clock before, from its permissions: made in this clock
+  struct Pending {
+    bool valid = false;
+    unsigned tenant = 0, len = 0, key = 0, quota = 0;
+    std::uint64_t tag = 0;
+  };
+  Pending pending[2];
 
   CryptoBench(const std::string& trace, std::uint64_t seed) : tb(trace), rng(seed) { tb.reset(); }
 
@@ -57,6 +65,21 @@ struct CryptoBench {
     put(tb->latency_i, latency);
     for (unsigned t = 0; t < kT; ++t) set_bits(tb->quota_i, 8 * t, 8, quota[t]);
     tb->claim_i = 0;
+    for (unsigned d = 0; d < 2; ++d) {
+      Pending& p = pending[d];
+      if (!p.valid) continue;
+      set_bits(tb->claim_i, d, 1, 1);
+      set_bits(tb->claim_tenant_i, d * kTenantW, kTenantW, p.tenant);
+      set_bits(tb->claim_len_i, d * 16, 16, p.len);
+      set_bits(tb->claim_tag_i, d * kTagW, kTagW, p.tag);
+      set_bits(tb->claim_key_i, d * kKeyW, kKeyW, p.key);
+      // the engine setting is latched at the claim: this clock's bpc_i / latency_i
+      const std::uint64_t hold = crypto_hold_cycles(p.len, bpc, latency);
+      ref.claim(dir(d), p.tenant, p.quota, p.tag, p.key, hold);
+      ++claims[d];
+      hold_sum[d] += hold;
+      p.valid = false;
+    }
     set_bits(tb->want_i, 0, 2 * kT, want);
     tb->done_ready_i = 0;
     tb->eval();
@@ -87,8 +110,9 @@ struct CryptoBench {
         }
       }
     }
-    // claims: permissions as the model gives them (the turn included); independently of
-    // it, both directions' claims together fit the free slots and the quota
+    // claims of the next clock: permissions as the model gives them (the turn included;
+    // none in a clock with a claim); independently of it, both directions' claims
+    // together fit the free slots and the quota
     std::vector<unsigned> n_after(kT);
     for (unsigned t = 0; t < kT; ++t) n_after[t] = ref.held(t);
     unsigned taken = 0;
@@ -116,15 +140,7 @@ struct CryptoBench {
       const unsigned len = std::uniform_int_distribution<unsigned>(60, 1518)(rng);
       const unsigned key = std::uniform_int_distribution<unsigned>(0, 3)(rng);
       const std::uint64_t tag = next_tag++;
-      const std::uint64_t hold = crypto_hold_cycles(len, bpc, latency);
-      set_bits(tb->claim_i, d, 1, 1);
-      set_bits(tb->claim_tenant_i, d * kTenantW, kTenantW, t);
-      set_bits(tb->claim_len_i, d * 16, 16, len);
-      set_bits(tb->claim_tag_i, d * kTagW, kTagW, tag);
-      set_bits(tb->claim_key_i, d * kKeyW, kKeyW, key);
-      ref.claim(dir(d), t, quota[t], tag, key, hold);
-      ++claims[d];
-      hold_sum[d] += hold;
+      pending[d] = Pending{true, t, len, key, quota[t], tag};
     }
     tb.tick();
     ref.clock();

@@ -119,7 +119,9 @@ TEST_CASE("strict priority serves the higher level only, and a policy committed 
     const std::uint64_t at = b.tb.cycle();
     check(b.read(nicsched::regmap::CONFIG_GEN::kOffset) == gen0 + 1, "CONFIG_GEN counts the commit");
     for (unsigned i = 0; i < 30000; ++i) { feed.step(); b.tick(); }
-    // frames already in the egress stage (one frame and four beats) may still leave
+    // frames already decided may still leave: the one in the egress and four beats, and
+    // (registered grant, issue 16) up to 3 in the descriptor FIFO before it
+    constexpr std::uint64_t kDescFifo = 3;
     std::uint64_t late_t0 = 0, t1 = 0;
     for (auto& f : b.tx_sink.frames()) {
       const auto u = EgressUser::decode(f.meta);
@@ -127,7 +129,7 @@ TEST_CASE("strict priority serves the higher level only, and a policy committed 
       if (u.tenant == 1) ++t1;
     }
     check(t1 > 100, "the promoted tenant is served");
-    check(late_t0 == 0, fmt::format("{} frames of the demoted tenant left after the commit", late_t0));
+    check(late_t0 <= kDescFifo, fmt::format("{} frames of the demoted tenant left after the commit", late_t0));
   });
 }
 

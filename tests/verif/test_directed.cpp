@@ -106,32 +106,41 @@ struct Departures {
   std::vector<Departure> rtl, model;
 };
 
-// Runs `sc` through the lock-step bench (checked; `name` names it in failures): the RTL's
-// and the model's TX departures, each in order, matched to offers by content; with
-// `expected` > 0, both must hold that many.
-Departures run_departures(const verif::Scenario& sc, const std::string& name, std::size_t expected = 0) {
-  const verif::RunResult res = run_checked(sc, name);
+// The RTL's and the model's departures of direction `dir` in a checked run of `sc`, each
+// in order, matched to offers by content.
+Departures departures_of(const verif::Scenario& sc, const verif::RunResult& res, Direction dir) {
   Departures d;
   auto& [rtl, model] = d;
   auto key = [](const std::vector<std::uint8_t>& b) { return std::string(b.begin(), b.end()); };
   std::unordered_map<std::string, std::size_t> by_content;
-  for (std::size_t i = 0; i < sc.offers.size(); ++i) by_content[key(sc.offers[i].bytes)] = i;
+  for (std::size_t i = 0; i < sc.offers.size(); ++i) {
+    if (sc.offers[i].dir == dir) by_content[key(sc.offers[i].bytes)] = i;
+  }
   for (const auto& f : res.rtl) {
-    if (f.dir != Direction::kTx) continue;
+    if (f.dir != dir) continue;
     const auto it = by_content.find(key(f.bytes));
     REQUIRE(it != by_content.end());
     rtl.push_back({it->second, f.first_cycle});
   }
   for (std::size_t i = 0; i < res.model.size(); ++i) {
     const FrameRecord& r = res.model[i];
-    if (r.dir == Direction::kTx && r.fate == Fate::kDelivered) model.push_back({i, r.first_beat});
+    if (r.dir == dir && r.fate == Fate::kDelivered) model.push_back({i, r.first_beat});
   }
   auto by_time = [](const Departure& a, const Departure& b) { return a.first < b.first; };
   std::sort(rtl.begin(), rtl.end(), by_time);
   std::sort(model.begin(), model.end(), by_time);
+  return d;
+}
+
+// Runs `sc` through the lock-step bench (checked; `name` names it in failures): the RTL's
+// and the model's TX departures (departures_of); with `expected` > 0, both must hold
+// that many.
+Departures run_departures(const verif::Scenario& sc, const std::string& name, std::size_t expected = 0) {
+  const verif::RunResult res = run_checked(sc, name);
+  Departures d = departures_of(sc, res, Direction::kTx);
   if (expected > 0) {
-    REQUIRE(model.size() == expected);
-    REQUIRE(rtl.size() == model.size());
+    REQUIRE(d.model.size() == expected);
+    REQUIRE(d.rtl.size() == d.model.size());
   }
   return d;
 }
@@ -197,12 +206,14 @@ TEST_CASE("DWRR: byte shares of four backlogged tenants are within 2% of their q
   }
 }
 
-TEST_CASE("one backlogged queue sends a 64-byte frame every clock, as the model does") {
-  // 600 frames of tenant 0 (DWRR, quantum 1500 >= 64): the model sends one per clock; the
-  // RTL must send the same frames in the same order with the same spacing.
+TEST_CASE("one backlogged queue sends a 64-byte frame every other clock, as the model does") {
+  // 600 frames of tenant 0 (DWRR, quantum 1500 >= 64): with the registered grant the
+  // tenant in flight is not eligible in the clock its grant executes, so the model sends
+  // one per two clocks; the RTL must send the same frames in the same order with the
+  // same spacing. (Two tenants fill every clock: bench_rtl, docs/rtl.md "Figures".)
   const auto sc = backlog_scenario(1, ArbMode::kDwrr, {0}, {600}, 0.0, 1200);
   const auto [rtl, model] = run_departures(sc, "back_to_back", 600);
-  CHECK(model.back().first - model.front().first == 599);  // the model: one per clock
+  CHECK(model.back().first - model.front().first == 2 * 599);  // the model: one per two clocks
   for (std::size_t i = 0; i < rtl.size(); ++i) {
     INFO("departure " << i);
     CHECK(rtl[i].offer == model[i].offer);
@@ -232,5 +243,66 @@ TEST_CASE("strict priority under MAC backpressure: the same order as the model")
   for (std::size_t i = 0; i < rtl.size(); ++i) {
     INFO("departure " << i);
     CHECK(rtl[i].offer == model[i].offer);
+  }
+}
+
+TEST_CASE("crypto: TX and RX of one tenant share the pool clock for clock as in the model") {
+  // Tenant 0 sends and receives 64/66-byte frames, a random half of them encrypted (TX)
+  // or decrypted (RX), quota 4 = the pool's 4 slots, engine 4 B/clock + 27 (hold 44): the
+  // directions contend for every slot and take turns for the last one. Everything is
+  // queued before the start: the egress is off and the quota 0 (an RX crypto head waits,
+  // and the RX queue with it) until one commit at `start` switches both on. The RTL's
+  // departures must be the model's in both directions, frame for frame and clock for
+  // clock (one offset for both).
+  constexpr std::uint64_t start = 1500;
+  constexpr std::uint32_t frames = 200;
+  verif::Scenario sc;
+  sc.seed = 5;
+  sc.params = verif::bench_params();
+  Config off = directed_config(sc.params, ArbMode::kSpDwrr);
+  auto& e = off.classifier[4];
+  e.valid = true;
+  e.proto = 17;
+  e.proto_mask = 0xFF;
+  e.port = kPortBase + 100;
+  e.port_mask = 0xFFFF;
+  e.action = ClassifierAction{0, 1, CryptoOp::kEncrypt};
+  off.crypto_bytes_per_cycle = 4;
+  off.crypto_latency = 27;
+  off.tenants[0].crypto_quota = 0;
+  off.enable = false;
+  Config on = off;
+  on.enable = true;
+  on.tenants[0].crypto_quota = 4;
+  sc.commits.push_back({0, off, "initial: egress off, no crypto quota"});
+  sc.commits.push_back({start, on, "egress on, quota 4"});
+  std::mt19937_64 rng(5);
+  std::uint32_t n = 0;
+  for (const Direction dir : {Direction::kTx, Direction::kRx}) {
+    for (std::uint32_t i = 0; i < frames; ++i) {
+      const bool crypto = i == 0 || (rng() & 1) != 0;  // RX: a crypto head holds the queue
+      auto f = frame_for(0, n++, (rng() & 1) != 0 ? 64 : 66);
+      if (crypto) nicsched::verif::test::put16(f, 36, kPortBase + 100);
+      sc.offers.push_back({dir, 0, std::move(f), "ok"});
+    }
+  }
+  sc.traffic_cycles = start + 1;
+  sc.summary = "directed: TX and RX crypto of one tenant";
+  const verif::RunResult res = run_checked(sc, "crypto_tx_rx");
+  const Departures tx = departures_of(sc, res, Direction::kTx);
+  const Departures rx = departures_of(sc, res, Direction::kRx);
+  REQUIRE(tx.model.size() == frames);
+  REQUIRE(rx.model.size() == frames);
+  REQUIRE(tx.rtl.size() == frames);
+  REQUIRE(rx.rtl.size() == frames);
+  const auto offset = static_cast<std::int64_t>(tx.rtl.front().first) - static_cast<std::int64_t>(tx.model.front().first);
+  for (const auto* d : {&tx, &rx}) {
+    for (std::size_t i = 0; i < frames; ++i) {
+      INFO((d == &tx ? "TX" : "RX") << " departure " << i << ": RTL offer " << d->rtl[i].offer << " at "
+                                     << d->rtl[i].first << ", model offer " << d->model[i].offer << " at "
+                                     << d->model[i].first << " (offset of the first TX departure " << offset << ")");
+      CHECK(d->rtl[i].offer == d->model[i].offer);
+      CHECK(static_cast<std::int64_t>(d->rtl[i].first) - static_cast<std::int64_t>(d->model[i].first) == offset);
+    }
   }
 }

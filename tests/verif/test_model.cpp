@@ -175,29 +175,42 @@ TEST_CASE("classifier: first valid matching entry wins, misses take the default"
 }
 
 TEST_CASE_METHOD(RoutedNic, "64-byte frames leave back to back, one per cycle", "[timing]") {
+  // Two tenants alternating: a decision at cycle c executes at c+1 (the registered grant),
+  // and the tenant in flight is not eligible in that cycle, so the other one is granted.
   m.commit(c);
-  for (std::uint64_t i = 0; i < 8; ++i) m.push(Direction::kTx, frame_for(0, 1, 64), 1 + i);
+  for (std::uint64_t i = 0; i < 8; ++i) m.push(Direction::kTx, frame_for(static_cast<std::uint32_t>(i % 2), 1, 64), 1 + i);
   const auto recs = drain(m);
   REQUIRE(recs.size() == 8);
   for (std::size_t i = 0; i < recs.size(); ++i) {
     CHECK(recs[i].fate == Fate::kDelivered);
     CHECK(recs[i].id == i);
-    CHECK(recs[i].first_beat == 1 + i);  // eligible the cycle it arrives, one beat
-    CHECK(recs[i].last_beat == 1 + i);
+    CHECK(recs[i].dispatch == 2 + i);    // decided the cycle it arrives, executed the next
+    CHECK(recs[i].first_beat == 2 + i);  // one beat
+    CHECK(recs[i].last_beat == 2 + i);
   }
+}
+
+TEST_CASE_METHOD(RoutedNic, "one tenant's one-beat frames leave every other cycle", "[timing]") {
+  // The tenant in flight is masked in the cycle its grant executes: one grant per two
+  // cycles for a lone tenant (frames of two beats or more fill the link anyway).
+  m.commit(c);
+  for (std::uint64_t i = 0; i < 4; ++i) m.push(Direction::kTx, frame_for(0, 1, 64), 1);
+  const auto recs = drain(m);
+  REQUIRE(recs.size() == 4);
+  for (std::size_t i = 0; i < recs.size(); ++i) CHECK(recs[i].first_beat == 2 + 2 * i);
 }
 
 TEST_CASE_METHOD(RoutedNic, "a 130-byte frame takes 3 beats and MAC stalls stretch it", "[timing]") {
   m.commit(c);
   m.push(Direction::kTx, frame_for(0, 1, 130), 1);
-  m.step(2);  // cycles 0, 1: beat 1 at cycle 1
+  m.step(3);  // cycles 0, 1, 2: decided at 1, beat 1 at cycle 2
   m.set_output_ready(Direction::kTx, false);
-  m.step(5);  // cycles 2..6: stalled
+  m.step(5);  // cycles 3..7: stalled
   m.set_output_ready(Direction::kTx, true);
   const auto recs = drain(m);
   REQUIRE(recs.size() == 1);
-  CHECK(recs[0].first_beat == 1);
-  CHECK(recs[0].last_beat == 8);  // beats at cycles 1, 7, 8
+  CHECK(recs[0].first_beat == 2);
+  CHECK(recs[0].last_beat == 9);  // beats at cycles 2, 8, 9
 }
 
 TEST_CASE_METHOD(RoutedNic, "tail drop past the queue byte limit while egress is disabled", "[queues]") {
@@ -337,7 +350,7 @@ TEST_CASE_METHOD(RoutedNic, "DWRR with a small quantum still decides in one cycl
   m.push(Direction::kTx, frame_for(1, 1, 9000), 3);
   const auto recs = enable_and_drain(10);
   REQUIRE(recs.size() == 2);
-  CHECK(recs[0].first_beat == 10);  // committed after cycle 9: in force from cycle 10
+  CHECK(recs[0].first_beat == 11);  // committed after cycle 9: decided at 10, executed at 11
   CHECK(recs[1].first_beat == recs[0].last_beat + 1);
 }
 
@@ -375,12 +388,13 @@ TEST_CASE_METHOD(RoutedNic, "crypto: hold is ceil(len/bpc)+latency and the quota
   const std::uint64_t hold = 7 + 32;  // ceil(100/16) + 32
   CHECK(crypto_hold_cycles(100, 16, 32) == hold);
   // Quota 1: every claim uses the last unit of the quota, which needs the turn; TX has
-  // it (RX never waits here). A claim at cycle d holds cycles d+1 .. d+hold, is done and
-  // taken by the free output at d+hold+1, and its slot is free from d+hold+2, where the
-  // next frame claims: one frame per hold + 2 cycles.
+  // it (RX never waits here). The first frame is decided at cycle 1 and claims at 2 (the
+  // registered grant). A claim at cycle d holds cycles d+1 .. d+hold, is done and taken
+  // by the free output at d+hold+1, and its slot is free from d+hold+2, where the next
+  // frame is decided; it claims at d+hold+3: one frame per hold + 3 cycles.
   for (std::size_t i = 0; i < 3; ++i) {
     CHECK(recs[i].crypto);
-    CHECK(recs[i].dispatch == 1 + i * (hold + 2));
+    CHECK(recs[i].dispatch == 2 + i * (hold + 3));
     CHECK(recs[i].crypto_done == recs[i].dispatch + hold + 1);
     CHECK(recs[i].first_beat == recs[i].crypto_done);
     CHECK(recs[i].last_beat == recs[i].crypto_done + 1);  // 100 bytes: 2 beats
@@ -389,8 +403,11 @@ TEST_CASE_METHOD(RoutedNic, "crypto: hold is ceil(len/bpc)+latency and the quota
   CHECK(k.crypto[0].tx_busy == 3 * hold);
   CHECK(k.crypto[0].tx_pkts == 3);
   CHECK(k.crypto[0].tx_bytes == 300);
-  // Frame 2 waits cycles 2 .. hold+2, frame 3 the hold + 1 cycles before its claim.
-  CHECK(k.crypto[0].tx_wait == 2 * (hold + 1));
+  // A crypto head waits while its tenant may not claim: in the cycle of each claim (none
+  // is allowed then; the claimed frame is still the head), and from the claim to the
+  // cycle its slot is free again. Frame 1's claim at d0 = 2: d0 .. d0+hold+1 (hold + 2
+  // cycles); the same for frame 2's claim; frame 3's claim: its own cycle only.
+  CHECK(k.crypto[0].tx_wait == 2 * (hold + 2) + 1);
   CHECK(k.crypto[0].slots_held == 0);
   CHECK(k.crypto_busy_slots == 0);
 }
@@ -438,10 +455,12 @@ TEST_CASE("crypto: TX and RX share the pool, quotas and busy+free=total hold", "
 
 TEST_CASE("crypto: TX and RX take turns for the last free slot", "[crypto]") {
   // One slot, both directions backlogged, holds of an even length (ceil(64/16) + 32 = 36):
-  // TX has the turn at first and claims at cycle 1 (hold 2..37, taken at 38); RX, kept
-  // out by the turn alone, gets the turn, and with it the slot when it is free at cycle
-  // 39; then TX again. The claims alternate TX, RX, TX, ..., each in the first cycle the
-  // slot is free (every hold + 2 cycles). (A turn passing every cycle would give the slot
+  // TX has the turn at first, is granted at cycle 1 and claims at 2 (hold 3..38, taken at
+  // 39); RX, kept out by the turn alone at cycle 1, gets the turn, and with it the slot
+  // when it is free at cycle 40 (decided then, claimed at 41); then TX again. The claims
+  // alternate TX, RX, TX, ..., each the cycle after the slot is free (every hold + 3
+  // cycles). The tenant in flight asks for no slot, so the turn does not pass back in the
+  // cycle of its own claim. (A turn passing every cycle would give the slot
   // back to the same direction every time: 36 is even.)
   Params p = small_params();
   p.crypto_slots = 1;
@@ -460,8 +479,8 @@ TEST_CASE("crypto: TX and RX take turns for the last free slot", "[crypto]") {
   for (std::size_t i = 0; i < recs.size(); ++i) {
     CHECK(recs[i].crypto);
     CHECK(recs[i].dir == (i % 2 == 0 ? Direction::kTx : Direction::kRx));
-    // each claim in the first cycle the previous frame's slot is free
-    CHECK(recs[i].dispatch == 1 + i * (hold + 2));
+    // each claim the cycle after the previous frame's slot is free
+    CHECK(recs[i].dispatch == 2 + i * (hold + 3));
   }
 }
 
@@ -659,7 +678,7 @@ TEST_CASE("quiet_cycles counts to the next arrival and is 0 while a frame is ins
   CHECK(m.quiet_cycles() == 0);  // queued or on the output: 3 beats
   const auto recs = drain(m);
   REQUIRE(recs.size() == 1);
-  CHECK(recs[0].last_beat == 42);  // eligible at its arrival (ingress_latency 0), beats at 40, 41, 42
+  CHECK(recs[0].last_beat == 43);  // decided at its arrival (ingress_latency 0), beats at 41, 42, 43
   CHECK(m.quiet_cycles() == std::numeric_limits<std::uint64_t>::max());
 }
 

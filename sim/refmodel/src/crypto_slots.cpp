@@ -21,9 +21,13 @@ bool CryptoSlots::lenient(std::uint32_t tenant, std::uint32_t quota) const {
   return free_slots() >= 1 && held_.at(tenant) + 1 <= quota;
 }
 
-bool CryptoSlots::can_claim(Direction d, std::uint32_t tenant, std::uint32_t quota) const {
+bool CryptoSlots::can_claim_now(Direction d, std::uint32_t tenant, std::uint32_t quota) const {
   const std::uint32_t need = d == turn_ ? 1 : 2;
   return free_slots() >= static_cast<int>(need) && held_.at(tenant) + need <= quota;
+}
+
+bool CryptoSlots::can_claim(Direction d, std::uint32_t tenant, std::uint32_t quota) const {
+  return claims_.empty() && can_claim_now(d, tenant, quota);
 }
 
 bool CryptoSlots::leaves(const Slot& s) const {
@@ -49,19 +53,23 @@ bool CryptoSlots::may_leave(Direction d, std::uint64_t tag) const {
 }
 
 void CryptoSlots::want(Direction d, std::uint32_t tenant, std::uint32_t quota) {
-  if (d != turn_ && lenient(tenant, quota) && !can_claim(d, tenant, quota)) other_starved_ = true;
+  if (d != turn_ && lenient(tenant, quota) && !can_claim_now(d, tenant, quota)) other_starved_ = true;
 }
 
 void CryptoSlots::claim(Direction d, std::uint32_t tenant, std::uint32_t quota, std::uint64_t tag,
                         std::uint32_t key, std::uint64_t hold_cycles) {
-  if (!can_claim(d, tenant, quota)) {
-    throw ModelError(std::string("crypto slots: ") + dir_name(d) + " claim for tenant " +
-                     std::to_string(tenant) + " not allowed this clock");
-  }
+  std::uint32_t tenant_claims = 1;
   for (const Claim& c : claims_) {
     if (c.slot.dir == d) {
       throw ModelError(std::string("crypto slots: a second ") + dir_name(d) + " claim in one clock");
     }
+    if (c.slot.tenant == tenant) ++tenant_claims;
+  }
+  if (free_slots() < static_cast<int>(claims_.size()) + 1 || held_.at(tenant) + tenant_claims > quota) {
+    throw ModelError(std::string("crypto slots: ") + dir_name(d) + " claim for tenant " +
+                     std::to_string(tenant) + ": no free slot or quota unit left for it (" +
+                     std::to_string(free_slots()) + " free, " + std::to_string(held_.at(tenant)) +
+                     " held of quota " + std::to_string(quota) + ")");
   }
   Claim c;
   c.slot.state = State::kHold;
@@ -85,7 +93,8 @@ void CryptoSlots::take(Direction d, std::uint64_t tag) {
 }
 
 std::vector<std::uint64_t> CryptoSlots::clock() {
-  if (other_starved_) turn_ = turn_ == Direction::kTx ? Direction::kRx : Direction::kTx;
+  // Not in a clock with a claim: the wants saw the pool without it (see the header).
+  if (other_starved_ && claims_.empty()) turn_ = turn_ == Direction::kTx ? Direction::kRx : Direction::kTx;
   other_starved_ = false;
   std::vector<std::uint64_t> ended;
   for (Slot& s : slots_) {

@@ -253,12 +253,17 @@ void RefModel::skip_quiet(std::uint64_t cycles) {
 void RefModel::step_cycle() {
   apply_commit();
   admit_arrivals();
-  take_done(paths_[0]);
-  take_done(paths_[1]);
+  claim_granted(paths_[0]);
+  claim_granted(paths_[1]);
   want_slots(paths_[0]);
   want_slots(paths_[1]);
+  // decide() replaces each path's grant with this cycle's; the one decided last cycle
+  // executes after the decisions (its frame is its queue's head until the edge)
+  const Path::Grant executing[2] = {paths_[0].grant, paths_[1].grant};
   decide(paths_[0]);
   decide(paths_[1]);
+  execute(paths_[0], executing[0]);
+  execute(paths_[1], executing[1]);
   count_busy();
   clock_buckets();
   clock_crypto();
@@ -444,9 +449,10 @@ void RefModel::for_each_crypto_tenant(const Path& p, F&& f) const {
 }
 
 // The pool's want input: tenants with a visible crypto head that nothing but a slot holds
-// back (servable; the output is not asked, as for any crypto head).
+// back (servable, not in flight; the output is not asked, as for any crypto head).
 void RefModel::want_slots(const Path& p) {
   for_each_crypto_tenant(p, [&](std::uint32_t t) {
+    if (p.grant.valid && p.grant.queue / kNumClasses == t) return;  // in flight: its claim executes
     if (tenant_servable(p, t)) crypto_.want(p.dir, t, cfg_.tenants[t].crypto_quota);
   });
 }
@@ -461,14 +467,29 @@ bool RefModel::queue_eligible(const Path& p, std::uint32_t q, bool plain_ok) con
   const Live& f = *p.q[q].front();
   if (f.visible > cycle_) return false;
   const std::uint32_t t = q / kNumClasses;
+  if (p.grant.valid && p.grant.queue / kNumClasses == t) return false;  // in flight
+  if (below_in_flight(p, t)) return false;
   if (!tenant_servable(p, t)) return false;
   return needs_crypto(p, f) ? slot_available(p, t) : plain_ok;
 }
 
-void RefModel::claim_slot(std::uint64_t id) {
+// Strict priority across the clock that masks the tenant in flight: while it is servable
+// and holds a frame beyond the one in flight, tenants of lower levels wait (TX, SP and
+// SP_DWRR; the RTL counts the frames its queues hold).
+bool RefModel::below_in_flight(const Path& p, std::uint32_t t) const {
+  if (!p.grant.valid) return false;
+  const ArbMode md = mode(p);
+  if (md != ArbMode::kSp && md != ArbMode::kSpDwrr) return false;
+  const std::uint32_t ti = p.grant.queue / kNumClasses;
+  const std::size_t frames = p.q[ti * kNumClasses].size() + p.q[ti * kNumClasses + 1].size();
+  if (frames < 2 || !tenant_servable(p, ti)) return false;
+  return cfg_.tenants[t].priority > cfg_.tenants[ti].priority;
+}
+
+void RefModel::claim_slot(std::uint64_t id, std::uint32_t quota) {
   Live& f = live_.at(id);
   const std::uint32_t t = f.rec.action.tenant;
-  crypto_.claim(f.rec.dir, t, cfg_.tenants[t].crypto_quota, id, t * kNumClasses + f.rec.action.cls,
+  crypto_.claim(f.rec.dir, t, quota, id, t * kNumClasses + f.rec.action.cls,
                 crypto_hold_cycles(f.rec.len, cfg_.crypto_bytes_per_cycle, cfg_.crypto_latency));
   f.rec.crypto = true;
   CryptoCounters& cc = ctr_.crypto[t];
@@ -489,19 +510,75 @@ void RefModel::start_output(Path& p, std::uint64_t id) {
   p.beats_left = ceil_div(f.rec.len, static_cast<std::uint64_t>(params_.data_bytes));
 }
 
-// A frame whose crypto is done goes first: it was scheduled already. Its slot is free
-// from the next cycle (the pool's edge).
-void RefModel::take_done(Path& p) {
-  if (p.active || crypto_.held_total() == 0) return;
-  const std::optional<std::uint64_t> id = crypto_.offered(p.dir);
-  if (!id) return;
-  crypto_.take(p.dir, *id);
-  start_output(p, *id);
+// The output, free, takes a frame whose crypto is done first (it was scheduled already;
+// its slot is free from the next cycle, the pool's edge), then the FIFO's first frame,
+// then the plain frame of the grant executing now (`g`); a plain frame it does not take
+// waits in the FIFO.
+void RefModel::take_output(Path& p, const Path::Grant& g) {
+  const bool plain = g.valid && !needs_crypto(p, live_.at(g.id));
+  bool plain_taken = false;
+  if (!p.active) {
+    const std::optional<std::uint64_t> id =
+        crypto_.held_total() == 0 ? std::nullopt : crypto_.offered(p.dir);
+    if (id) {
+      crypto_.take(p.dir, *id);
+      start_output(p, *id);
+    } else if (!p.fifo.empty()) {
+      start_output(p, p.fifo.front());
+      p.fifo.pop_front();
+    } else if (plain) {
+      start_output(p, g.id);
+      plain_taken = true;
+    }
+  }
+  if (plain && !plain_taken) {
+    if (p.fifo.size() >= 3) throw ModelError("refmodel: descriptor FIFO overflow (model bug)");
+    p.fifo.push_back(g.id);
+  }
+}
+
+// The grant decided last cycle claims its slot first in the cycle: can_claim() of this
+// cycle then allows no other claim (the pool's contract).
+void RefModel::claim_granted(Path& p) {
+  if (!p.grant.valid) return;
+  const Live& f = live_.at(p.grant.id);
+  if (needs_crypto(p, f)) claim_slot(p.grant.id, p.grant.quota);
+}
+
+// The grant decided last cycle executes: its frame leaves its queue (it was the head,
+// its tenant masked since), the TX buckets pay for it, and it goes to the output (or the
+// FIFO) unless it went to a slot (claim_granted()).
+void RefModel::execute(Path& p, const Path::Grant& g) {
+  if (g.valid) {
+    const std::uint32_t uq = g.queue;
+    Live& f = *p.q[uq].front();
+    if (f.rec.id != g.id) throw ModelError("refmodel: a granted frame left its queue's head (model bug)");
+    p.q[uq].pop_front();
+    --p.queued;
+    ++p.dispatched;
+    if (p.q[uq].empty()) {
+      // Entries of empty queues are kept clear (decide() sets only the queued ones).
+      p.nonempty[uq / 64] &= ~(std::uint64_t{1} << (uq % 64));
+      ArbHeads& h = p.heads;
+      h.backlog[uq] = false;
+      h.elig[uq] = false;
+      h.len[uq] = 0;
+      h.ts[uq] = 0;
+    }
+    const std::uint32_t t = f.rec.action.tenant;
+    f.rec.dispatch = cycle_;
+    p.qbytes[uq] -= f.rec.len;
+    update_depth(uq);
+    if (p.dir == Direction::kTx) sent_[t] = f.rec.len;
+    if (g.ctrl) ctrl_sent_[t] = f.rec.len;
+  }
+  take_output(p, g);
 }
 
 void RefModel::decide(Path& p) {
-  // take_done() ran first: a free output here has no crypto frame that may leave.
-  const bool plain_ok = !p.active;
+  // A plain head needs a credit: FIFO entries + a plain grant executing now < 3.
+  const bool exec_plain = p.grant.valid && !needs_crypto(p, live_.at(p.grant.id));
+  const bool plain_ok = p.fifo.size() + (exec_plain ? 1U : 0U) < 3;
   const auto nt = static_cast<std::uint32_t>(params_.num_tenants);
 
   // Crypto wait: a visible head that needs a slot its tenant cannot claim now.
@@ -510,8 +587,9 @@ void RefModel::decide(Path& p) {
   });
 
   // The arbiter (Arbiter, arbiter.hpp: nicsched_arbiter's documented decision) sees the
-  // visible heads; eligible = its tenant is servable (enables, token bucket) and it may go
-  // now (a crypto head needs a slot its tenant may claim, a plain head the output free).
+  // visible heads; eligible = its tenant is servable (enables, token bucket) and not in
+  // flight, and its frame may go next cycle (a crypto head needs a slot its tenant may
+  // claim, a plain head a FIFO credit).
   // The FIFO timestamp is the admission order.
   ArbConfig& ac = p.arb_cfg;
   const bool new_cfg = p.arb_cfg_serial != cfg_serial_;
@@ -530,8 +608,23 @@ void RefModel::decide(Path& p) {
       ac.quantum[t] = cfg_.tenants[t].weight;
     }
   }
-  if (p.queued == 0 && p.arb_at_rest && p.rest_backlog_none && !new_cfg) return;
-  // Entries of empty queues are kept clear (see the pop below).
+  // queue_eligible() masks the tenant of p.grant, the grant executing now
+  const ArbDecision d = decide_step(p, ac, new_cfg, plain_ok);
+  p.grant = Path::Grant{};  // this cycle's decision, executed in the next
+
+  if (!d.valid) return;
+  Live& f = *p.q[d.queue].front();
+  p.grant.valid = true;
+  p.grant.queue = d.queue;
+  p.grant.ctrl = d.ctrl;
+  p.grant.id = f.rec.id;
+  p.grant.quota = cfg_.tenants[f.rec.action.tenant].crypto_quota;
+}
+
+ArbDecision RefModel::decide_step(Path& p, const ArbConfig& ac, bool new_cfg, bool plain_ok) {
+  const auto nt = static_cast<std::uint32_t>(params_.num_tenants);
+  if (p.queued == 0 && p.arb_at_rest && p.rest_backlog_none && !new_cfg) return {};
+  // Entries of empty queues are kept clear (see the pop in execute()).
   ArbHeads& h = p.heads;
   h.now = static_cast<std::uint32_t>(next_seq_);
   bool any_head = false;
@@ -546,7 +639,7 @@ void RefModel::decide(Path& p) {
     any_head = any_head || head;
     any_eligible = any_eligible || h.elig[q];
   });
-  if (!any_eligible && p.arb_at_rest && !new_cfg && h.backlog == p.rest_backlog) return;
+  if (!any_eligible && p.arb_at_rest && !new_cfg && h.backlog == p.rest_backlog) return {};
   p.arb_at_rest = !any_eligible;
   if (p.arb_at_rest) {
     p.rest_backlog = h.backlog;
@@ -559,32 +652,7 @@ void RefModel::decide(Path& p) {
       h.ctrl_conform[t] = ctrl_buckets_[t].conforms(ctrl_bucket_config(cfg_, cfg_.tenants[t]));
     }
   }
-  const ArbDecision d = p.arb.step(ac, h);
-  if (!d.valid) return;
-  const std::uint32_t uq = d.queue;
-  Live& f = *p.q[uq].front();
-  const std::uint64_t id = f.rec.id;
-  p.q[uq].pop_front();
-  --p.queued;
-  ++p.dispatched;
-  if (p.q[uq].empty()) {
-    p.nonempty[uq / 64] &= ~(std::uint64_t{1} << (uq % 64));
-    h.backlog[uq] = false;
-    h.elig[uq] = false;
-    h.len[uq] = 0;
-    h.ts[uq] = 0;
-  }
-  const std::uint32_t t = f.rec.action.tenant;
-  f.rec.dispatch = cycle_;
-  p.qbytes[uq] -= f.rec.len;
-  update_depth(uq);
-  if (p.dir == Direction::kTx) sent_[t] = f.rec.len;
-  if (d.ctrl) ctrl_sent_[t] = f.rec.len;
-  if (needs_crypto(p, f)) {
-    claim_slot(id);
-  } else {
-    start_output(p, id);
-  }
+  return p.arb.step(ac, h);
 }
 
 void RefModel::move_beats(Path& p) {

@@ -22,6 +22,11 @@ using refmodel::FrameRecord;
 constexpr std::size_t kMaxFailures = 20;
 constexpr std::uint64_t kCommitGuard = 32;      // cycles around a commit where timing decides
 constexpr std::uint64_t kEgressBeatsAhead = 7;  // output FIFO (4) + read pipeline (3)
+// Registered grant (issue 16): a plain frame is decided while at most 2 plain frames wait
+// before it (descriptor FIFO entries + a plain grant in flight < 3) behind the frame the
+// egress reads; crypto completions may go between. So the plain TX frame kPlainAhead
+// places before it in output order had been taken by the egress when it was decided.
+constexpr std::size_t kPlainAhead = 3;
 constexpr std::uint64_t kEligibleDelay = 4;     // tlast to an eligible head, at most
 constexpr std::uint64_t kLatencyBelow = 32;     // Q_LAT may be below port-to-port latency by
                                                 // the ingress pipeline, per frame
@@ -141,6 +146,47 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
       crypto_queue[static_cast<int>(m.dir)][queue_of(m)] = true;
     }
   }
+  // A pause of one output couples the other direction's crypto queues of a tenant with
+  // crypto frames in the paused direction to timing: the paused direction's finished frames
+  // keep their slots (and the tenant's shared quota units) for the whole pause, and how many
+  // of them there are when it begins depends on where the claims stood, which the input
+  // latency, the tready each output sees (the RTL's output runs a few clocks behind the
+  // model's) and timing-dependent admissions in the paused direction decide. The other
+  // direction's queue may then wait for a slot for up to the pause in one and not in the
+  // other, and a backlogged queue keeps that lag (regression seeds 45 and 170: RX queues of
+  // the tenant starved for a whole TX pause in the RTL and not in the model; seed 45 passes
+  // or fails with the model's tready shifted by one clock). From the first such pause on,
+  // the queue's admissions are timing-dependent. Likewise for every crypto queue of the
+  // other direction when the paused direction's crypto tenants may hold the whole pool
+  // (their largest quotas add up to the slots or more).
+  std::vector<bool> crypto_tenant[2];
+  bool may_fill_pool[2] = {false, false};
+  for (int d = 0; d < 2; ++d) {
+    crypto_tenant[d].assign(nt, false);
+    for (std::uint32_t q = 0; q < nt * 2; ++q) {
+      if (crypto_queue[d][q]) crypto_tenant[d][q / 2] = true;
+    }
+    std::uint64_t quotas = 0;
+    for (std::uint32_t t = 0; t < nt; ++t) {
+      if (!crypto_tenant[d][t]) continue;
+      std::uint32_t most = 0;
+      for (const Commit& c : sc.commits) most = std::max(most, c.cfg.tenants[t].crypto_quota);
+      quotas += most;
+    }
+    may_fill_pool[d] = quotas >= static_cast<std::uint64_t>(sc.params.crypto_slots);
+  }
+  constexpr std::uint64_t kNever = ~std::uint64_t{0};
+  std::vector<std::uint64_t> pause_coupled_from[2];
+  for (int d = 0; d < 2; ++d) pause_coupled_from[d].assign(nt * 2, kNever);
+  for (const Pause& p : sc.pauses) {
+    const int pd = static_cast<int>(p.dir);
+    const int d = 1 - pd;
+    for (std::uint32_t q = 0; q < nt * 2; ++q) {
+      if (crypto_queue[d][q] && (crypto_tenant[pd][q / 2] || may_fill_pool[pd])) {
+        pause_coupled_from[d][q] = std::min(pause_coupled_from[d][q], p.begin);
+      }
+    }
+  }
   std::vector<std::size_t> by_arrival(n);
   for (std::size_t i = 0; i < n; ++i) by_arrival[i] = i;
   std::stable_sort(by_arrival.begin(), by_arrival.end(),
@@ -165,7 +211,8 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
     const bool q_exact = (m.queue_frozen_for > 64 && std::llabs(m.queue_margin) > static_cast<std::int64_t>(max_len)) ||
                          std::llabs(m.queue_margin) > slack;
     const bool b_exact = std::llabs(m.buffer_margin) > slack * 2 + diverged_bytes[d];
-    const bool amb = diverged_q[d][q] || !q_exact || !b_exact || near_commit(run, run.arrival[i]);
+    const bool amb = diverged_q[d][q] || !q_exact || !b_exact || near_commit(run, run.arrival[i]) ||
+                     run.arrival[i] >= pause_coupled_from[d][q];
     ambiguous[i] = amb;
     const bool model_delivers = m.fate == Fate::kDelivered;
     // A drop near a full buffer may be a buffer drop in one and a tail drop in the other:
@@ -383,6 +430,15 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
       tx_crypto_tenant[m.action.tenant] = true;
     }
   }
+  // first beat index of every plain TX frame the RTL sent, in output order
+  std::vector<std::uint64_t> tx_plain_starts;
+  for (std::size_t i = 0; i < n; ++i) {
+    const FrameRecord& m = run.model[i];
+    if (m.dir == Direction::kTx && rtl_of[i] >= 0 && m.action.crypto_op == CryptoOp::kNone) {
+      tx_plain_starts.push_back(run.rtl[static_cast<std::size_t>(rtl_of[i])].first_beat_index);
+    }
+  }
+  std::sort(tx_plain_starts.begin(), tx_plain_starts.end());
   for (std::size_t seg = 0; seg < sc.commits.size(); ++seg) {
     const refmodel::Config& cfg = sc.commits[seg].cfg;
     if (cfg.arb_mode != refmodel::ArbMode::kSp && cfg.arb_mode != refmodel::ArbMode::kSpDwrr) continue;
@@ -435,8 +491,12 @@ CheckReport check_run(const Scenario& sc, const RunResult& run) {
       if (m.dir != Direction::kTx || rtl_of[i] < 0 || m.action.crypto_op != CryptoOp::kNone) continue;
       const RtlFrame& f = run.rtl[static_cast<std::size_t>(rtl_of[i])];
       if (f.first_cycle < from || f.first_cycle >= to) continue;
-      if (f.first_beat_index < kEgressBeatsAhead) continue;
-      const std::uint64_t granted_after = run.beat_cycles[0][f.first_beat_index - kEgressBeatsAhead];
+      // the plain TX frame kPlainAhead places before f in output order
+      const auto pos = std::lower_bound(tx_plain_starts.begin(), tx_plain_starts.end(), f.first_beat_index);
+      if (static_cast<std::size_t>(pos - tx_plain_starts.begin()) < kPlainAhead) continue;
+      const std::uint64_t ahead_index = *(pos - static_cast<std::ptrdiff_t>(kPlainAhead));
+      if (ahead_index < kEgressBeatsAhead) continue;
+      const std::uint64_t granted_after = run.beat_cycles[0][ahead_index - kEgressBeatsAhead];
       const std::uint64_t eligible_by = granted_after;
       const std::uint32_t lvl = cfg.tenants[m.action.tenant].priority;
       // With CTRL.CONTROL_LEVEL a control frame may leave above every level (while its

@@ -1,13 +1,18 @@
 // CryptoSlots: the reference model of the crypto slot pool (nicsched_crypto_slots), clock by
 // clock, used by RefModel and by the rtl.crypto bench. Written from docs/rtl.md ("Crypto
 // slots") and the module header, not from the RTL:
-// - `slots` slots shared by TX and RX. A claim by tenant t in direction d is allowed when
-//   d has the turn, a slot is free and t holds fewer than its quota (TX and RX together);
-//   the other direction needs two free slots and t two below its quota. Both directions
-//   decide on the state before the clock edge, so both claims of one clock fit.
+// - `slots` slots shared by TX and RX. can_claim() in clock c allows a claim in clock c+1
+//   (the paths' registered grant, issue 16): by tenant t in direction d when d has the
+//   turn, a slot is free and t holds fewer than its quota (TX and RX together); the
+//   other direction needs two free slots and t two below its quota. It is false in a
+//   clock with a claim of either direction (claim() called before it in that clock), so
+//   between the permission and its claim slots are only released: both directions'
+//   claims fit, even if the turn passed at the edge between.
 // - The turn (TX after reset) passes to the other direction at the edge of a clock in
 //   which that direction wanted a slot for a tenant (want()) that a free slot and the
-//   quota would allow, but the turn alone kept it from (can_claim() false).
+//   quota would allow, but the turn alone kept it from (can_claim() false without the
+//   rule for a clock with a claim); never at the edge of a clock with a claim (the free
+//   slots it saw do not count the claim landing at that edge).
 // - A claim at the edge of clock c holds its slot in clocks c+1 .. c+H (H = the hold
 //   cycles, crypto_hold_cycles()); from c+H+1 the frame is done and waits in its slot
 //   until it is taken; the slot is free from the clock after the take.
@@ -16,9 +21,9 @@
 //   leaves first: of those that may leave, the first whose hold ended (the RTL's choice
 //   among them is its own; the bench accepts any that may_leave()).
 //
-// Use, per clock: read the outputs (can_claim, offered, held, busy), call want() for
-// every tenant with an otherwise eligible crypto head, claim() and take() what this clock
-// does, then clock().
+// Use, per clock: claim() what the permissions of the clock before allowed, read the
+// outputs (can_claim, offered, held, busy), call want() for every tenant with an
+// otherwise eligible crypto head, take() what this clock does, then clock().
 #pragma once
 
 #include <array>
@@ -50,8 +55,10 @@ class CryptoSlots {
   // ---- inputs of this clock's edge
   // Tenant `tenant` of direction d has a crypto head that waits for a slot only.
   void want(Direction d, std::uint32_t tenant, std::uint32_t quota);
-  // At most one claim per direction and clock; throws ModelError if not allowed by
-  // can_claim() (a caller's bug).
+  // At most one claim per direction and clock, allowed by can_claim() of the clock before
+  // (the caller's part; `quota` is the tenant's quota then); call it before this clock's
+  // can_claim(). Throws ModelError when no free slot or quota unit is left for it (a
+  // caller's bug).
   void claim(Direction d, std::uint32_t tenant, std::uint32_t quota, std::uint64_t tag,
              std::uint32_t key, std::uint64_t hold_cycles);
   // The output takes frame `tag` (one that may leave); throws ModelError otherwise.
@@ -79,6 +86,7 @@ class CryptoSlots {
   };
 
   [[nodiscard]] bool lenient(std::uint32_t tenant, std::uint32_t quota) const;
+  [[nodiscard]] bool can_claim_now(Direction d, std::uint32_t tenant, std::uint32_t quota) const;
   [[nodiscard]] bool leaves(const Slot& s) const;
 
   std::vector<Slot> slots_;

@@ -19,19 +19,27 @@
 // (Arbiter, TokenBucket, CryptoSlots), the same classes the RTL unit tests check
 // nicsched_arbiter, nicsched_shaper and nicsched_crypto_slots against.
 //
-// Timing (model cycle c, see docs/verification.md):
+// Timing (model cycle c, see docs/verification.md): the arbiter's grant is registered
+// (issue 16): a decision made in c is executed in c+1.
 //   1. a committed configuration takes effect; 2. frames whose tlast arrives at c are
-//   parsed, classified, admitted or dropped; 3. each free output takes its direction's
-//   crypto-done frame that may leave (CryptoSlots::offered: no older frame of its queue
-//   in a slot; the first whose hold ended); 4. per direction, the arbiter makes one
-//   decision: a crypto head needs a slot its tenant may claim (CryptoSlots::can_claim,
-//   see below), a plain head the output free, a TX tenant its TokenBucket to conform as
-//   it stood before the cycle (with CTRL.CONTROL_LEVEL, a TX control head whose tenant's
-//   control bucket conforms goes above every level: Arbiter); 5. the clock edge of the
-//   buckets (fill, then the frame sent; a control bucket pays for frames granted at the
-//   control level only) and of the slot pool (a frame taken in 3 frees its slot from c+1; a claim at c
-//   holds its slot in c+1 .. c+H and is done from c+H+1, H = crypto_hold_cycles());
-//   6. each output moves one beat if its tready is high.
+//   parsed, classified, admitted or dropped; 3. the grant decided in c-1 that needs
+//   crypto claims its slot (CryptoSlots::claim, as can_claim allowed in c-1); 4. per
+//   direction, the arbiter makes one decision: the tenant of the grant executing in c is
+//   not eligible; a crypto head needs a slot its tenant may claim (CryptoSlots::can_claim,
+//   see below; none in a cycle with a claim), a plain head a credit of the 3-entry
+//   descriptor FIFO before the output (entries + a plain grant executing in c < 3), a TX
+//   tenant its TokenBucket to conform as it stood before the cycle (with
+//   CTRL.CONTROL_LEVEL, a TX control head whose tenant's control bucket conforms goes
+//   above every level: Arbiter); in SP and SP_DWRR, while the tenant in flight is
+//   servable and holds another frame, tenants of lower levels wait; 5. the grant decided in c-1 executes: its frame leaves
+//   its queue, its TX tenant's buckets are charged; each free output takes its
+//   direction's crypto-done frame that may leave (CryptoSlots::offered: no older frame of
+//   its queue in a slot; the first whose hold ended), else the FIFO's first frame, else
+//   the executing plain frame; a plain frame not taken waits in the FIFO; 6. the clock
+//   edge of the buckets (fill, then the frame sent; a control bucket pays for frames
+//   granted at the control level only) and of the slot pool (a frame taken in 5 frees its
+//   slot from c+1; a claim at c holds its slot in c+1 .. c+H and is done from c+H+1,
+//   H = crypto_hold_cycles()); 7. each output moves one beat if its tready is high.
 // Crypto claims: TX and RX take turns being the direction that may use the last free
 // slot or the last unit of a tenant's quota; the other direction claims only if two
 // slots are free and its tenant is two below its quota. Both directions decide on the
@@ -137,6 +145,15 @@ class RefModel {
     std::uint64_t cells_used = 0;
     bool ready = true;            // tready of the output
     bool active = false;          // a frame is on the output
+    // The grant decided last cycle, executing in this one (the registered grant).
+    struct Grant {
+      bool valid = false;
+      std::uint32_t queue = 0;
+      bool ctrl = false;           // granted at the control level
+      std::uint64_t id = 0;        // its frame, the queue's head until it executes
+      std::uint32_t quota = 0;     // its tenant's crypto quota when decided
+    } grant;
+    std::deque<std::uint64_t> fifo;  // plain frames granted, waiting for the output (<= 3)
     std::uint64_t frame = 0;
     std::uint64_t beats_left = 0;
     Arbiter arb{0, 32};  // 32-bit timestamps: the admission order
@@ -161,6 +178,10 @@ class RefModel {
   void admit(Live& f);
   void clock_buckets();
   void decide(Path& p);
+  // The arbiter's step for decide(): the heads it sees, eligibility, the decision.
+  [[nodiscard]] ArbDecision decide_step(Path& p, const ArbConfig& ac, bool new_cfg, bool plain_ok);
+  void claim_granted(Path& p);
+  void execute(Path& p, const Path::Grant& g);
   void move_beats(Path& p);
   void count_busy();
   void finish(std::uint64_t id, Fate fate);
@@ -175,10 +196,11 @@ class RefModel {
   // f(t) for every tenant t of p with a visible head that needs crypto (either class).
   template <class F>
   void for_each_crypto_tenant(const Path& p, F&& f) const;
-  void take_done(Path& p);
+  void take_output(Path& p, const Path::Grant& g);
   [[nodiscard]] bool needs_crypto(const Path& p, const Live& f) const;
   [[nodiscard]] bool queue_eligible(const Path& p, std::uint32_t q, bool plain_ok) const;
-  void claim_slot(std::uint64_t id);
+  [[nodiscard]] bool below_in_flight(const Path& p, std::uint32_t t) const;
+  void claim_slot(std::uint64_t id, std::uint32_t quota);
   [[nodiscard]] std::uint32_t limit(std::uint32_t q) const;
   [[nodiscard]] std::uint64_t buffer_capacity_cells() const;
   void update_depth(std::uint32_t q);
