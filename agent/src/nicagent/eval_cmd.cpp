@@ -496,7 +496,7 @@ int eval(const EvalOptions& o) {
   if (!o.reward_config.empty()) reward = control::load_env_config(o.reward_config);
   std::ofstream csv(o.out / "runs.csv");
   csv << "scenario,controller,seed,norm_iter_time,speed_vs_solo,simulated_ms,cycles";
-  if (reward) csv << ",reward,return,return_progress,return_fairness,return_drops,return_deadline,reward_steps";
+  if (reward) csv << ",reward,return,return_progress,return_fairness,return_drops,return_deadline,return_starvation,reward_steps";
   csv << '\n';
   std::size_t total_runs = 0;
   double total_ms = 0;
@@ -511,7 +511,8 @@ int eval(const EvalOptions& o) {
           << sc.speed << ',' << runs[s].metrics.simulated_ms << ',' << runs[s].metrics.cycles;
       if (const auto& ret = runs[s].episode_return) {
         csv << ',' << control::reward_kind_name(reward->reward) << ',' << ret->total << ',' << ret->progress << ','
-            << ret->fairness << ',' << ret->drops << ',' << ret->deadline << ',' << runs[s].reward_steps;
+            << ret->fairness << ',' << ret->drops << ',' << ret->deadline << ',' << ret->starvation << ','
+            << runs[s].reward_steps;
       }
       csv << '\n';
       ++total_runs;
