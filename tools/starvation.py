@@ -2,11 +2,13 @@
 """Where a policy starves tenants: paired comparison and worst tenants from `nicagent eval`
 output (docs/agent.md, "Starvation (issue 15)").
 
-Usage: tools/starvation.py EVAL_DIR [EVAL_DIR ...] [--policy NAME] [--behind PCT]
+Usage: tools/starvation.py EVAL_DIR[:NAME] [EVAL_DIR[:NAME] ...] [--policy NAME] [--behind PCT]
 
 Each EVAL_DIR is the --out folder of one `nicagent eval` (runs.csv, and tenants.csv from
-eval at 2026-11-27 on); several folders are read as one set of scenarios (a scenario and
-controller given twice is an error). Per controller: the mean over scenarios of the
+eval at 2026-11-27 on); `:NAME` renames that folder's policy rows (`ppo`) to NAME, so that
+several policies evaluated separately on the same scenarios are compared. The folders are
+read as one set of runs; a run (scenario, controller, seed) given twice must have the same
+value (the baselines are deterministic), else it is an error. Per controller: the mean over scenarios of the
 per-scenario mean normalised iteration time (each scenario's mean over seeds, as eval's
 family table), the paired gain of the policy (default `ppo`) against every other
 controller (per scenario: % lower mean normalised time than the other's, mean over
@@ -66,30 +68,38 @@ def main():
     runs = collections.defaultdict(lambda: collections.defaultdict(list))  # ctrl -> scenario -> [norm]
     worst = collections.defaultdict(lambda: collections.defaultdict(dict))  # ctrl -> scenario -> seed -> worst
     per_tenant = collections.defaultdict(lambda: collections.defaultdict(lambda: collections.defaultdict(list)))
-    seen = set()
-    for d in a.dirs:
+    seen = {}  # (scenario, controller, seed) -> value, over every folder
+    for arg in a.dirs:
+        d, _, name = arg.partition(":")
+        rename = (lambda c: name if c == "ppo" else c) if name else (lambda c: c)
         here = set()
         for r in read_csv(os.path.join(d, "runs.csv"), {"scenario", "controller", "seed", "norm_iter_time"}):
-            key = (r["scenario"], r["controller"])
+            c, v = rename(r["controller"]), float(r["norm_iter_time"])
+            key = (r["scenario"], c, r["seed"])
             if key in seen:
-                fail(f"{d}/runs.csv: {key[0]} / {key[1]} is also in an earlier folder")
+                if key in here or not (seen[key] == v or (math.isnan(v) and math.isnan(seen[key]))):
+                    fail(f"{d}/runs.csv: {key[0]} / {c} / seed {key[2]} is given twice with different values")
+                continue
+            seen[key] = v
             here.add(key)
-            runs[r["controller"]][r["scenario"]].append(float(r["norm_iter_time"]))
-        seen |= here
+            runs[c][r["scenario"]].append(v)
         tpath = os.path.join(d, "tenants.csv")
         if os.path.exists(tpath):
             for r in read_csv(tpath, {"scenario", "controller", "seed", "tenant", "norm_iter_time"}):
+                c = rename(r["controller"])
+                if (r["scenario"], c, r["seed"]) not in here:
+                    continue  # a run read from an earlier folder
                 v = float(r["norm_iter_time"])
-                w = worst[r["controller"]][r["scenario"]]
+                w = worst[c][r["scenario"]]
                 w[r["seed"]] = max(w.get(r["seed"], v), v)
-                per_tenant[r["controller"]][r["scenario"]][r["tenant"]].append(v)
+                per_tenant[c][r["scenario"]][r["tenant"]].append(v)
     if "fifo" not in runs:
         fail("no fifo runs: run eval with --baselines fifo ...")
     ctrls = sorted(runs, key=lambda c: (c != "fifo", c))
     scen = sorted(runs["fifo"])
     mean = {c: {s: statistics.mean(v) for s, v in runs[c].items() if not any(math.isnan(x) for x in v)} for c in ctrls}
 
-    print(f"{len(scen)} scenarios ({', '.join(a.dirs)})\n")
+    print(f"{len(scen)} scenarios ({' '.join(a.dirs)})\n")
     print("| controller | mean norm. iter time | vs FIFO | mean worst tenant | scenarios >= %g %% behind FIFO |" % a.behind)
     print("|---|---|---|---|---|")
     fifo_mean = statistics.mean(mean["fifo"][s] for s in scen)
