@@ -127,15 +127,24 @@ TEST_CASE("eval: a run's score is its tenants' iteration time over their solo ti
   const auto r = run_controller(e, 1, *fifo, kInterval, 4);
   double sum = 0;
   int n = 0;
+  std::vector<double> each;
   for (std::size_t i = 0; i < 3; ++i) {
     const auto& t = r.metrics.tenants[i];
     REQUIRE(t.iter_mean_us);
     REQUIRE(e.solo[i]);
-    sum += *t.iter_mean_us / (*e.solo[i]->iter_mean_cycles / e.scenario.clock_mhz);
+    each.push_back(*t.iter_mean_us / (*e.solo[i]->iter_mean_cycles / e.scenario.clock_mhz));
+    sum += each.back();
     ++n;
   }
   const auto s = nicsched::control::score_run(r, e.scenario);
   CHECK(s.norm_time == Approx(sum / n));
+  // Its terms, tenant by tenant (eval's tenants.csv).
+  REQUIRE(s.tenants.size() == 3);
+  for (std::size_t i = 0; i < 3; ++i) {
+    CHECK(s.tenants[i].tenant == i);
+    CHECK(s.tenants[i].norm_time == Approx(each[i]));
+    CHECK(s.tenants[i].finished);
+  }
   CHECK(s.speed <= 1.0 + 1e-9);
 }
 

@@ -169,6 +169,7 @@ TEST_CASE("nic_env_sim: the eval loop's episode return is NicEnv's, for both rew
     NicEnvConfig cfg;
     cfg.episode_steps = 40;
     cfg.reward = kind;
+    cfg.starvation_coef = 0.3;  // counted in the total as the other terms are
     NicEnv env(cfg, [&](std::uint64_t seed) { return nicsched::control::make_sim_target(entry, seed); });
     std::vector<float> obs(env.observation_size());
     env.reset(5, obs);
@@ -181,6 +182,7 @@ TEST_CASE("nic_env_sim: the eval loop's episode return is NicEnv's, for both rew
       sum.fairness += r.fairness;
       sum.drops += r.drops;
       sum.deadline += r.deadline;
+      sum.starvation += r.starvation;
       sum.total += r.total;
     }
     REQUIRE(steps == 40);
@@ -192,6 +194,7 @@ TEST_CASE("nic_env_sim: the eval loop's episode return is NicEnv's, for both rew
     CHECK(run.episode_return->fairness == Approx(sum.fairness).epsilon(1e-12));
     CHECK(run.episode_return->drops == Approx(sum.drops).epsilon(1e-12));
     CHECK(run.episode_return->deadline == Approx(sum.deadline).epsilon(1e-12));
+    CHECK(run.episode_return->starvation == Approx(sum.starvation).epsilon(1e-12));
     CHECK(run.episode_return->total == Approx(sum.total).epsilon(1e-12));
     CHECK(sum.progress != 0.0);  // the tenants moved
   }

@@ -195,6 +195,7 @@ BaselineChoice best_baseline(const ScenarioEntry& entry, const std::vector<std::
 RunScore score_run(const RunResult& run, const sim::Scenario& scenario) {
   std::vector<double> norm;
   std::vector<double> speed;
+  std::vector<TenantScore> tenants;
   for (std::size_t i = 0; i < run.metrics.tenants.size() && i < scenario.tenants.size(); ++i) {
     const auto& t = run.metrics.tenants[i];
     const auto& spec = scenario.tenants[i];
@@ -210,8 +211,9 @@ RunScore score_run(const RunResult& run, const sim::Scenario& scenario) {
     }
     norm.push_back(iter_us / *t.solo_iter_mean_us);
     speed.push_back(*t.solo_iter_mean_us / iter_us);
+    tenants.push_back({i, norm.back(), t.iter_mean_us.has_value()});
   }
-  return {sim::mean(norm).value_or(NAN), sim::mean(speed).value_or(NAN)};
+  return {sim::mean(norm).value_or(NAN), sim::mean(speed).value_or(NAN), std::move(tenants)};
 }
 
 bool every_tenant_done(const sim::Simulation& sim, std::uint64_t min_iterations) {

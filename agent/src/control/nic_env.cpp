@@ -57,6 +57,7 @@ const fileio::Settings<NicEnvConfig>& env_settings() {
           setting("fairness_coef", &NicEnvConfig::fairness_coef, "a number"),
           setting("drop_coef", &NicEnvConfig::drop_coef, "a number"),
           setting("deadline_coef", &NicEnvConfig::deadline_coef, "a number"),
+          setting("starvation_coef", &NicEnvConfig::starvation_coef, "a number"),
       });
   return table;
 }
@@ -110,6 +111,8 @@ void NicEnvConfig::validate() const {
           "must be a positive number (iterations at solo speed each tenant starts from)");
   require(progress_coef >= 0 && fairness_coef >= 0 && drop_coef >= 0 && deadline_coef >= 0,
           "progress_coef/fairness_coef/drop_coef/deadline_coef", "must not be negative");
+  require(starvation_coef >= 0 && std::isfinite(starvation_coef), "starvation_coef",
+          "must be a finite number >= 0 (weight of the worst tenant's slowdown term; 0: off)");
 }
 
 NicEnvConfig parse_env_config(const std::string& yaml_text, const std::string& source) {
@@ -369,15 +372,20 @@ RewardTerms compute_reward(const NicEnvConfig& cfg, const std::vector<TenantProg
   }
   r.drops = dropped + sent > 0 ? dropped / (dropped + sent) : 0.0;
   r.deadline = present > 0 ? static_cast<double>(missed) / static_cast<double>(present) : 0.0;
+  r.starvation = static_cast<double>(cfg.episode_steps) *
+                 (starvation_potential(cfg, start, after) - starvation_potential(cfg, start, before));
   r.total = cfg.progress_coef * r.progress + cfg.fairness_coef * r.fairness - cfg.drop_coef * r.drops -
-            cfg.deadline_coef * r.deadline;
+            cfg.deadline_coef * r.deadline + cfg.starvation_coef * r.starvation;
   return r;
 }
 
-double slowdown_potential(const NicEnvConfig& cfg, const std::vector<TenantProgress>& start,
-                          const std::vector<TenantProgress>& now) {
+namespace {
+// Each training tenant's running normalised iteration time (n_i + k) / (u_i + k) since `start`
+// (slowdown_potential's comment), handed to `fold` in tenant order; returns the count.
+template <class Fold>
+std::size_t fold_running_slowdowns(const NicEnvConfig& cfg, const std::vector<TenantProgress>& start,
+                                   const std::vector<TenantProgress>& now, Fold&& fold) {
   const double k = cfg.slowdown_prior_iterations;
-  double sum = 0.0;
   std::size_t training = 0;
   for (std::size_t t = 0; t < now.size() && t < start.size(); ++t) {
     if (!now[t].training || now[t].solo_rate <= 0.0) continue;
@@ -385,9 +393,24 @@ double slowdown_potential(const NicEnvConfig& cfg, const std::vector<TenantProgr
     const auto present = now[t].present_cycles - std::min(now[t].present_cycles, start[t].present_cycles);
     const double solo_iterations = static_cast<double>(present) * now[t].solo_rate;
     const double done = std::max(0.0, now[t].units - start[t].units);
-    sum += (solo_iterations + k) / (done + k);
+    fold((solo_iterations + k) / (done + k));
   }
+  return training;
+}
+}  // namespace
+
+double slowdown_potential(const NicEnvConfig& cfg, const std::vector<TenantProgress>& start,
+                          const std::vector<TenantProgress>& now) {
+  double sum = 0.0;
+  const auto training = fold_running_slowdowns(cfg, start, now, [&](double s) { sum += s; });
   return training > 0 ? -sum / static_cast<double>(training) : 0.0;
+}
+
+double starvation_potential(const NicEnvConfig& cfg, const std::vector<TenantProgress>& start,
+                            const std::vector<TenantProgress>& now) {
+  double worst = 0.0;
+  const auto training = fold_running_slowdowns(cfg, start, now, [&](double s) { worst = std::max(worst, s); });
+  return training > 0 ? -worst : 0.0;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -496,8 +496,11 @@ int eval(const EvalOptions& o) {
   if (!o.reward_config.empty()) reward = control::load_env_config(o.reward_config);
   std::ofstream csv(o.out / "runs.csv");
   csv << "scenario,controller,seed,norm_iter_time,speed_vs_solo,simulated_ms,cycles";
-  if (reward) csv << ",reward,return,return_progress,return_fairness,return_drops,return_deadline,reward_steps";
+  if (reward) csv << ",reward,return,return_progress,return_fairness,return_drops,return_deadline,return_starvation,reward_steps";
   csv << '\n';
+  // Each scored tenant of each run (control::score_run's terms): who starves, and by how much.
+  std::ofstream tenants_csv(o.out / "tenants.csv");
+  tenants_csv << "scenario,controller,seed,tenant,kind,norm_iter_time,finished\n";
   std::size_t total_runs = 0;
   double total_ms = 0;
   std::map<std::string, DecisionTimes> decision_times;
@@ -511,9 +514,16 @@ int eval(const EvalOptions& o) {
           << sc.speed << ',' << runs[s].metrics.simulated_ms << ',' << runs[s].metrics.cycles;
       if (const auto& ret = runs[s].episode_return) {
         csv << ',' << control::reward_kind_name(reward->reward) << ',' << ret->total << ',' << ret->progress << ','
-            << ret->fairness << ',' << ret->drops << ',' << ret->deadline << ',' << runs[s].reward_steps;
+            << ret->fairness << ',' << ret->drops << ',' << ret->deadline << ',' << ret->starvation << ','
+            << runs[s].reward_steps;
       }
       csv << '\n';
+      for (const auto& t : sc.tenants) {
+        tenants_csv << entry.scenario.name << ',' << runs[s].controller << ',' << s + 1 << ','
+                    << entry.scenario.tenants[t.tenant].name << ','
+                    << sim::to_string(entry.scenario.tenants[t.tenant].kind) << ',' << t.norm_time << ','
+                    << (t.finished ? 1 : 0) << '\n';
+      }
       ++total_runs;
       total_ms += runs[s].metrics.simulated_ms;
       auto& t = decision_times[runs[s].controller];

@@ -59,6 +59,10 @@ struct NicEnvConfig {
   double fairness_coef = 0.5;            // weight of (Jain's index - 1) over episode progress
   double drop_coef = 1.0;                // weight of the interval's dropped-packet fraction
   double deadline_coef = 0.5;            // weight of the share of tenants missing control deadlines
+  // Weight of the starvation term (starvation_potential: the worst training tenant's running
+  // normalised iteration time, potential-based as the slowdown reward). 0 (the default): off,
+  // as in the committed policy.
+  double starvation_coef = 0.0;
 
   void validate() const;  // throws EnvError naming the field
 };
@@ -181,6 +185,8 @@ struct RewardTerms {
   double fairness = 0;    // Jain's index over cumulative normalised progress, minus 1
   double drops = 0;       // dropped / (sent + dropped) packets in the interval
   double deadline = 0;    // share of tenants whose control latency exceeded the deadline
+  // episode_steps x (starvation_potential after - before); weighed by starvation_coef
+  double starvation = 0;
   double total = 0;
   // Term by term: an episode's return as the sum of its intervals' rewards.
   RewardTerms& operator+=(const RewardTerms& r) {
@@ -188,6 +194,7 @@ struct RewardTerms {
     fairness += r.fairness;
     drops += r.drops;
     deadline += r.deadline;
+    starvation += r.starvation;
     total += r.total;
     return *this;
   }
@@ -249,5 +256,13 @@ class NicEnv final : public Env {
 // episode_steps x (potential at the end + 1).
 [[nodiscard]] double slowdown_potential(const NicEnvConfig& cfg, const std::vector<TenantProgress>& start,
                                         const std::vector<TenantProgress>& now);
+
+// The starvation term's potential: minus the *largest* running normalised iteration time
+// (n_i + k) / (u_i + k) over the training tenants (the mean of slowdown_potential replaced by
+// the maximum): -1 at the episode's start, 0 with no training tenant. Its rewards telescope to
+// episode_steps x (1 - the worst tenant's running normalised iteration time at the end), so a
+// policy pays for the tenant it starves however many others it speeds up.
+[[nodiscard]] double starvation_potential(const NicEnvConfig& cfg, const std::vector<TenantProgress>& start,
+                                          const std::vector<TenantProgress>& now);
 
 }  // namespace nicsched::control

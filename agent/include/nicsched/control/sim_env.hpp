@@ -121,9 +121,17 @@ struct RunResult {
 // finished no iteration while it was there counts with the time it was there (a lower
 // bound of its iteration time), so starving a tenant never looks good. Tenants without a
 // solo iteration time are left out; NaN when none is left.
+struct TenantScore {
+  std::size_t tenant = 0;  // index in the scenario's (and the run's) tenant list
+  double norm_time = NAN;  // iteration (round) time / solo; the time it was there if none finished
+  bool finished = false;   // it finished at least one iteration (round) in the run
+};
 struct RunScore {
   double norm_time = NAN;  // mean normalised iteration time (1 = solo speed; lower is better)
   double speed = NAN;      // mean of solo / iteration time (the fraction of solo speed)
+  // The scored tenants, each one's term of the mean (eval's tenants.csv; the worst of them
+  // is what starvation looks like).
+  std::vector<TenantScore> tenants;
 };
 [[nodiscard]] RunScore score_run(const RunResult& run, const sim::Scenario& scenario);
 // The mean over runs of score_run().norm_time, runs without a score left out (NaN if none).
