@@ -33,6 +33,8 @@
 //             registered at that edge as the value after the edge (with snapshot_o high, the live
 //             value before the edge), so that stage 1 sees it exactly as a latched copy here.
 //             snapshot_o is SNAPSHOT.GO = 1 in the clock whose edge latches the snapshot.
+//             These two outputs follow the AXI inputs in the same clock (they go to flops
+//             and RAM write enables of that block, not back to the bus).
 //   Ports and registers change one cycle after the write's address and data are accepted.
 `default_nettype none
 

@@ -142,6 +142,8 @@ class CsrWriter {
     line("//             value before the edge), so that stage 1 sees it exactly as a latched copy here.");
     line("//             snapshot_o is " + map_.snapshot.reg + "." + map_.snapshot.field +
          " = 1 in the clock whose edge latches the snapshot.");
+    line("//             These two outputs follow the AXI inputs in the same clock (they go to flops");
+    line("//             and RAM write enables of that block, not back to the bus).");
     line("//   Ports and registers change one cycle after the write's address and data are accepted.");
     line("`default_nettype none");
     line();
