@@ -1,12 +1,18 @@
-// nicsched_telemetry: live telemetry counters (the values the CSR block latches at SNAPSHOT).
+// nicsched_telemetry: telemetry counters (live, and for the per-queue and per-tenant event
+// counters also their snapshot).
 //
 // Counts events of both directions (TX and RX) per queue q = tenant*2 + class, per
 // tenant (crypto) and per direction (parser), in 64-bit counters that wrap; queue depth
 // and its high-water mark are the sum of both directions' queues. clear_i
 // (COUNTER_CLEAR) zeroes every counter and high-water mark in one clock (events of that
-// clock are lost); the cycle counter is free-running and is not cleared. Every output is
-// a register (the CSR's snapshot copies them at one edge, so software reads a consistent
-// view one clock behind the events).
+// clock are lost); the cycle counter is free-running and is not cleared.
+// Event counters per queue (Q_ENQ/TX/DROP_*, Q_LAT_*) and per tenant (CR_*_BYTES/PKTS) live
+// in RAM, one nicsched_counter_ram per event source and direction, with their snapshot
+// (snapshot_i: the CSR's SNAPSHOT, in the clock whose edge takes it). The CSR reads them by
+// element: *_snap_o is the snapshot of element q_rd_idx_i / t_rd_idx_i (both directions
+// added; Q_LAT_MAX the larger), registered, as it is after the edge. Every other output is
+// a live register that the CSR's snapshot copies at the same edge, so software reads one
+// consistent view, one clock behind the events.
 `default_nettype none
 
 module nicsched_telemetry #(
@@ -22,6 +28,9 @@ module nicsched_telemetry #(
   input  wire logic                         clk_i,
   input  wire logic                         rst_ni,
   input  wire logic                         clear_i,          // COUNTER_CLEAR.GO
+  input  wire logic                         snapshot_i,       // SNAPSHOT.GO (the CSR's snapshot_o)
+  input  wire logic [QueueW-1:0]            q_rd_idx_i,       // queue read by the CSR (QUEUE_STATS)
+  input  wire logic [TenantW-1:0]           t_rd_idx_i,       // tenant read by the CSR (CRYPTO_STATS)
   // parser pulses per direction [dir]
   input  wire logic [1:0]                   prs_frames_i,
   input  wire logic [1:0]                   prs_runt_i,
@@ -67,40 +76,40 @@ module nicsched_telemetry #(
   output logic [2*64-1:0]                   prs_buf_drop_o,
   output logic [NumTenants*64-1:0]          cr_tx_busy_o,
   output logic [NumTenants*64-1:0]          cr_tx_wait_o,
-  output logic [NumTenants*64-1:0]          cr_tx_bytes_o,
-  output logic [NumTenants*64-1:0]          cr_tx_pkts_o,
   output logic [NumTenants*64-1:0]          cr_rx_busy_o,
   output logic [NumTenants*64-1:0]          cr_rx_wait_o,
-  output logic [NumTenants*64-1:0]          cr_rx_bytes_o,
-  output logic [NumTenants*64-1:0]          cr_rx_pkts_o,
   output logic [NumTenants*8-1:0]           cr_slots_held_o,
-  output logic [NumQueues*64-1:0]           q_enq_pkts_o,
-  output logic [NumQueues*64-1:0]           q_enq_bytes_o,
-  output logic [NumQueues*64-1:0]           q_tx_pkts_o,
-  output logic [NumQueues*64-1:0]           q_tx_bytes_o,
-  output logic [NumQueues*64-1:0]           q_drop_pkts_o,
-  output logic [NumQueues*64-1:0]           q_drop_bytes_o,
-  output logic [NumQueues*64-1:0]           q_lat_sum_o,
-  output logic [NumQueues*64-1:0]           q_lat_count_o,
-  output logic [NumQueues*32-1:0]           q_lat_max_o,
   output logic [NumQueues*32-1:0]           q_depth_o,
   output logic [NumQueues*32-1:0]           q_depth_hwm_o,
-  output logic [NumQueues*32-1:0]           q_depth_pkts_o
+  output logic [NumQueues*32-1:0]           q_depth_pkts_o,
+  // snapshots of the RAM counters: element q_rd_idx_i / t_rd_idx_i, registered
+  output logic [63:0]                       cr_tx_bytes_snap_o,
+  output logic [63:0]                       cr_tx_pkts_snap_o,
+  output logic [63:0]                       cr_rx_bytes_snap_o,
+  output logic [63:0]                       cr_rx_pkts_snap_o,
+  output logic [63:0]                       q_enq_pkts_snap_o,
+  output logic [63:0]                       q_enq_bytes_snap_o,
+  output logic [63:0]                       q_tx_pkts_snap_o,
+  output logic [63:0]                       q_tx_bytes_snap_o,
+  output logic [63:0]                       q_drop_pkts_snap_o,
+  output logic [63:0]                       q_drop_bytes_snap_o,
+  output logic [63:0]                       q_lat_sum_snap_o,
+  output logic [63:0]                       q_lat_count_snap_o,
+  output logic [31:0]                       q_lat_max_snap_o
 );
-  // The counters COUNTER_CLEAR zeroes, one field per output of that name: reset and clear
-  // zero them in one assignment.
+  // The flop counters COUNTER_CLEAR zeroes, one field per output of that name: reset and
+  // clear zero them in one assignment. (Levels integrated every clock for every tenant, and
+  // the high-water mark compared every clock for every queue: not one event per clock.)
   typedef struct packed {
     logic [2*64-1:0]          prs_frames, prs_runt, prs_truncated, prs_bad_ihl;
     logic [2*64-1:0]          prs_unknown_etype, prs_buf_drop;
-    logic [NumTenants*64-1:0] cr_tx_busy, cr_tx_wait, cr_tx_bytes, cr_tx_pkts;
-    logic [NumTenants*64-1:0] cr_rx_busy, cr_rx_wait, cr_rx_bytes, cr_rx_pkts;
-    logic [NumQueues*64-1:0]  q_enq_pkts, q_enq_bytes, q_tx_pkts, q_tx_bytes;
-    logic [NumQueues*64-1:0]  q_drop_pkts, q_drop_bytes, q_lat_sum, q_lat_count;
-    logic [NumQueues*32-1:0]  q_lat_max, q_depth_hwm;
+    logic [NumTenants*64-1:0] cr_tx_busy, cr_tx_wait;
+    logic [NumTenants*64-1:0] cr_rx_busy, cr_rx_wait;
+    logic [NumQueues*32-1:0]  q_depth_hwm;
   } counters_t;
 
   // Every counter zero: the value after reset and COUNTER_CLEAR. (Verilator takes any fill
-  // of more than 8 kbit for a mistake; this one is meant: 14 kbit at 8 tenants.)
+  // of more than 8 kbit for a mistake; this one is meant: 21 kbit at 64 tenants.)
   /* verilator lint_off WIDTHCONCAT */
   localparam counters_t COUNTERS_ZERO = '0;
   /* verilator lint_on WIDTHCONCAT */
@@ -109,46 +118,10 @@ module nicsched_telemetry #(
   logic [NumQueues*32-1:0] depth_d;
 
   always_comb begin
-    logic [63:0] a_pk, a_by, d_pk, d_by, s_pk, s_by, l_sum, l_cnt;
-    logic [31:0] l_max, dep;
+    logic [31:0] dep;
     cnt_d   = cnt_q;
     depth_d = q_depth_o;
     for (int q = 0; q < NumQueues; q++) begin
-      a_pk = '0; a_by = '0; d_pk = '0; d_by = '0; s_pk = '0; s_by = '0;
-      l_sum = '0; l_cnt = '0;
-      l_max = cnt_q.q_lat_max[q*32 +: 32];
-      for (int d = 0; d < 2; d++) begin
-        if (ev_queue_i[d*QueueW +: QueueW] == q[QueueW-1:0]) begin
-          if (enq_valid_i[d]) begin
-            a_pk = a_pk + 64'd1;
-            a_by = a_by + {{(64-LenW){1'b0}}, ev_len_i[d*LenW +: LenW]};
-          end
-          if (lim_drop_i[d]) begin
-            d_pk = d_pk + 64'd1;
-            d_by = d_by + {{(64-LenW){1'b0}}, ev_len_i[d*LenW +: LenW]};
-          end
-        end
-        if (sent_valid_i[d] && sent_queue_i[d*QueueW +: QueueW] == q[QueueW-1:0]) begin
-          s_pk = s_pk + 64'd1;
-          s_by = s_by + {{(64-LenW){1'b0}}, sent_len_i[d*LenW +: LenW]};
-        end
-        if (lat_valid_i[d] && lat_queue_i[d*QueueW +: QueueW] == q[QueueW-1:0]) begin
-          l_cnt = l_cnt + 64'd1;
-          l_sum = l_sum + {{(64-TsW){1'b0}}, lat_cycles_i[d*TsW +: TsW]};
-          if (lat_cycles_i[d*TsW +: TsW] > l_max) begin
-            l_max = lat_cycles_i[d*TsW +: TsW];
-          end
-        end
-      end
-      cnt_d.q_enq_pkts[q*64 +: 64]   = cnt_q.q_enq_pkts[q*64 +: 64] + a_pk;
-      cnt_d.q_enq_bytes[q*64 +: 64]  = cnt_q.q_enq_bytes[q*64 +: 64] + a_by;
-      cnt_d.q_drop_pkts[q*64 +: 64]  = cnt_q.q_drop_pkts[q*64 +: 64] + d_pk;
-      cnt_d.q_drop_bytes[q*64 +: 64] = cnt_q.q_drop_bytes[q*64 +: 64] + d_by;
-      cnt_d.q_tx_pkts[q*64 +: 64]    = cnt_q.q_tx_pkts[q*64 +: 64] + s_pk;
-      cnt_d.q_tx_bytes[q*64 +: 64]   = cnt_q.q_tx_bytes[q*64 +: 64] + s_by;
-      cnt_d.q_lat_sum[q*64 +: 64]    = cnt_q.q_lat_sum[q*64 +: 64] + l_sum;
-      cnt_d.q_lat_count[q*64 +: 64]  = cnt_q.q_lat_count[q*64 +: 64] + l_cnt;
-      cnt_d.q_lat_max[q*32 +: 32]    = l_max;
       dep = tx_q_bytes_i[q*32 +: 32] + rx_q_bytes_i[q*32 +: 32];
       depth_d[q*32 +: 32]            = dep;
       cnt_d.q_depth_hwm[q*32 +: 32]  = (dep > cnt_q.q_depth_hwm[q*32 +: 32]) ? dep : cnt_q.q_depth_hwm[q*32 +: 32];
@@ -159,14 +132,6 @@ module nicsched_telemetry #(
       cnt_d.cr_rx_busy[t*64 +: 64] = cnt_q.cr_rx_busy[t*64 +: 64] + {{(64-BusyW){1'b0}}, cr_busy_rx_i[t*BusyW +: BusyW]};
       cnt_d.cr_tx_wait[t*64 +: 64] = cnt_q.cr_tx_wait[t*64 +: 64] + {63'd0, cr_wait_tx_i[t]};
       cnt_d.cr_rx_wait[t*64 +: 64] = cnt_q.cr_rx_wait[t*64 +: 64] + {63'd0, cr_wait_rx_i[t]};
-      if (cr_claim_i[0] && cr_claim_tenant_i[TenantW-1:0] == t[TenantW-1:0]) begin
-        cnt_d.cr_tx_bytes[t*64 +: 64] = cnt_d.cr_tx_bytes[t*64 +: 64] + {{(64-LenW){1'b0}}, cr_claim_len_i[LenW-1:0]};
-        cnt_d.cr_tx_pkts[t*64 +: 64]  = cnt_d.cr_tx_pkts[t*64 +: 64] + 64'd1;
-      end
-      if (cr_claim_i[1] && cr_claim_tenant_i[2*TenantW-1:TenantW] == t[TenantW-1:0]) begin
-        cnt_d.cr_rx_bytes[t*64 +: 64] = cnt_d.cr_rx_bytes[t*64 +: 64] + {{(64-LenW){1'b0}}, cr_claim_len_i[2*LenW-1:LenW]};
-        cnt_d.cr_rx_pkts[t*64 +: 64]  = cnt_d.cr_rx_pkts[t*64 +: 64] + 64'd1;
-      end
     end
     for (int d = 0; d < 2; d++) begin
       cnt_d.prs_frames[d*64 +: 64]        = cnt_q.prs_frames[d*64 +: 64] + {63'd0, prs_frames_i[d]};
@@ -207,22 +172,133 @@ module nicsched_telemetry #(
   assign prs_buf_drop_o      = cnt_q.prs_buf_drop;
   assign cr_tx_busy_o        = cnt_q.cr_tx_busy;
   assign cr_tx_wait_o        = cnt_q.cr_tx_wait;
-  assign cr_tx_bytes_o       = cnt_q.cr_tx_bytes;
-  assign cr_tx_pkts_o        = cnt_q.cr_tx_pkts;
   assign cr_rx_busy_o        = cnt_q.cr_rx_busy;
   assign cr_rx_wait_o        = cnt_q.cr_rx_wait;
-  assign cr_rx_bytes_o       = cnt_q.cr_rx_bytes;
-  assign cr_rx_pkts_o        = cnt_q.cr_rx_pkts;
-  assign q_enq_pkts_o        = cnt_q.q_enq_pkts;
-  assign q_enq_bytes_o       = cnt_q.q_enq_bytes;
-  assign q_tx_pkts_o         = cnt_q.q_tx_pkts;
-  assign q_tx_bytes_o        = cnt_q.q_tx_bytes;
-  assign q_drop_pkts_o       = cnt_q.q_drop_pkts;
-  assign q_drop_bytes_o      = cnt_q.q_drop_bytes;
-  assign q_lat_sum_o         = cnt_q.q_lat_sum;
-  assign q_lat_count_o       = cnt_q.q_lat_count;
-  assign q_lat_max_o         = cnt_q.q_lat_max;
   assign q_depth_hwm_o       = cnt_q.q_depth_hwm;
+
+  // ---------------------------------------------------------------- event counters in RAM
+  // One RAM per event source and direction (TX and RX can hit the same element in one
+  // clock); each element's fields packed low to high in the order below.
+  localparam int QoW  = 4 * 64;       // outcome: enq pkts, enq bytes, drop pkts, drop bytes
+  localparam int SentW = 2 * 64;      // sent: pkts, bytes
+  localparam int LatW = 2 * 64 + 32;  // latency: sum, count, max
+  localparam int CrW  = 2 * 64;       // crypto claim: bytes, pkts
+  logic [2*QoW-1:0]   qo_snap;
+  logic [2*SentW-1:0] sent_snap;
+  logic [2*LatW-1:0]  lat_snap;
+  logic [2*CrW-1:0]   cr_snap;
+
+  for (genvar d = 0; d < 2; d++) begin : g_dir
+    logic [LenW-1:0]  ev_len, sent_len, claim_len;
+    logic [TsW-1:0]   lat;
+    logic [63:0]      ev_len64, sent_len64, claim_len64, lat64;
+    logic [QoW-1:0]   qo_live, qo_next;
+    logic [SentW-1:0] sent_live, sent_next;
+    logic [LatW-1:0]  lat_live, lat_next;
+    logic [CrW-1:0]   cr_live, cr_next;
+    assign ev_len      = ev_len_i[d*LenW +: LenW];
+    assign sent_len    = sent_len_i[d*LenW +: LenW];
+    assign claim_len   = cr_claim_len_i[d*LenW +: LenW];
+    assign lat         = lat_cycles_i[d*TsW +: TsW];
+    assign ev_len64    = {{(64-LenW){1'b0}}, ev_len};
+    assign sent_len64  = {{(64-LenW){1'b0}}, sent_len};
+    assign claim_len64 = {{(64-LenW){1'b0}}, claim_len};
+    assign lat64       = {{(64-TsW){1'b0}}, lat};
+
+    // queue outcome: accepted or tail-dropped at the limit
+    always_comb begin
+      qo_next = qo_live;
+      if (enq_valid_i[d]) begin
+        qo_next[0 +: 64]  = qo_live[0 +: 64] + 64'd1;
+        qo_next[64 +: 64] = qo_live[64 +: 64] + ev_len64;
+      end
+      if (lim_drop_i[d]) begin
+        qo_next[128 +: 64] = qo_live[128 +: 64] + 64'd1;
+        qo_next[192 +: 64] = qo_live[192 +: 64] + ev_len64;
+      end
+    end
+    nicsched_counter_ram #(.Depth(NumQueues), .Width(QoW)) u_outcome (
+      .clk_i, .rst_ni, .clear_i, .snapshot_i,
+      .ev_valid_i (enq_valid_i[d] | lim_drop_i[d]),
+      .ev_idx_i   (ev_queue_i[d*QueueW +: QueueW]),
+      .live_o     (qo_live),
+      .ev_value_i (qo_next),
+      .rd_idx_i   (q_rd_idx_i),
+      .snap_o     (qo_snap[d*QoW +: QoW])
+    );
+
+    // sent: the last beat left
+    assign sent_next = {sent_live[64 +: 64] + sent_len64, sent_live[0 +: 64] + 64'd1};
+    nicsched_counter_ram #(.Depth(NumQueues), .Width(SentW)) u_sent (
+      .clk_i, .rst_ni, .clear_i, .snapshot_i,
+      .ev_valid_i (sent_valid_i[d]),
+      .ev_idx_i   (sent_queue_i[d*QueueW +: QueueW]),
+      .live_o     (sent_live),
+      .ev_value_i (sent_next),
+      .rd_idx_i   (q_rd_idx_i),
+      .snap_o     (sent_snap[d*SentW +: SentW])
+    );
+
+    // latency: sum, count, max
+    assign lat_next = {(lat > lat_live[128 +: 32]) ? lat : lat_live[128 +: 32],
+                       lat_live[64 +: 64] + 64'd1, lat_live[0 +: 64] + lat64};
+    nicsched_counter_ram #(.Depth(NumQueues), .Width(LatW)) u_latency (
+      .clk_i, .rst_ni, .clear_i, .snapshot_i,
+      .ev_valid_i (lat_valid_i[d]),
+      .ev_idx_i   (lat_queue_i[d*QueueW +: QueueW]),
+      .live_o     (lat_live),
+      .ev_value_i (lat_next),
+      .rd_idx_i   (q_rd_idx_i),
+      .snap_o     (lat_snap[d*LatW +: LatW])
+    );
+
+    // crypto claims of this direction, per tenant
+    assign cr_next = {cr_live[64 +: 64] + 64'd1, cr_live[0 +: 64] + claim_len64};
+    nicsched_counter_ram #(.Depth(NumTenants), .Width(CrW)) u_claim (
+      .clk_i, .rst_ni, .clear_i, .snapshot_i,
+      .ev_valid_i (cr_claim_i[d]),
+      .ev_idx_i   (cr_claim_tenant_i[d*TenantW +: TenantW]),
+      .live_o     (cr_live),
+      .ev_value_i (cr_next),
+      .rd_idx_i   (t_rd_idx_i),
+      .snap_o     (cr_snap[d*CrW +: CrW])
+    );
+  end
+
+  // The CSR's read stage 1 takes these registers: both directions added (the add is off the
+  // datapath, between the RAM read and this register).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      q_enq_pkts_snap_o   <= '0;
+      q_enq_bytes_snap_o  <= '0;
+      q_drop_pkts_snap_o  <= '0;
+      q_drop_bytes_snap_o <= '0;
+      q_tx_pkts_snap_o    <= '0;
+      q_tx_bytes_snap_o   <= '0;
+      q_lat_sum_snap_o    <= '0;
+      q_lat_count_snap_o  <= '0;
+      q_lat_max_snap_o    <= '0;
+      cr_tx_bytes_snap_o  <= '0;
+      cr_tx_pkts_snap_o   <= '0;
+      cr_rx_bytes_snap_o  <= '0;
+      cr_rx_pkts_snap_o   <= '0;
+    end else begin
+      q_enq_pkts_snap_o   <= qo_snap[0 +: 64] + qo_snap[QoW + 0 +: 64];
+      q_enq_bytes_snap_o  <= qo_snap[64 +: 64] + qo_snap[QoW + 64 +: 64];
+      q_drop_pkts_snap_o  <= qo_snap[128 +: 64] + qo_snap[QoW + 128 +: 64];
+      q_drop_bytes_snap_o <= qo_snap[192 +: 64] + qo_snap[QoW + 192 +: 64];
+      q_tx_pkts_snap_o    <= sent_snap[0 +: 64] + sent_snap[SentW + 0 +: 64];
+      q_tx_bytes_snap_o   <= sent_snap[64 +: 64] + sent_snap[SentW + 64 +: 64];
+      q_lat_sum_snap_o    <= lat_snap[0 +: 64] + lat_snap[LatW + 0 +: 64];
+      q_lat_count_snap_o  <= lat_snap[64 +: 64] + lat_snap[LatW + 64 +: 64];
+      q_lat_max_snap_o    <= (lat_snap[128 +: 32] > lat_snap[LatW + 128 +: 32]) ? lat_snap[128 +: 32]
+                                                                              : lat_snap[LatW + 128 +: 32];
+      cr_tx_bytes_snap_o  <= cr_snap[0 +: 64];
+      cr_tx_pkts_snap_o   <= cr_snap[64 +: 64];
+      cr_rx_bytes_snap_o  <= cr_snap[CrW + 0 +: 64];
+      cr_rx_pkts_snap_o   <= cr_snap[CrW + 64 +: 64];
+    end
+  end
 
 endmodule
 

@@ -130,12 +130,19 @@ module nicsched_top #(
   logic [63:0]                cycle;
   logic [7:0]                 crypto_busy;
   logic [2*64-1:0]            prs_frames, prs_runt, prs_trunc, prs_ihl, prs_etype, prs_buf;
-  logic [NumTenants*64-1:0]   cr_tx_busy, cr_tx_wait, cr_tx_bytes, cr_tx_pkts;
-  logic [NumTenants*64-1:0]   cr_rx_busy, cr_rx_wait, cr_rx_bytes, cr_rx_pkts;
+  logic [NumTenants*64-1:0]   cr_tx_busy, cr_tx_wait, cr_rx_busy, cr_rx_wait;
   logic [NumTenants*8-1:0]    cr_held_cnt;
-  logic [NumQueues*64-1:0]    q_enq_pkts, q_enq_bytes, q_tx_pkts, q_tx_bytes;
-  logic [NumQueues*64-1:0]    q_drop_pkts, q_drop_bytes, q_lat_sum, q_lat_count;
-  logic [NumQueues*32-1:0]    q_lat_max, q_depth, q_depth_hwm, q_depth_pkts;
+  logic [NumQueues*32-1:0]    q_depth, q_depth_hwm, q_depth_pkts;
+  // counters in RAM: the snapshot of the element the CSR reads (docs/rtl.md "Telemetry")
+  localparam int QSnapIdxW = $clog2(nicsched_regs_pkg::NUM_QUEUES_MAX);
+  localparam int TSnapIdxW = $clog2(nicsched_regs_pkg::NUM_TENANTS_MAX);
+  logic                       snapshot_fire;
+  logic [QSnapIdxW-1:0]       q_snap_idx;
+  logic [TSnapIdxW-1:0]       t_snap_idx;
+  logic [63:0]                cr_tx_bytes, cr_tx_pkts, cr_rx_bytes, cr_rx_pkts;
+  logic [63:0]                q_enq_pkts, q_enq_bytes, q_tx_pkts, q_tx_bytes;
+  logic [63:0]                q_drop_pkts, q_drop_bytes, q_lat_sum, q_lat_count;
+  logic [31:0]                q_lat_max;
 
   // datapath events
   logic [1:0]                 path_buf_drop;
@@ -244,7 +251,10 @@ module nicsched_top #(
     .q_lat_max_cycles_i           (q_lat_max),
     .q_depth_bytes_i              (q_depth),
     .q_depth_hwm_bytes_i          (q_depth_hwm),
-    .q_depth_pkts_count_i         (q_depth_pkts)
+    .q_depth_pkts_count_i         (q_depth_pkts),
+    .snapshot_o                   (snapshot_fire),
+    .crypto_stats_snap_idx_o      (t_snap_idx),
+    .queue_stats_snap_idx_o       (q_snap_idx)
   );
 
   // CONFIG_GEN: commits applied since reset
@@ -521,6 +531,9 @@ module nicsched_top #(
     .clk_i,
     .rst_ni,
     .clear_i            (clear_we && clear_go),
+    .snapshot_i         (snapshot_fire),
+    .q_rd_idx_i         (q_snap_idx[QueueW-1:0]),
+    .t_rd_idx_i         (t_snap_idx[TenantW-1:0]),
     .prs_frames_i       (cnt_frames),
     .prs_runt_i         (cnt_runt),
     .prs_truncated_i    (cnt_trunc),
@@ -560,31 +573,31 @@ module nicsched_top #(
     .prs_buf_drop_o     (prs_buf),
     .cr_tx_busy_o       (cr_tx_busy),
     .cr_tx_wait_o       (cr_tx_wait),
-    .cr_tx_bytes_o      (cr_tx_bytes),
-    .cr_tx_pkts_o       (cr_tx_pkts),
     .cr_rx_busy_o       (cr_rx_busy),
     .cr_rx_wait_o       (cr_rx_wait),
-    .cr_rx_bytes_o      (cr_rx_bytes),
-    .cr_rx_pkts_o       (cr_rx_pkts),
     .cr_slots_held_o    (cr_held_cnt),
-    .q_enq_pkts_o       (q_enq_pkts),
-    .q_enq_bytes_o      (q_enq_bytes),
-    .q_tx_pkts_o        (q_tx_pkts),
-    .q_tx_bytes_o       (q_tx_bytes),
-    .q_drop_pkts_o      (q_drop_pkts),
-    .q_drop_bytes_o     (q_drop_bytes),
-    .q_lat_sum_o        (q_lat_sum),
-    .q_lat_count_o      (q_lat_count),
-    .q_lat_max_o        (q_lat_max),
     .q_depth_o          (q_depth),
     .q_depth_hwm_o      (q_depth_hwm),
-    .q_depth_pkts_o     (q_depth_pkts)
+    .q_depth_pkts_o     (q_depth_pkts),
+    .cr_tx_bytes_snap_o (cr_tx_bytes),
+    .cr_tx_pkts_snap_o  (cr_tx_pkts),
+    .cr_rx_bytes_snap_o (cr_rx_bytes),
+    .cr_rx_pkts_snap_o  (cr_rx_pkts),
+    .q_enq_pkts_snap_o  (q_enq_pkts),
+    .q_enq_bytes_snap_o (q_enq_bytes),
+    .q_tx_pkts_snap_o   (q_tx_pkts),
+    .q_tx_bytes_snap_o  (q_tx_bytes),
+    .q_drop_pkts_snap_o (q_drop_pkts),
+    .q_drop_bytes_snap_o(q_drop_bytes),
+    .q_lat_sum_snap_o   (q_lat_sum),
+    .q_lat_count_snap_o (q_lat_count),
+    .q_lat_max_snap_o   (q_lat_max)
   );
 
   // values software reads back but the datapath does not use
   logic unused;
   // (RX has no shaper: its scheduling events go nowhere)
-  assign unused = ^{scratch, st_tx_full, st_rx_full, snapshot_go, snapshot_we, ev_valid,
+  assign unused = ^{scratch, st_tx_full, st_rx_full, snapshot_go, snapshot_we, ev_valid, q_snap_idx, t_snap_idx,
                     sched_valid[1], sched_ctrl[1], sched_tenant[2*TenantW-1:TenantW], sched_len[2*LenW-1:LenW]};
 
 endmodule

@@ -614,7 +614,7 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 }};
 }  // namespace CR_TX_WAIT
 
-// CR_TX_BYTES: Bytes encrypted Snapshot: reads return the copy latched by SNAPSHOT.
+// CR_TX_BYTES: Bytes encrypted Snapshot: reads return the copy latched by SNAPSHOT. The snapshot is held in RAM outside the CSR block.
 namespace CR_TX_BYTES {
 inline constexpr std::uint32_t kBase = 0x2010;    // element 0
 inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
@@ -630,7 +630,7 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 }};
 }  // namespace CR_TX_BYTES
 
-// CR_TX_PKTS: Packets encrypted Snapshot: reads return the copy latched by SNAPSHOT.
+// CR_TX_PKTS: Packets encrypted Snapshot: reads return the copy latched by SNAPSHOT. The snapshot is held in RAM outside the CSR block.
 namespace CR_TX_PKTS {
 inline constexpr std::uint32_t kBase = 0x2018;    // element 0
 inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
@@ -678,7 +678,7 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 }};
 }  // namespace CR_RX_WAIT
 
-// CR_RX_BYTES: Bytes decrypted Snapshot: reads return the copy latched by SNAPSHOT.
+// CR_RX_BYTES: Bytes decrypted Snapshot: reads return the copy latched by SNAPSHOT. The snapshot is held in RAM outside the CSR block.
 namespace CR_RX_BYTES {
 inline constexpr std::uint32_t kBase = 0x2030;    // element 0
 inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
@@ -694,7 +694,7 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 }};
 }  // namespace CR_RX_BYTES
 
-// CR_RX_PKTS: Packets decrypted Snapshot: reads return the copy latched by SNAPSHOT.
+// CR_RX_PKTS: Packets decrypted Snapshot: reads return the copy latched by SNAPSHOT. The snapshot is held in RAM outside the CSR block.
 namespace CR_RX_PKTS {
 inline constexpr std::uint32_t kBase = 0x2038;    // element 0
 inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
@@ -728,7 +728,7 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 
 // ============================================================ block QUEUE_STATS
 // Per-queue telemetry (snapshot); queue q = tenant*2 + class. Byte counts are wire bytes - a TX frame shorter than 60 bytes counts 60, as padded.
-// Q_ENQ_PKTS: Packets accepted into the queue Snapshot: reads return the copy latched by SNAPSHOT.
+// Q_ENQ_PKTS: Packets accepted into the queue Snapshot: reads return the copy latched by SNAPSHOT. The snapshot is held in RAM outside the CSR block.
 namespace Q_ENQ_PKTS {
 inline constexpr std::uint32_t kBase = 0x4000;    // element 0
 inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
@@ -744,7 +744,7 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 }};
 }  // namespace Q_ENQ_PKTS
 
-// Q_ENQ_BYTES: Bytes accepted Snapshot: reads return the copy latched by SNAPSHOT.
+// Q_ENQ_BYTES: Bytes accepted Snapshot: reads return the copy latched by SNAPSHOT. The snapshot is held in RAM outside the CSR block.
 namespace Q_ENQ_BYTES {
 inline constexpr std::uint32_t kBase = 0x4008;    // element 0
 inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
@@ -760,7 +760,7 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 }};
 }  // namespace Q_ENQ_BYTES
 
-// Q_TX_PKTS: Packets that left the NIC Snapshot: reads return the copy latched by SNAPSHOT.
+// Q_TX_PKTS: Packets that left the NIC Snapshot: reads return the copy latched by SNAPSHOT. The snapshot is held in RAM outside the CSR block.
 namespace Q_TX_PKTS {
 inline constexpr std::uint32_t kBase = 0x4010;    // element 0
 inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
@@ -776,7 +776,7 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 }};
 }  // namespace Q_TX_PKTS
 
-// Q_TX_BYTES: Bytes that left the NIC Snapshot: reads return the copy latched by SNAPSHOT.
+// Q_TX_BYTES: Bytes that left the NIC Snapshot: reads return the copy latched by SNAPSHOT. The snapshot is held in RAM outside the CSR block.
 namespace Q_TX_BYTES {
 inline constexpr std::uint32_t kBase = 0x4018;    // element 0
 inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
@@ -792,7 +792,7 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 }};
 }  // namespace Q_TX_BYTES
 
-// Q_DROP_PKTS: Packets tail-dropped at the queue limit Snapshot: reads return the copy latched by SNAPSHOT.
+// Q_DROP_PKTS: Packets tail-dropped at the queue limit Snapshot: reads return the copy latched by SNAPSHOT. The snapshot is held in RAM outside the CSR block.
 namespace Q_DROP_PKTS {
 inline constexpr std::uint32_t kBase = 0x4020;    // element 0
 inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
@@ -808,7 +808,7 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 }};
 }  // namespace Q_DROP_PKTS
 
-// Q_DROP_BYTES: Bytes tail-dropped Snapshot: reads return the copy latched by SNAPSHOT.
+// Q_DROP_BYTES: Bytes tail-dropped Snapshot: reads return the copy latched by SNAPSHOT. The snapshot is held in RAM outside the CSR block.
 namespace Q_DROP_BYTES {
 inline constexpr std::uint32_t kBase = 0x4028;    // element 0
 inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
@@ -824,7 +824,7 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 }};
 }  // namespace Q_DROP_BYTES
 
-// Q_LAT_SUM: Sum of enqueue-to-egress latencies, cycles Snapshot: reads return the copy latched by SNAPSHOT.
+// Q_LAT_SUM: Sum of enqueue-to-egress latencies, cycles Snapshot: reads return the copy latched by SNAPSHOT. The snapshot is held in RAM outside the CSR block.
 namespace Q_LAT_SUM {
 inline constexpr std::uint32_t kBase = 0x4030;    // element 0
 inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
@@ -840,7 +840,7 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 }};
 }  // namespace Q_LAT_SUM
 
-// Q_LAT_COUNT: Packets in Q_LAT_SUM Snapshot: reads return the copy latched by SNAPSHOT.
+// Q_LAT_COUNT: Packets in Q_LAT_SUM Snapshot: reads return the copy latched by SNAPSHOT. The snapshot is held in RAM outside the CSR block.
 namespace Q_LAT_COUNT {
 inline constexpr std::uint32_t kBase = 0x4038;    // element 0
 inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
@@ -856,7 +856,7 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 }};
 }  // namespace Q_LAT_COUNT
 
-// Q_LAT_MAX: Largest enqueue-to-egress latency, cycles Snapshot: reads return the copy latched by SNAPSHOT.
+// Q_LAT_MAX: Largest enqueue-to-egress latency, cycles Snapshot: reads return the copy latched by SNAPSHOT. The snapshot is held in RAM outside the CSR block.
 namespace Q_LAT_MAX {
 inline constexpr std::uint32_t kBase = 0x4040;    // element 0
 inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
@@ -922,60 +922,60 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 
 // Every register, in map order (array registers once, with stride and count).
 inline constexpr std::array<RegisterInfo, 54> kRegisters{{
-    {"ID", 0x0000, 0x0, 1, "", 32, "ro", false, false, "GLOBAL", "Constant identifier, ASCII \"NSCH\".", ID::kFields},
-    {"VERSION", 0x0004, 0x0, 1, "", 32, "ro", false, false, "GLOBAL", "Register-interface version; software refuses a major version it does not know.", VERSION::kFields},
-    {"CAPS0", 0x0008, 0x0, 1, "", 32, "ro", false, false, "GLOBAL", "Capabilities, from the instance's parameters.", CAPS0::kFields},
-    {"CAPS1", 0x000C, 0x0, 1, "", 32, "ro", false, false, "GLOBAL", "Capabilities, datapath.", CAPS1::kFields},
-    {"CTRL", 0x0010, 0x0, 1, "", 32, "rw", true, false, "GLOBAL", "Scheduler control.", CTRL::kFields},
-    {"COMMIT", 0x0014, 0x0, 1, "", 32, "wo", false, false, "GLOBAL", "Write 1 to GO to apply every shadowed register at one clock edge.", COMMIT::kFields},
-    {"SNAPSHOT", 0x0018, 0x0, 1, "", 32, "wo", false, false, "GLOBAL", "Write 1 to GO to latch every snapshot register at one clock edge.", SNAPSHOT::kFields},
-    {"COUNTER_CLEAR", 0x001C, 0x0, 1, "", 32, "wo", false, false, "GLOBAL", "Write 1 to GO to zero every telemetry counter (live copies; the latched snapshot is kept).", COUNTER_CLEAR::kFields},
-    {"CONFIG_GEN", 0x0020, 0x0, 1, "", 32, "ro", false, false, "GLOBAL", "Number of commits applied since reset.", CONFIG_GEN::kFields},
-    {"SCRATCH", 0x0024, 0x0, 1, "", 32, "rw", false, false, "GLOBAL", "Scratch register for bus checks; no effect.", SCRATCH::kFields},
-    {"STATUS", 0x0028, 0x0, 1, "", 32, "w1c", false, false, "GLOBAL", "Sticky error flags.", STATUS::kFields},
-    {"CYCLE", 0x0030, 0x0, 1, "", 64, "ro", false, true, "GLOBAL", "Free-running clock cycle counter.", CYCLE::kFields},
-    {"CRYPTO_ENGINE", 0x0040, 0x0, 1, "", 32, "rw", true, false, "GLOBAL", "Crypto engine model; a packet holds a slot for ceil(len / BYTES_PER_CYCLE) + LATENCY cycles.", CRYPTO_ENGINE::kFields},
-    {"DEFAULT_ACTION", 0x0044, 0x0, 1, "", 32, "rw", true, false, "GLOBAL", "Classifier result for IP frames that match no valid entry, and for non-IP frames when CTRL.BAD_TO_DEFAULT (the reset) keeps them.", DEFAULT_ACTION::kFields},
-    {"CRYPTO_BUSY", 0x0048, 0x0, 1, "", 32, "ro", false, true, "GLOBAL", "Crypto slots held now.", CRYPTO_BUSY::kFields},
-    {"PRS_FRAMES", 0x0100, 0x40, 2, "", 64, "ro", false, true, "PARSER", "Frames seen", PRS_FRAMES::kFields},
-    {"PRS_RUNT", 0x0108, 0x40, 2, "", 64, "ro", false, true, "PARSER", "Runts, dropped: on TX (element 0, from the host) frames shorter than 14 bytes (14..59-byte frames are padded to 60 and kept); on RX (element 1, from the MAC) frames shorter than 60 bytes", PRS_RUNT::kFields},
-    {"PRS_TRUNCATED", 0x0110, 0x40, 2, "", 64, "ro", false, true, "PARSER", "Frames shorter than their headers (802.1Q tag, fixed IP header, L4 header) or their IP length say (dropped)", PRS_TRUNCATED::kFields},
-    {"PRS_BAD_IHL", 0x0118, 0x40, 2, "", 64, "ro", false, true, "PARSER", "IPv4 frames with IHL < 5 or a bad version (dropped)", PRS_BAD_IHL::kFields},
-    {"PRS_UNKNOWN_ETYPE", 0x0120, 0x40, 2, "", 64, "ro", false, true, "PARSER", "Frames of an ethertype other than IPv4/IPv6 (dropped, or default class if CTRL.BAD_TO_DEFAULT)", PRS_UNKNOWN_ETYPE::kFields},
-    {"PRS_BUF_DROP", 0x0128, 0x40, 2, "", 64, "ro", false, true, "PARSER", "Frames dropped because the shared buffer had no free cell", PRS_BUF_DROP::kFields},
-    {"T_CTRL", 0x1000, 0x20, 64, "NumTenants", 32, "rw", true, false, "TENANT", "Tenant enable, priority level and crypto quota.", T_CTRL::kFields},
-    {"T_WEIGHT", 0x1004, 0x20, 64, "NumTenants", 32, "rw", true, false, "TENANT", "DWRR quantum", T_WEIGHT::kFields},
-    {"T_RATE", 0x1008, 0x20, 64, "NumTenants", 32, "rw", true, false, "TENANT", "Token-bucket fill rate", T_RATE::kFields},
-    {"T_BURST", 0x100C, 0x20, 64, "NumTenants", 32, "rw", true, false, "TENANT", "Token-bucket depth", T_BURST::kFields},
-    {"T_QLIMIT_CTRL", 0x1010, 0x20, 64, "NumTenants", 32, "rw", true, false, "TENANT", "Control-class queue byte limit", T_QLIMIT_CTRL::kFields},
-    {"T_QLIMIT_BULK", 0x1014, 0x20, 64, "NumTenants", 32, "rw", true, false, "TENANT", "Bulk-class queue byte limit", T_QLIMIT_BULK::kFields},
-    {"T_CTRL_RATE", 0x1018, 0x20, 64, "NumTenants", 32, "rw", true, false, "TENANT", "Control bucket fill rate (CTRL.CONTROL_LEVEL): what the tenant's control class may send above every bulk level", T_CTRL_RATE::kFields},
-    {"T_CTRL_BURST", 0x101C, 0x20, 64, "NumTenants", 32, "rw", true, false, "TENANT", "Control bucket depth; the bucket is full after reset", T_CTRL_BURST::kFields},
-    {"CLS_VLAN", 0x1800, 0x20, 64, "NumClsEntries", 32, "rw", true, false, "CLASSIFIER", "VLAN ID match (untagged frames have VLAN ID 0).", CLS_VLAN::kFields},
-    {"CLS_DSCP_PROTO", 0x1804, 0x20, 64, "NumClsEntries", 32, "rw", true, false, "CLASSIFIER", "DSCP and IP protocol match.", CLS_DSCP_PROTO::kFields},
-    {"CLS_PORT", 0x1808, 0x20, 64, "NumClsEntries", 32, "rw", true, false, "CLASSIFIER", "L4 destination port match (0 for non-TCP/UDP).", CLS_PORT::kFields},
-    {"CLS_ACTION", 0x180C, 0x20, 64, "NumClsEntries", 32, "rw", true, false, "CLASSIFIER", "Entry valid bit and result.", CLS_ACTION::kFields},
-    {"CR_TX_BUSY", 0x2000, 0x80, 64, "NumTenants", 64, "ro", false, true, "CRYPTO_STATS", "Slot-cycles held for TX encryption", CR_TX_BUSY::kFields},
-    {"CR_TX_WAIT", 0x2008, 0x80, 64, "NumTenants", 64, "ro", false, true, "CRYPTO_STATS", "Cycles a TX packet at the head waited for a slot", CR_TX_WAIT::kFields},
-    {"CR_TX_BYTES", 0x2010, 0x80, 64, "NumTenants", 64, "ro", false, true, "CRYPTO_STATS", "Bytes encrypted", CR_TX_BYTES::kFields},
-    {"CR_TX_PKTS", 0x2018, 0x80, 64, "NumTenants", 64, "ro", false, true, "CRYPTO_STATS", "Packets encrypted", CR_TX_PKTS::kFields},
-    {"CR_RX_BUSY", 0x2020, 0x80, 64, "NumTenants", 64, "ro", false, true, "CRYPTO_STATS", "Slot-cycles held for RX decryption", CR_RX_BUSY::kFields},
-    {"CR_RX_WAIT", 0x2028, 0x80, 64, "NumTenants", 64, "ro", false, true, "CRYPTO_STATS", "Cycles an RX packet at the head waited for a slot", CR_RX_WAIT::kFields},
-    {"CR_RX_BYTES", 0x2030, 0x80, 64, "NumTenants", 64, "ro", false, true, "CRYPTO_STATS", "Bytes decrypted", CR_RX_BYTES::kFields},
-    {"CR_RX_PKTS", 0x2038, 0x80, 64, "NumTenants", 64, "ro", false, true, "CRYPTO_STATS", "Packets decrypted", CR_RX_PKTS::kFields},
-    {"CR_SLOTS_HELD", 0x2040, 0x80, 64, "NumTenants", 32, "ro", false, true, "CRYPTO_STATS", "Slots the tenant holds now", CR_SLOTS_HELD::kFields},
-    {"Q_ENQ_PKTS", 0x4000, 0x80, 128, "NumQueues", 64, "ro", false, true, "QUEUE_STATS", "Packets accepted into the queue", Q_ENQ_PKTS::kFields},
-    {"Q_ENQ_BYTES", 0x4008, 0x80, 128, "NumQueues", 64, "ro", false, true, "QUEUE_STATS", "Bytes accepted", Q_ENQ_BYTES::kFields},
-    {"Q_TX_PKTS", 0x4010, 0x80, 128, "NumQueues", 64, "ro", false, true, "QUEUE_STATS", "Packets that left the NIC", Q_TX_PKTS::kFields},
-    {"Q_TX_BYTES", 0x4018, 0x80, 128, "NumQueues", 64, "ro", false, true, "QUEUE_STATS", "Bytes that left the NIC", Q_TX_BYTES::kFields},
-    {"Q_DROP_PKTS", 0x4020, 0x80, 128, "NumQueues", 64, "ro", false, true, "QUEUE_STATS", "Packets tail-dropped at the queue limit", Q_DROP_PKTS::kFields},
-    {"Q_DROP_BYTES", 0x4028, 0x80, 128, "NumQueues", 64, "ro", false, true, "QUEUE_STATS", "Bytes tail-dropped", Q_DROP_BYTES::kFields},
-    {"Q_LAT_SUM", 0x4030, 0x80, 128, "NumQueues", 64, "ro", false, true, "QUEUE_STATS", "Sum of enqueue-to-egress latencies, cycles", Q_LAT_SUM::kFields},
-    {"Q_LAT_COUNT", 0x4038, 0x80, 128, "NumQueues", 64, "ro", false, true, "QUEUE_STATS", "Packets in Q_LAT_SUM", Q_LAT_COUNT::kFields},
-    {"Q_LAT_MAX", 0x4040, 0x80, 128, "NumQueues", 32, "ro", false, true, "QUEUE_STATS", "Largest enqueue-to-egress latency, cycles", Q_LAT_MAX::kFields},
-    {"Q_DEPTH", 0x4044, 0x80, 128, "NumQueues", 32, "ro", false, true, "QUEUE_STATS", "Bytes queued now", Q_DEPTH::kFields},
-    {"Q_DEPTH_HWM", 0x4048, 0x80, 128, "NumQueues", 32, "ro", false, true, "QUEUE_STATS", "Most bytes queued since the last COUNTER_CLEAR", Q_DEPTH_HWM::kFields},
-    {"Q_DEPTH_PKTS", 0x404C, 0x80, 128, "NumQueues", 32, "ro", false, true, "QUEUE_STATS", "Packets queued now", Q_DEPTH_PKTS::kFields},
+    {"ID", 0x0000, 0x0, 1, "", 32, "ro", false, false, false, "GLOBAL", "Constant identifier, ASCII \"NSCH\".", ID::kFields},
+    {"VERSION", 0x0004, 0x0, 1, "", 32, "ro", false, false, false, "GLOBAL", "Register-interface version; software refuses a major version it does not know.", VERSION::kFields},
+    {"CAPS0", 0x0008, 0x0, 1, "", 32, "ro", false, false, false, "GLOBAL", "Capabilities, from the instance's parameters.", CAPS0::kFields},
+    {"CAPS1", 0x000C, 0x0, 1, "", 32, "ro", false, false, false, "GLOBAL", "Capabilities, datapath.", CAPS1::kFields},
+    {"CTRL", 0x0010, 0x0, 1, "", 32, "rw", true, false, false, "GLOBAL", "Scheduler control.", CTRL::kFields},
+    {"COMMIT", 0x0014, 0x0, 1, "", 32, "wo", false, false, false, "GLOBAL", "Write 1 to GO to apply every shadowed register at one clock edge.", COMMIT::kFields},
+    {"SNAPSHOT", 0x0018, 0x0, 1, "", 32, "wo", false, false, false, "GLOBAL", "Write 1 to GO to latch every snapshot register at one clock edge.", SNAPSHOT::kFields},
+    {"COUNTER_CLEAR", 0x001C, 0x0, 1, "", 32, "wo", false, false, false, "GLOBAL", "Write 1 to GO to zero every telemetry counter (live copies; the latched snapshot is kept).", COUNTER_CLEAR::kFields},
+    {"CONFIG_GEN", 0x0020, 0x0, 1, "", 32, "ro", false, false, false, "GLOBAL", "Number of commits applied since reset.", CONFIG_GEN::kFields},
+    {"SCRATCH", 0x0024, 0x0, 1, "", 32, "rw", false, false, false, "GLOBAL", "Scratch register for bus checks; no effect.", SCRATCH::kFields},
+    {"STATUS", 0x0028, 0x0, 1, "", 32, "w1c", false, false, false, "GLOBAL", "Sticky error flags.", STATUS::kFields},
+    {"CYCLE", 0x0030, 0x0, 1, "", 64, "ro", false, true, false, "GLOBAL", "Free-running clock cycle counter.", CYCLE::kFields},
+    {"CRYPTO_ENGINE", 0x0040, 0x0, 1, "", 32, "rw", true, false, false, "GLOBAL", "Crypto engine model; a packet holds a slot for ceil(len / BYTES_PER_CYCLE) + LATENCY cycles.", CRYPTO_ENGINE::kFields},
+    {"DEFAULT_ACTION", 0x0044, 0x0, 1, "", 32, "rw", true, false, false, "GLOBAL", "Classifier result for IP frames that match no valid entry, and for non-IP frames when CTRL.BAD_TO_DEFAULT (the reset) keeps them.", DEFAULT_ACTION::kFields},
+    {"CRYPTO_BUSY", 0x0048, 0x0, 1, "", 32, "ro", false, true, false, "GLOBAL", "Crypto slots held now.", CRYPTO_BUSY::kFields},
+    {"PRS_FRAMES", 0x0100, 0x40, 2, "", 64, "ro", false, true, false, "PARSER", "Frames seen", PRS_FRAMES::kFields},
+    {"PRS_RUNT", 0x0108, 0x40, 2, "", 64, "ro", false, true, false, "PARSER", "Runts, dropped: on TX (element 0, from the host) frames shorter than 14 bytes (14..59-byte frames are padded to 60 and kept); on RX (element 1, from the MAC) frames shorter than 60 bytes", PRS_RUNT::kFields},
+    {"PRS_TRUNCATED", 0x0110, 0x40, 2, "", 64, "ro", false, true, false, "PARSER", "Frames shorter than their headers (802.1Q tag, fixed IP header, L4 header) or their IP length say (dropped)", PRS_TRUNCATED::kFields},
+    {"PRS_BAD_IHL", 0x0118, 0x40, 2, "", 64, "ro", false, true, false, "PARSER", "IPv4 frames with IHL < 5 or a bad version (dropped)", PRS_BAD_IHL::kFields},
+    {"PRS_UNKNOWN_ETYPE", 0x0120, 0x40, 2, "", 64, "ro", false, true, false, "PARSER", "Frames of an ethertype other than IPv4/IPv6 (dropped, or default class if CTRL.BAD_TO_DEFAULT)", PRS_UNKNOWN_ETYPE::kFields},
+    {"PRS_BUF_DROP", 0x0128, 0x40, 2, "", 64, "ro", false, true, false, "PARSER", "Frames dropped because the shared buffer had no free cell", PRS_BUF_DROP::kFields},
+    {"T_CTRL", 0x1000, 0x20, 64, "NumTenants", 32, "rw", true, false, false, "TENANT", "Tenant enable, priority level and crypto quota.", T_CTRL::kFields},
+    {"T_WEIGHT", 0x1004, 0x20, 64, "NumTenants", 32, "rw", true, false, false, "TENANT", "DWRR quantum", T_WEIGHT::kFields},
+    {"T_RATE", 0x1008, 0x20, 64, "NumTenants", 32, "rw", true, false, false, "TENANT", "Token-bucket fill rate", T_RATE::kFields},
+    {"T_BURST", 0x100C, 0x20, 64, "NumTenants", 32, "rw", true, false, false, "TENANT", "Token-bucket depth", T_BURST::kFields},
+    {"T_QLIMIT_CTRL", 0x1010, 0x20, 64, "NumTenants", 32, "rw", true, false, false, "TENANT", "Control-class queue byte limit", T_QLIMIT_CTRL::kFields},
+    {"T_QLIMIT_BULK", 0x1014, 0x20, 64, "NumTenants", 32, "rw", true, false, false, "TENANT", "Bulk-class queue byte limit", T_QLIMIT_BULK::kFields},
+    {"T_CTRL_RATE", 0x1018, 0x20, 64, "NumTenants", 32, "rw", true, false, false, "TENANT", "Control bucket fill rate (CTRL.CONTROL_LEVEL): what the tenant's control class may send above every bulk level", T_CTRL_RATE::kFields},
+    {"T_CTRL_BURST", 0x101C, 0x20, 64, "NumTenants", 32, "rw", true, false, false, "TENANT", "Control bucket depth; the bucket is full after reset", T_CTRL_BURST::kFields},
+    {"CLS_VLAN", 0x1800, 0x20, 64, "NumClsEntries", 32, "rw", true, false, false, "CLASSIFIER", "VLAN ID match (untagged frames have VLAN ID 0).", CLS_VLAN::kFields},
+    {"CLS_DSCP_PROTO", 0x1804, 0x20, 64, "NumClsEntries", 32, "rw", true, false, false, "CLASSIFIER", "DSCP and IP protocol match.", CLS_DSCP_PROTO::kFields},
+    {"CLS_PORT", 0x1808, 0x20, 64, "NumClsEntries", 32, "rw", true, false, false, "CLASSIFIER", "L4 destination port match (0 for non-TCP/UDP).", CLS_PORT::kFields},
+    {"CLS_ACTION", 0x180C, 0x20, 64, "NumClsEntries", 32, "rw", true, false, false, "CLASSIFIER", "Entry valid bit and result.", CLS_ACTION::kFields},
+    {"CR_TX_BUSY", 0x2000, 0x80, 64, "NumTenants", 64, "ro", false, true, false, "CRYPTO_STATS", "Slot-cycles held for TX encryption", CR_TX_BUSY::kFields},
+    {"CR_TX_WAIT", 0x2008, 0x80, 64, "NumTenants", 64, "ro", false, true, false, "CRYPTO_STATS", "Cycles a TX packet at the head waited for a slot", CR_TX_WAIT::kFields},
+    {"CR_TX_BYTES", 0x2010, 0x80, 64, "NumTenants", 64, "ro", false, true, true, "CRYPTO_STATS", "Bytes encrypted", CR_TX_BYTES::kFields},
+    {"CR_TX_PKTS", 0x2018, 0x80, 64, "NumTenants", 64, "ro", false, true, true, "CRYPTO_STATS", "Packets encrypted", CR_TX_PKTS::kFields},
+    {"CR_RX_BUSY", 0x2020, 0x80, 64, "NumTenants", 64, "ro", false, true, false, "CRYPTO_STATS", "Slot-cycles held for RX decryption", CR_RX_BUSY::kFields},
+    {"CR_RX_WAIT", 0x2028, 0x80, 64, "NumTenants", 64, "ro", false, true, false, "CRYPTO_STATS", "Cycles an RX packet at the head waited for a slot", CR_RX_WAIT::kFields},
+    {"CR_RX_BYTES", 0x2030, 0x80, 64, "NumTenants", 64, "ro", false, true, true, "CRYPTO_STATS", "Bytes decrypted", CR_RX_BYTES::kFields},
+    {"CR_RX_PKTS", 0x2038, 0x80, 64, "NumTenants", 64, "ro", false, true, true, "CRYPTO_STATS", "Packets decrypted", CR_RX_PKTS::kFields},
+    {"CR_SLOTS_HELD", 0x2040, 0x80, 64, "NumTenants", 32, "ro", false, true, false, "CRYPTO_STATS", "Slots the tenant holds now", CR_SLOTS_HELD::kFields},
+    {"Q_ENQ_PKTS", 0x4000, 0x80, 128, "NumQueues", 64, "ro", false, true, true, "QUEUE_STATS", "Packets accepted into the queue", Q_ENQ_PKTS::kFields},
+    {"Q_ENQ_BYTES", 0x4008, 0x80, 128, "NumQueues", 64, "ro", false, true, true, "QUEUE_STATS", "Bytes accepted", Q_ENQ_BYTES::kFields},
+    {"Q_TX_PKTS", 0x4010, 0x80, 128, "NumQueues", 64, "ro", false, true, true, "QUEUE_STATS", "Packets that left the NIC", Q_TX_PKTS::kFields},
+    {"Q_TX_BYTES", 0x4018, 0x80, 128, "NumQueues", 64, "ro", false, true, true, "QUEUE_STATS", "Bytes that left the NIC", Q_TX_BYTES::kFields},
+    {"Q_DROP_PKTS", 0x4020, 0x80, 128, "NumQueues", 64, "ro", false, true, true, "QUEUE_STATS", "Packets tail-dropped at the queue limit", Q_DROP_PKTS::kFields},
+    {"Q_DROP_BYTES", 0x4028, 0x80, 128, "NumQueues", 64, "ro", false, true, true, "QUEUE_STATS", "Bytes tail-dropped", Q_DROP_BYTES::kFields},
+    {"Q_LAT_SUM", 0x4030, 0x80, 128, "NumQueues", 64, "ro", false, true, true, "QUEUE_STATS", "Sum of enqueue-to-egress latencies, cycles", Q_LAT_SUM::kFields},
+    {"Q_LAT_COUNT", 0x4038, 0x80, 128, "NumQueues", 64, "ro", false, true, true, "QUEUE_STATS", "Packets in Q_LAT_SUM", Q_LAT_COUNT::kFields},
+    {"Q_LAT_MAX", 0x4040, 0x80, 128, "NumQueues", 32, "ro", false, true, true, "QUEUE_STATS", "Largest enqueue-to-egress latency, cycles", Q_LAT_MAX::kFields},
+    {"Q_DEPTH", 0x4044, 0x80, 128, "NumQueues", 32, "ro", false, true, false, "QUEUE_STATS", "Bytes queued now", Q_DEPTH::kFields},
+    {"Q_DEPTH_HWM", 0x4048, 0x80, 128, "NumQueues", 32, "ro", false, true, false, "QUEUE_STATS", "Most bytes queued since the last COUNTER_CLEAR", Q_DEPTH_HWM::kFields},
+    {"Q_DEPTH_PKTS", 0x404C, 0x80, 128, "NumQueues", 32, "ro", false, true, false, "QUEUE_STATS", "Packets queued now", Q_DEPTH_PKTS::kFields},
 }};
 
 // The register named `name`, or nullptr.

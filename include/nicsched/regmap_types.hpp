@@ -98,6 +98,7 @@ struct RegisterInfo {
   std::string_view access;       // access kinds of its fields, e.g. "rw", "ro", "rw/ro"
   bool shadowed;                 // written to a shadow copy, applied by COMMIT
   bool snapshot;                 // reads return the copy latched by SNAPSHOT
+  bool snapshot_ram;             // snapshot held outside the CSR, in RAM (same semantics)
   std::string_view block;
   std::string_view desc;
   std::span<const FieldInfo> fields;

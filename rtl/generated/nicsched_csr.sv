@@ -26,6 +26,15 @@
 //   w1c       <reg>_<field>_set_i sets bits (a set wins over a clear in the same cycle);
 //             writing 1 clears them; <reg>_<field>_o is the sticky value.
 //   Array blocks: one port carries every element, element i at [i*W +: W].
+//   snapshot: ram  the snapshot is held outside this block (in RAM) and read by element index:
+//             <block>_snap_idx_o is the element index of the read that is in stage 1 after the
+//             coming clock edge (the AR address when a read enters stage 1, else stage 1's);
+//             <reg>_<field>_i (one element wide) must be that element's snapshot value,
+//             registered at that edge as the value after the edge (with snapshot_o high, the live
+//             value before the edge), so that stage 1 sees it exactly as a latched copy here.
+//             snapshot_o is SNAPSHOT.GO = 1 in the clock whose edge latches the snapshot.
+//             These two outputs follow the AXI inputs in the same clock (they go to flops
+//             and RAM write enables of that block, not back to the bus).
 //   Ports and registers change one cycle after the write's address and data are accepted.
 `default_nettype none
 
@@ -155,43 +164,47 @@ module nicsched_csr #(
   // CRYPTO_STATS[NumTenants].CR_TX_WAIT (snapshot): Cycles a TX packet at the head waited for a slot
   input  logic [NumTenants*64-1:0] cr_tx_wait_count_i,  // Cycles
   // CRYPTO_STATS[NumTenants].CR_TX_BYTES (snapshot): Bytes encrypted
-  input  logic [NumTenants*64-1:0] cr_tx_bytes_count_i,  // Bytes
+  input  logic [63:0] cr_tx_bytes_count_i,  // Bytes: snapshot of element crypto_stats_snap_idx_o
   // CRYPTO_STATS[NumTenants].CR_TX_PKTS (snapshot): Packets encrypted
-  input  logic [NumTenants*64-1:0] cr_tx_pkts_count_i,  // Packets
+  input  logic [63:0] cr_tx_pkts_count_i,  // Packets: snapshot of element crypto_stats_snap_idx_o
   // CRYPTO_STATS[NumTenants].CR_RX_BUSY (snapshot): Slot-cycles held for RX decryption
   input  logic [NumTenants*64-1:0] cr_rx_busy_count_i,  // Cycles
   // CRYPTO_STATS[NumTenants].CR_RX_WAIT (snapshot): Cycles an RX packet at the head waited for a slot
   input  logic [NumTenants*64-1:0] cr_rx_wait_count_i,  // Cycles
   // CRYPTO_STATS[NumTenants].CR_RX_BYTES (snapshot): Bytes decrypted
-  input  logic [NumTenants*64-1:0] cr_rx_bytes_count_i,  // Bytes
+  input  logic [63:0] cr_rx_bytes_count_i,  // Bytes: snapshot of element crypto_stats_snap_idx_o
   // CRYPTO_STATS[NumTenants].CR_RX_PKTS (snapshot): Packets decrypted
-  input  logic [NumTenants*64-1:0] cr_rx_pkts_count_i,  // Packets
+  input  logic [63:0] cr_rx_pkts_count_i,  // Packets: snapshot of element crypto_stats_snap_idx_o
   // CRYPTO_STATS[NumTenants].CR_SLOTS_HELD (snapshot): Slots the tenant holds now
   input  logic [NumTenants*8-1:0] cr_slots_held_count_i,  // Slots
   // QUEUE_STATS[(NumTenants * 2)].Q_ENQ_PKTS (snapshot): Packets accepted into the queue
-  input  logic [(NumTenants * 2)*64-1:0] q_enq_pkts_count_i,  // Packets
+  input  logic [63:0] q_enq_pkts_count_i,  // Packets: snapshot of element queue_stats_snap_idx_o
   // QUEUE_STATS[(NumTenants * 2)].Q_ENQ_BYTES (snapshot): Bytes accepted
-  input  logic [(NumTenants * 2)*64-1:0] q_enq_bytes_count_i,  // Bytes
+  input  logic [63:0] q_enq_bytes_count_i,  // Bytes: snapshot of element queue_stats_snap_idx_o
   // QUEUE_STATS[(NumTenants * 2)].Q_TX_PKTS (snapshot): Packets that left the NIC
-  input  logic [(NumTenants * 2)*64-1:0] q_tx_pkts_count_i,  // Packets
+  input  logic [63:0] q_tx_pkts_count_i,  // Packets: snapshot of element queue_stats_snap_idx_o
   // QUEUE_STATS[(NumTenants * 2)].Q_TX_BYTES (snapshot): Bytes that left the NIC
-  input  logic [(NumTenants * 2)*64-1:0] q_tx_bytes_count_i,  // Bytes
+  input  logic [63:0] q_tx_bytes_count_i,  // Bytes: snapshot of element queue_stats_snap_idx_o
   // QUEUE_STATS[(NumTenants * 2)].Q_DROP_PKTS (snapshot): Packets tail-dropped at the queue limit
-  input  logic [(NumTenants * 2)*64-1:0] q_drop_pkts_count_i,  // Packets
+  input  logic [63:0] q_drop_pkts_count_i,  // Packets: snapshot of element queue_stats_snap_idx_o
   // QUEUE_STATS[(NumTenants * 2)].Q_DROP_BYTES (snapshot): Bytes tail-dropped
-  input  logic [(NumTenants * 2)*64-1:0] q_drop_bytes_count_i,  // Bytes
+  input  logic [63:0] q_drop_bytes_count_i,  // Bytes: snapshot of element queue_stats_snap_idx_o
   // QUEUE_STATS[(NumTenants * 2)].Q_LAT_SUM (snapshot): Sum of enqueue-to-egress latencies, cycles
-  input  logic [(NumTenants * 2)*64-1:0] q_lat_sum_count_i,  // Cycles
+  input  logic [63:0] q_lat_sum_count_i,  // Cycles: snapshot of element queue_stats_snap_idx_o
   // QUEUE_STATS[(NumTenants * 2)].Q_LAT_COUNT (snapshot): Packets in Q_LAT_SUM
-  input  logic [(NumTenants * 2)*64-1:0] q_lat_count_count_i,  // Packets
+  input  logic [63:0] q_lat_count_count_i,  // Packets: snapshot of element queue_stats_snap_idx_o
   // QUEUE_STATS[(NumTenants * 2)].Q_LAT_MAX (snapshot): Largest enqueue-to-egress latency, cycles
-  input  logic [(NumTenants * 2)*32-1:0] q_lat_max_cycles_i,  // Cycles
+  input  logic [31:0] q_lat_max_cycles_i,  // Cycles: snapshot of element queue_stats_snap_idx_o
   // QUEUE_STATS[(NumTenants * 2)].Q_DEPTH (snapshot): Bytes queued now
   input  logic [(NumTenants * 2)*32-1:0] q_depth_bytes_i,  // Bytes
   // QUEUE_STATS[(NumTenants * 2)].Q_DEPTH_HWM (snapshot): Most bytes queued since the last COUNTER_CLEAR
   input  logic [(NumTenants * 2)*32-1:0] q_depth_hwm_bytes_i,  // Bytes
   // QUEUE_STATS[(NumTenants * 2)].Q_DEPTH_PKTS (snapshot): Packets queued now
-  input  logic [(NumTenants * 2)*32-1:0] q_depth_pkts_count_i  // Packets
+  input  logic [(NumTenants * 2)*32-1:0] q_depth_pkts_count_i,  // Packets
+  // snapshot: ram registers
+  output logic        snapshot_o,  // SNAPSHOT.GO = 1: snapshot at this clock's edge
+  output logic [5:0]  crypto_stats_snap_idx_o,  // element of CRYPTO_STATS in read stage 1 after this edge
+  output logic [6:0]  queue_stats_snap_idx_o  // element of QUEUE_STATS in read stage 1 after this edge
 );
 
   localparam logic [1:0] RESP_OKAY   = 2'b00;
@@ -229,6 +242,7 @@ module nicsched_csr #(
   logic [1:0]  rd2_resp_q;
   logic        rd_out_free, rd2_free, rd1_free;  // R / stage 2 / stage 1 can take a read now
   logic        rd1_adv;  // the read in stage 1 moves to stage 2 at this edge
+  logic [15:0] rdn_addr;  // the address in stage 1 after this edge
 
   assign s_axil_awready = ~aw_full_q;
   assign s_axil_wready  = ~w_full_q;
@@ -251,6 +265,7 @@ module nicsched_csr #(
   assign rd1_free = ~rd1_valid_q | rd2_free;
   assign rd1_adv = rd1_valid_q & rd2_free;
   assign rd_fire = (ar_full_q | s_axil_arvalid) & rd1_free;
+  assign rdn_addr = rd_fire ? ar_addr : rd1_addr_q;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -1272,14 +1287,13 @@ module nicsched_csr #(
   assign rd_hit_cr_slots_held = rd_blk_crypto_stats_in & (rd_blk_crypto_stats_rel[6:2] == 5'h10);
   logic [5:0]  rd_blk_crypto_stats_idx;  // element addressed by the read
   assign rd_blk_crypto_stats_idx = rd_addr[12:7];
+  logic [15:0] rdn_blk_crypto_stats_rel;  // rdn_addr relative to the block base
+  assign rdn_blk_crypto_stats_rel = rdn_addr - 16'h2000;
+  assign crypto_stats_snap_idx_o = rdn_blk_crypto_stats_rel[12:7];
   logic [NumTenants*64-1:0] cr_tx_busy_count_snap_q;  // latched at snapshot
   logic [NumTenants*64-1:0] cr_tx_wait_count_snap_q;  // latched at snapshot
-  logic [NumTenants*64-1:0] cr_tx_bytes_count_snap_q;  // latched at snapshot
-  logic [NumTenants*64-1:0] cr_tx_pkts_count_snap_q;  // latched at snapshot
   logic [NumTenants*64-1:0] cr_rx_busy_count_snap_q;  // latched at snapshot
   logic [NumTenants*64-1:0] cr_rx_wait_count_snap_q;  // latched at snapshot
-  logic [NumTenants*64-1:0] cr_rx_bytes_count_snap_q;  // latched at snapshot
-  logic [NumTenants*64-1:0] cr_rx_pkts_count_snap_q;  // latched at snapshot
   logic [NumTenants*8-1:0] cr_slots_held_count_snap_q;  // latched at snapshot
   for (genvar i = 0; i < NumTenants; i++) begin : g_crypto_stats
     logic [63:0] el_cr_tx_busy_count_snap_q;
@@ -1300,24 +1314,6 @@ module nicsched_csr #(
       end
     end
     assign cr_tx_wait_count_snap_q[i*64 +: 64] = el_cr_tx_wait_count_snap_q;
-    logic [63:0] el_cr_tx_bytes_count_snap_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        el_cr_tx_bytes_count_snap_q <= 64'h0;
-      end else if (snapshot_fire) begin
-        el_cr_tx_bytes_count_snap_q <= cr_tx_bytes_count_i[i*64 +: 64];
-      end
-    end
-    assign cr_tx_bytes_count_snap_q[i*64 +: 64] = el_cr_tx_bytes_count_snap_q;
-    logic [63:0] el_cr_tx_pkts_count_snap_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        el_cr_tx_pkts_count_snap_q <= 64'h0;
-      end else if (snapshot_fire) begin
-        el_cr_tx_pkts_count_snap_q <= cr_tx_pkts_count_i[i*64 +: 64];
-      end
-    end
-    assign cr_tx_pkts_count_snap_q[i*64 +: 64] = el_cr_tx_pkts_count_snap_q;
     logic [63:0] el_cr_rx_busy_count_snap_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -1336,24 +1332,6 @@ module nicsched_csr #(
       end
     end
     assign cr_rx_wait_count_snap_q[i*64 +: 64] = el_cr_rx_wait_count_snap_q;
-    logic [63:0] el_cr_rx_bytes_count_snap_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        el_cr_rx_bytes_count_snap_q <= 64'h0;
-      end else if (snapshot_fire) begin
-        el_cr_rx_bytes_count_snap_q <= cr_rx_bytes_count_i[i*64 +: 64];
-      end
-    end
-    assign cr_rx_bytes_count_snap_q[i*64 +: 64] = el_cr_rx_bytes_count_snap_q;
-    logic [63:0] el_cr_rx_pkts_count_snap_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        el_cr_rx_pkts_count_snap_q <= 64'h0;
-      end else if (snapshot_fire) begin
-        el_cr_rx_pkts_count_snap_q <= cr_rx_pkts_count_i[i*64 +: 64];
-      end
-    end
-    assign cr_rx_pkts_count_snap_q[i*64 +: 64] = el_cr_rx_pkts_count_snap_q;
     logic [7:0]  el_cr_slots_held_count_snap_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -1412,100 +1390,13 @@ module nicsched_csr #(
   assign rd_hit_q_depth_pkts = rd_blk_queue_stats_in & (rd_blk_queue_stats_rel[6:2] == 5'h13);
   logic [6:0]  rd_blk_queue_stats_idx;  // element addressed by the read
   assign rd_blk_queue_stats_idx = rd_addr[13:7];
-  logic [NumQueues*64-1:0] q_enq_pkts_count_snap_q;  // latched at snapshot
-  logic [NumQueues*64-1:0] q_enq_bytes_count_snap_q;  // latched at snapshot
-  logic [NumQueues*64-1:0] q_tx_pkts_count_snap_q;  // latched at snapshot
-  logic [NumQueues*64-1:0] q_tx_bytes_count_snap_q;  // latched at snapshot
-  logic [NumQueues*64-1:0] q_drop_pkts_count_snap_q;  // latched at snapshot
-  logic [NumQueues*64-1:0] q_drop_bytes_count_snap_q;  // latched at snapshot
-  logic [NumQueues*64-1:0] q_lat_sum_count_snap_q;  // latched at snapshot
-  logic [NumQueues*64-1:0] q_lat_count_count_snap_q;  // latched at snapshot
-  logic [NumQueues*32-1:0] q_lat_max_cycles_snap_q;  // latched at snapshot
+  logic [15:0] rdn_blk_queue_stats_rel;  // rdn_addr relative to the block base
+  assign rdn_blk_queue_stats_rel = rdn_addr - 16'h4000;
+  assign queue_stats_snap_idx_o = rdn_blk_queue_stats_rel[13:7];
   logic [NumQueues*32-1:0] q_depth_bytes_snap_q;  // latched at snapshot
   logic [NumQueues*32-1:0] q_depth_hwm_bytes_snap_q;  // latched at snapshot
   logic [NumQueues*32-1:0] q_depth_pkts_count_snap_q;  // latched at snapshot
   for (genvar i = 0; i < NumQueues; i++) begin : g_queue_stats
-    logic [63:0] el_q_enq_pkts_count_snap_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        el_q_enq_pkts_count_snap_q <= 64'h0;
-      end else if (snapshot_fire) begin
-        el_q_enq_pkts_count_snap_q <= q_enq_pkts_count_i[i*64 +: 64];
-      end
-    end
-    assign q_enq_pkts_count_snap_q[i*64 +: 64] = el_q_enq_pkts_count_snap_q;
-    logic [63:0] el_q_enq_bytes_count_snap_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        el_q_enq_bytes_count_snap_q <= 64'h0;
-      end else if (snapshot_fire) begin
-        el_q_enq_bytes_count_snap_q <= q_enq_bytes_count_i[i*64 +: 64];
-      end
-    end
-    assign q_enq_bytes_count_snap_q[i*64 +: 64] = el_q_enq_bytes_count_snap_q;
-    logic [63:0] el_q_tx_pkts_count_snap_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        el_q_tx_pkts_count_snap_q <= 64'h0;
-      end else if (snapshot_fire) begin
-        el_q_tx_pkts_count_snap_q <= q_tx_pkts_count_i[i*64 +: 64];
-      end
-    end
-    assign q_tx_pkts_count_snap_q[i*64 +: 64] = el_q_tx_pkts_count_snap_q;
-    logic [63:0] el_q_tx_bytes_count_snap_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        el_q_tx_bytes_count_snap_q <= 64'h0;
-      end else if (snapshot_fire) begin
-        el_q_tx_bytes_count_snap_q <= q_tx_bytes_count_i[i*64 +: 64];
-      end
-    end
-    assign q_tx_bytes_count_snap_q[i*64 +: 64] = el_q_tx_bytes_count_snap_q;
-    logic [63:0] el_q_drop_pkts_count_snap_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        el_q_drop_pkts_count_snap_q <= 64'h0;
-      end else if (snapshot_fire) begin
-        el_q_drop_pkts_count_snap_q <= q_drop_pkts_count_i[i*64 +: 64];
-      end
-    end
-    assign q_drop_pkts_count_snap_q[i*64 +: 64] = el_q_drop_pkts_count_snap_q;
-    logic [63:0] el_q_drop_bytes_count_snap_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        el_q_drop_bytes_count_snap_q <= 64'h0;
-      end else if (snapshot_fire) begin
-        el_q_drop_bytes_count_snap_q <= q_drop_bytes_count_i[i*64 +: 64];
-      end
-    end
-    assign q_drop_bytes_count_snap_q[i*64 +: 64] = el_q_drop_bytes_count_snap_q;
-    logic [63:0] el_q_lat_sum_count_snap_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        el_q_lat_sum_count_snap_q <= 64'h0;
-      end else if (snapshot_fire) begin
-        el_q_lat_sum_count_snap_q <= q_lat_sum_count_i[i*64 +: 64];
-      end
-    end
-    assign q_lat_sum_count_snap_q[i*64 +: 64] = el_q_lat_sum_count_snap_q;
-    logic [63:0] el_q_lat_count_count_snap_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        el_q_lat_count_count_snap_q <= 64'h0;
-      end else if (snapshot_fire) begin
-        el_q_lat_count_count_snap_q <= q_lat_count_count_i[i*64 +: 64];
-      end
-    end
-    assign q_lat_count_count_snap_q[i*64 +: 64] = el_q_lat_count_count_snap_q;
-    logic [31:0] el_q_lat_max_cycles_snap_q;
-    always_ff @(posedge clk_i or negedge rst_ni) begin
-      if (!rst_ni) begin
-        el_q_lat_max_cycles_snap_q <= 32'h0;
-      end else if (snapshot_fire) begin
-        el_q_lat_max_cycles_snap_q <= q_lat_max_cycles_i[i*32 +: 32];
-      end
-    end
-    assign q_lat_max_cycles_snap_q[i*32 +: 32] = el_q_lat_max_cycles_snap_q;
     logic [31:0] el_q_depth_bytes_snap_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -1538,6 +1429,7 @@ module nicsched_csr #(
   // ---------------------------------------------------------------- commit and snapshot
   assign commit_fire = we_commit & wr_data[0];  // COMMIT.GO written 1
   assign snapshot_fire = we_snapshot & wr_data[0];  // SNAPSHOT.GO written 1
+  assign snapshot_o = snapshot_fire;
 
   // ---------------------------------------------------------------- responses and read data
   assign wr_resp = |{wr_hit_ctrl, wr_hit_commit, wr_hit_snapshot, wr_hit_counter_clear, wr_hit_scratch, wr_hit_status, wr_hit_crypto_engine, wr_hit_default_action, wr_hit_t_ctrl, wr_hit_t_weight, wr_hit_t_rate, wr_hit_t_burst, wr_hit_t_qlimit_ctrl, wr_hit_t_qlimit_bulk, wr_hit_t_ctrl_rate, wr_hit_t_ctrl_burst, wr_hit_cls_vlan, wr_hit_cls_dscp_proto, wr_hit_cls_port, wr_hit_cls_action} ? RESP_OKAY :
@@ -1660,18 +1552,18 @@ module nicsched_csr #(
       5'h1: rd_word_crypto_stats = {cr_tx_busy_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
       5'h2: rd_word_crypto_stats = {cr_tx_wait_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
       5'h3: rd_word_crypto_stats = {cr_tx_wait_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
-      5'h4: rd_word_crypto_stats = {cr_tx_bytes_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
-      5'h5: rd_word_crypto_stats = {cr_tx_bytes_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
-      5'h6: rd_word_crypto_stats = {cr_tx_pkts_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
-      5'h7: rd_word_crypto_stats = {cr_tx_pkts_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
+      5'h4: rd_word_crypto_stats = {cr_tx_bytes_count_i[31:0]};
+      5'h5: rd_word_crypto_stats = {cr_tx_bytes_count_i[63:32]};
+      5'h6: rd_word_crypto_stats = {cr_tx_pkts_count_i[31:0]};
+      5'h7: rd_word_crypto_stats = {cr_tx_pkts_count_i[63:32]};
       5'h8: rd_word_crypto_stats = {cr_rx_busy_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
       5'h9: rd_word_crypto_stats = {cr_rx_busy_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
       5'hA: rd_word_crypto_stats = {cr_rx_wait_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
       5'hB: rd_word_crypto_stats = {cr_rx_wait_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
-      5'hC: rd_word_crypto_stats = {cr_rx_bytes_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
-      5'hD: rd_word_crypto_stats = {cr_rx_bytes_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
-      5'hE: rd_word_crypto_stats = {cr_rx_pkts_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
-      5'hF: rd_word_crypto_stats = {cr_rx_pkts_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
+      5'hC: rd_word_crypto_stats = {cr_rx_bytes_count_i[31:0]};
+      5'hD: rd_word_crypto_stats = {cr_rx_bytes_count_i[63:32]};
+      5'hE: rd_word_crypto_stats = {cr_rx_pkts_count_i[31:0]};
+      5'hF: rd_word_crypto_stats = {cr_rx_pkts_count_i[63:32]};
       5'h10: rd_word_crypto_stats = {24'h0, cr_slots_held_count_snap_q[rd_blk_crypto_stats_idx*8 +: 8]};
       default: rd_word_crypto_stats = 32'h0;
     endcase
@@ -1690,23 +1582,23 @@ module nicsched_csr #(
   logic [31:0] rd_word_queue_stats;  // block QUEUE_STATS: the addressed word
   always_comb begin
     unique case (rd_addr[6:2])
-      5'h0: rd_word_queue_stats = {q_enq_pkts_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
-      5'h1: rd_word_queue_stats = {q_enq_pkts_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]};
-      5'h2: rd_word_queue_stats = {q_enq_bytes_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
-      5'h3: rd_word_queue_stats = {q_enq_bytes_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]};
-      5'h4: rd_word_queue_stats = {q_tx_pkts_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
-      5'h5: rd_word_queue_stats = {q_tx_pkts_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]};
-      5'h6: rd_word_queue_stats = {q_tx_bytes_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
-      5'h7: rd_word_queue_stats = {q_tx_bytes_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]};
-      5'h8: rd_word_queue_stats = {q_drop_pkts_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
-      5'h9: rd_word_queue_stats = {q_drop_pkts_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]};
-      5'hA: rd_word_queue_stats = {q_drop_bytes_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
-      5'hB: rd_word_queue_stats = {q_drop_bytes_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]};
-      5'hC: rd_word_queue_stats = {q_lat_sum_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
-      5'hD: rd_word_queue_stats = {q_lat_sum_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]};
-      5'hE: rd_word_queue_stats = {q_lat_count_count_snap_q[rd_blk_queue_stats_idx*64 +: 32]};
-      5'hF: rd_word_queue_stats = {q_lat_count_count_snap_q[rd_blk_queue_stats_idx*64 + 32 +: 32]};
-      5'h10: rd_word_queue_stats = {q_lat_max_cycles_snap_q[rd_blk_queue_stats_idx*32 +: 32]};
+      5'h0: rd_word_queue_stats = {q_enq_pkts_count_i[31:0]};
+      5'h1: rd_word_queue_stats = {q_enq_pkts_count_i[63:32]};
+      5'h2: rd_word_queue_stats = {q_enq_bytes_count_i[31:0]};
+      5'h3: rd_word_queue_stats = {q_enq_bytes_count_i[63:32]};
+      5'h4: rd_word_queue_stats = {q_tx_pkts_count_i[31:0]};
+      5'h5: rd_word_queue_stats = {q_tx_pkts_count_i[63:32]};
+      5'h6: rd_word_queue_stats = {q_tx_bytes_count_i[31:0]};
+      5'h7: rd_word_queue_stats = {q_tx_bytes_count_i[63:32]};
+      5'h8: rd_word_queue_stats = {q_drop_pkts_count_i[31:0]};
+      5'h9: rd_word_queue_stats = {q_drop_pkts_count_i[63:32]};
+      5'hA: rd_word_queue_stats = {q_drop_bytes_count_i[31:0]};
+      5'hB: rd_word_queue_stats = {q_drop_bytes_count_i[63:32]};
+      5'hC: rd_word_queue_stats = {q_lat_sum_count_i[31:0]};
+      5'hD: rd_word_queue_stats = {q_lat_sum_count_i[63:32]};
+      5'hE: rd_word_queue_stats = {q_lat_count_count_i[31:0]};
+      5'hF: rd_word_queue_stats = {q_lat_count_count_i[63:32]};
+      5'h10: rd_word_queue_stats = {q_lat_max_cycles_i};
       5'h11: rd_word_queue_stats = {q_depth_bytes_snap_q[rd_blk_queue_stats_idx*32 +: 32]};
       5'h12: rd_word_queue_stats = {q_depth_hwm_bytes_snap_q[rd_blk_queue_stats_idx*32 +: 32]};
       5'h13: rd_word_queue_stats = {q_depth_pkts_count_snap_q[rd_blk_queue_stats_idx*32 +: 32]};
@@ -1733,7 +1625,7 @@ module nicsched_csr #(
 
   // Address bits [1:0] and unmapped data bits carry nothing.
   logic unused_bits;
-  assign unused_bits = ^{s_axil_awprot, s_axil_arprot, wr_addr, rd_addr, wr_data, wr_mask, wr_blk_global_rel, rd_blk_global_rel, wr_blk_parser_rel, rd_blk_parser_rel, wr_blk_tenant_rel, rd_blk_tenant_rel, wr_blk_classifier_rel, rd_blk_classifier_rel, wr_blk_crypto_stats_rel, rd_blk_crypto_stats_rel, wr_blk_queue_stats_rel, rd_blk_queue_stats_rel};
+  assign unused_bits = ^{s_axil_awprot, s_axil_arprot, wr_addr, rd_addr, wr_data, wr_mask, wr_blk_global_rel, rd_blk_global_rel, wr_blk_parser_rel, rd_blk_parser_rel, wr_blk_tenant_rel, rd_blk_tenant_rel, wr_blk_classifier_rel, rd_blk_classifier_rel, wr_blk_crypto_stats_rel, rd_blk_crypto_stats_rel, rdn_blk_crypto_stats_rel, wr_blk_queue_stats_rel, rd_blk_queue_stats_rel, rdn_blk_queue_stats_rel};
 
 endmodule
 

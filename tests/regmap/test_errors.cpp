@@ -130,6 +130,25 @@ TEST_CASE("snapshot and shadowed registers holding the wrong access kinds") {
                "name: ON", "may hold only rw and ro fields");
 }
 
+TEST_CASE("snapshot: ram only in an array block, never on a const field, and snapshot takes true, false or ram") {
+  // TIME is in the single block TOP: a RAM snapshot needs an element index.
+  expect_error(replaced(kTinyMap, "        snapshot: true\n        desc: Time.", "        snapshot: ram\n        desc: Time."),
+               "snapshot: ram", "snapshot: ram register TIME must be in an array block; block TOP is not an array");
+  const std::string stat = "      - name: P_STAT\n        offset: 0x8\n";
+  expect_error(replaced(kTinyMap, stat, stat + "        snapshot: yes\n"), "snapshot: yes",
+               "'snapshot' of register P_STAT must be true, false or ram");
+  expect_error(replaced(replaced(kTinyMap, stat, stat + "        snapshot: ram\n"),
+                        "{name: DEPTH, lsb: 0, width: 16, access: ro, reset: 0,",
+                        "{name: DEPTH, lsb: 0, width: 16, access: ro, const: true, reset: 0,"),
+               "name: DEPTH", "may not hold a const field; DEPTH is const");
+  // In an array block it is accepted, and the register says so.
+  const RegisterMap m = parse_map(replaced(kTinyMap, stat, stat + "        snapshot: ram\n"), "ok.yaml");
+  const Register& r = m.blocks.back().registers.back();
+  CHECK(r.name == "P_STAT");
+  CHECK(r.snapshot);
+  CHECK(r.snapshot_ram);
+}
+
 TEST_CASE("bad parameters") {
   expect_error(replaced(kTinyMap, "default: 2, max: 4", "default: 5, max: 4"), "NumPorts, default", "must be 1..4");
   expect_error(replaced(kTinyMap, "max: 8, desc: \"Lanes\"", "max: 7, desc: \"Lanes\""), "NumLanes",

@@ -108,6 +108,23 @@ TEST_CASE("tiny map: CSR module ports follow the contract") {
   CHECK_THAT(code_only(csr), !Contains("import") && !Contains("return") && !Contains("'{"));
 }
 
+TEST_CASE("tiny map: a snapshot: ram register is read by element index from outside the CSR") {
+  const std::string stat = "      - name: P_STAT\n        offset: 0x8\n";
+  const auto files = rg::generate(rg::parse_map(replaced(kTinyMap, stat, stat + "        snapshot: ram\n"), "tiny.yaml"));
+  const auto csr = file_of(files, "rtl/generated/nicsched_csr.sv");
+  // One element wide (no NumPorts*16 vector), the index of the read and the snapshot trigger out.
+  check_contains(csr, {"input  logic [15:0] p_stat_depth_i,",
+                       "output logic        snapshot_o,",
+                       "output logic [1:0]  port_snap_idx_o",
+                       "assign rdn_addr = rd_fire ? ar_addr : rd1_addr_q;",
+                       "assign snapshot_o = snapshot_fire;",
+                       "rd_word_port = {16'h0, p_stat_depth_i};"});
+  CHECK_THAT(code_only(csr), !Contains("p_stat_depth_snap_q"));
+  // The flop snapshot of TIME stays in the CSR.
+  CHECK_THAT(code_only(csr), Contains("time_count_snap_q"));
+  CHECK_THAT(file_of(files, "docs/registers.md"), Contains("*Snapshot (held in RAM).*"));
+}
+
 TEST_CASE("tiny map: C++ header constants") {
   const auto hpp = file_of(tiny_files(), "include/nicsched/regmap.hpp");
   check_contains(hpp, {"namespace nicsched::regmap {",
@@ -126,7 +143,7 @@ TEST_CASE("tiny map: C++ header constants") {
                        "constexpr std::string_view to_string(Speed v)",
                        "constexpr std::optional<Speed> parse_speed(std::string_view name)",
                        "inline constexpr std::uint32_t kReset = 0x21;",
-                       "{\"MODE\", 0x0004, 0x0, 1, \"\", 32, \"rw\", true, false, \"TOP\""});
+                       "{\"MODE\", 0x0004, 0x0, 1, \"\", 32, \"rw\", true, false, false, \"TOP\""});
 }
 
 TEST_CASE("tiny map: docs table") {

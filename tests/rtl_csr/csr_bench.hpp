@@ -2,6 +2,8 @@
 // variant), its clock and an FST trace, drives the AXI4-Lite port through the reusable
 // AxilMaster BFM and reaches every field port by name (<reg>_<field>_i/_o/_we_o/_set_i)
 // through Verilator's public symbol table, so it follows the register map without edits.
+// Registers with `snapshot: ram` keep their snapshot outside the CSR: the bench plays that
+// block (RamSnapshots below), so tests drive their live values as for any ro register.
 #pragma once
 
 #include <cstdint>
@@ -11,6 +13,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <verilated.h>
 #include <verilated_fst_c.h>
@@ -70,6 +73,62 @@ class PortRef {
   std::uint32_t bits_ = 0;
 };
 
+// The block outside the CSR that holds `snapshot: ram` registers, as the CSR's ports ask
+// (docs/rtl.md "Telemetry"): live values per element, a copy taken when snapshot_o is high
+// at an edge, and, registered at every edge, the snapshot of the element <block>_snap_idx_o
+// names (as it is after that edge) on the register's one-element _i port.
+class RamSnapshots {
+ public:
+  RamSnapshots() {
+    for (std::size_t i = 0; i < rm::kRegisters.size(); ++i) {
+      const auto& r = rm::kRegisters[i];
+      if (!r.snapshot_ram) continue;
+      regs_.push_back(i);
+    }
+    live_.resize(rm::kRegisters.size());
+    snap_.resize(rm::kRegisters.size());
+    for (std::size_t i : regs_) {
+      const auto& r = rm::kRegisters[i];
+      live_[i].assign(r.max_count, std::vector<std::uint64_t>(r.fields.size(), 0));
+      snap_[i] = live_[i];
+    }
+  }
+  [[nodiscard]] bool empty() const { return regs_.empty(); }
+  void set_live(std::size_t reg, std::uint32_t elem, std::size_t k, std::uint64_t v) { live_.at(reg).at(elem).at(k) = v; }
+  // Before the rising edge: the CSR's outputs as they are in the clock that ends with it.
+  template <class Port>
+  void before_edge(const Port& port) {
+    if (port("snapshot_o").get(0, 1) != 0) snap_ = live_;
+    next_.clear();
+    for (std::size_t i : regs_) {
+      const auto& r = rm::kRegisters[i];
+      std::string blk(r.block);
+      for (char& c : blk) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+      const auto idx_port = port(blk + "_snap_idx_o");
+      const auto idx = static_cast<std::uint32_t>(idx_port.get(0, idx_port.bits()));
+      for (std::size_t k = 0; k < r.fields.size(); ++k) {
+        next_.push_back(idx < snap_[i].size() ? snap_[i][idx][k] : 0);
+      }
+    }
+  }
+  // After the rising edge: the registered snapshot values on the _i ports.
+  template <class FieldPort>
+  void after_edge(const FieldPort& field_port) {
+    std::size_t n = 0;
+    for (std::size_t i : regs_) {
+      for (std::size_t k = 0; k < rm::kRegisters[i].fields.size(); ++k) {
+        const auto p = field_port(i, k);
+        p.set(0, p.bits(), next_[n++]);
+      }
+    }
+  }
+
+ private:
+  std::vector<std::size_t> regs_;  // indices of the snapshot: ram registers
+  std::vector<std::vector<std::vector<std::uint64_t>>> live_, snap_;  // [reg][elem][field]
+  std::vector<std::uint64_t> next_;
+};
+
 template <class Model>
 class CsrBench {
  public:
@@ -112,8 +171,10 @@ class CsrBench {
   // One clock: BFM samples, rising edge, BFM drives, per-cycle hook, falling edge.
   void tick() {
     bus_->sample();
+    if (!ram_.empty()) ram_.before_edge([this](const std::string& n) { return port(n); });
     dut_->clk_i = 1;
     dut_->eval();
+    if (!ram_.empty()) ram_.after_edge([this](std::size_t reg, std::size_t k) { return field_port(reg, k, "_i"); });
     ctx_->timeInc(1);
     trace_->dump(static_cast<std::uint64_t>(ctx_->time()));
     ++cycle_;
@@ -159,7 +220,12 @@ class CsrBench {
     const std::uint32_t w = suffix == "_we_o" ? 1U : rm::kRegisters[reg].fields[k].width;
     return field_port(reg, k, suffix).get(elem * w, w);
   }
+  // A ro field of a snapshot: ram register sets the live value of the block outside (RamSnapshots).
   void set_field(std::size_t reg, std::uint32_t elem, std::size_t k, const std::string& suffix, std::uint64_t v) {
+    if (suffix == "_i" && rm::kRegisters[reg].snapshot_ram) {
+      ram_.set_live(reg, elem, k, v);
+      return;
+    }
     const std::uint32_t w = rm::kRegisters[reg].fields[k].width;
     field_port(reg, k, suffix).set(elem * w, w, v);
   }
@@ -177,6 +243,7 @@ class CsrBench {
   std::unique_ptr<Master> bus_;
   RegFileModel model_;
   Counts counts_;
+  RamSnapshots ram_;
   std::function<void()> tick_;
   std::function<void(std::uint64_t)> on_cycle_;
   std::uint64_t cycle_ = 0;

@@ -357,8 +357,6 @@ TEMPLATE_TEST_CASE("snapshot: every snapshot register is latched at one clock ed
   struct Live {
     std::size_t reg, k;
     std::uint32_t elem;
-    PortRef port;
-    std::uint32_t width;
   };
   std::vector<Live> live;
   for (std::size_t i = 0; i < rm::kRegisters.size(); ++i) {
@@ -367,7 +365,7 @@ TEMPLATE_TEST_CASE("snapshot: every snapshot register is latched at one clock ed
     for (std::size_t k = 0; k < r.fields.size(); ++k) {
       if (r.fields[k].is_const) continue;
       for (std::uint32_t e = 0; e < b.model().count_of(r); ++e) {
-        live.push_back({i, k, e, b.field_port(i, k, "_i"), r.fields[k].width});
+        live.push_back({i, k, e});
       }
     }
   }
@@ -378,7 +376,7 @@ TEMPLATE_TEST_CASE("snapshot: every snapshot register is latched at one clock ed
   b.on_cycle([&](std::uint64_t c) {
     for (std::size_t n = 0; n < live.size(); ++n) {
       const auto& l = live[n];
-      l.port.set(l.elem * l.width, l.width, masked(value_at(c, n), rm::kRegisters[l.reg].fields[l.k]));
+      b.set_field(l.reg, l.elem, l.k, "_i", masked(value_at(c, n), rm::kRegisters[l.reg].fields[l.k]));
     }
   });
   b.ticks(10);

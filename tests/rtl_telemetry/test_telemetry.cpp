@@ -1,6 +1,9 @@
 // rtl.telemetry.*: nicsched_telemetry counters against a model that adds up the same
-// random event stream (both directions, every counter kind), COUNTER_CLEAR, the
-// high-water mark and the free-running cycle counter.
+// random event stream (both directions, every counter kind), COUNTER_CLEAR, SNAPSHOT, the
+// high-water mark and the free-running cycle counter. The counters held in RAM are seen
+// only through their snapshot port (the element the CSR reads), so the bench takes
+// snapshots at random clocks (and in runs of every clock) and reads a random element each
+// clock, often the one an event writes in that clock.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -31,10 +34,32 @@ struct Model {
   void clear() { *this = Model{}; }
 };
 
+// What SNAPSHOT latches of the RAM counters: per queue (both directions added) and per tenant.
+struct Snap {
+  std::vector<std::uint64_t> enq_p = std::vector<std::uint64_t>(kQ), enq_b = enq_p, tx_p = enq_p, tx_b = enq_p,
+                             drop_p = enq_p, drop_b = enq_p, lat_sum = enq_p, lat_cnt = enq_p, lat_max = enq_p;
+  std::vector<std::uint64_t> cry[2] = {std::vector<std::uint64_t>(kT), std::vector<std::uint64_t>(kT)};
+  std::vector<std::uint64_t> crp[2] = {cry[0], cry[0]};
+  void take(const Model& m) {
+    enq_p = m.enq_p; enq_b = m.enq_b; tx_p = m.tx_p; tx_b = m.tx_b; drop_p = m.drop_p; drop_b = m.drop_b;
+    lat_sum = m.lat_sum; lat_cnt = m.lat_cnt; lat_max = m.lat_max;
+    for (unsigned d = 0; d < 2; ++d) { cry[d] = m.cry[d]; crp[d] = m.crp[d]; }
+  }
+};
+
+// One clock's stimulus beyond the events: clear, snapshot, and how busy the sources are.
+struct Clock {
+  bool clear = false;
+  bool snapshot = false;
+  double rate = 1.0;  // scales every event's probability (0: no events)
+};
+
 struct TelBench {
   Testbench<Vtelemetry_t8> tb;
   std::mt19937_64 rng;
   Model m;
+  Snap snap;
+  unsigned rd_q = 0, rd_t = 0;  // the elements read in the last clock
   std::vector<std::uint64_t> depth_tx = std::vector<std::uint64_t>(kQ), depth_rx = depth_tx;
 
   TelBench(const std::string& trace, std::uint64_t seed) : tb(trace), rng(seed) { tb.reset(); }
@@ -42,9 +67,14 @@ struct TelBench {
   bool coin(double p) { return std::uniform_real_distribution<>(0, 1)(rng) < p; }
   unsigned pick(unsigned n) { return std::uniform_int_distribution<unsigned>(0, n - 1)(rng); }
 
-  void step(bool clear) {
+  void step(const Clock& clk) {
     auto& d = tb.dut();
+    const bool clear = clk.clear;
     d.clear_i = clear;
+    d.snapshot_i = clk.snapshot;
+    // SNAPSHOT takes the counters as they are before this clock's events.
+    if (clk.snapshot) snap.take(m);
+    unsigned ev_q[2] = {}, ev_t[2] = {};
     // parser pulses
     CData* prs_in[6] = {&d.prs_frames_i, &d.prs_runt_i, &d.prs_truncated_i, &d.prs_bad_ihl_i, &d.prs_unknown_etype_i, &d.buf_drop_i};
     for (unsigned k = 0; k < 6; ++k) {
@@ -61,7 +91,8 @@ struct TelBench {
       const unsigned q = pick(kQ), len = 60 + pick(1500);
       set_bits(d.ev_queue_i, dir * kQW, kQW, q);
       set_bits(d.ev_len_i, dir * 16, 16, len);
-      const unsigned what = pick(3);  // 0 accept, 1 limit drop, 2 nothing
+      ev_q[dir] = q;
+      const unsigned what = coin(clk.rate) ? pick(3) : 2;  // 0 accept, 1 limit drop, 2 nothing
       if (what == 0) {
         set_bits(d.enq_valid_i, dir, 1, 1);
         if (!clear) { ++m.enq_p[q]; m.enq_b[q] += len; }
@@ -72,21 +103,22 @@ struct TelBench {
       const unsigned sq = pick(kQ), slen = 60 + pick(1500);
       set_bits(d.sent_queue_i, dir * kQW, kQW, sq);
       set_bits(d.sent_len_i, dir * 16, 16, slen);
-      if (coin(0.5)) {
+      if (coin(0.5 * clk.rate)) {
         set_bits(d.sent_valid_i, dir, 1, 1);
         if (!clear) { ++m.tx_p[sq]; m.tx_b[sq] += slen; }
       }
       const unsigned lq = pick(kQ), lat = pick(100000);
       set_bits(d.lat_queue_i, dir * kQW, kQW, lq);
       set_bits(d.lat_cycles_i, dir * 32, 32, lat);
-      if (coin(0.5)) {
+      if (coin(0.5 * clk.rate)) {
         set_bits(d.lat_valid_i, dir, 1, 1);
         if (!clear) { ++m.lat_cnt[lq]; m.lat_sum[lq] += lat; m.lat_max[lq] = std::max<std::uint64_t>(m.lat_max[lq], lat); }
       }
       const unsigned ct = pick(kT), clen = 60 + pick(1500);
+      ev_t[dir] = ct;
       set_bits(d.cr_claim_tenant_i, dir * kTW, kTW, ct);
       set_bits(d.cr_claim_len_i, dir * 16, 16, clen);
-      if (coin(0.4)) {
+      if (coin(0.4 * clk.rate)) {
         set_bits(d.cr_claim_i, dir, 1, 1);
         if (!clear) { ++m.crp[dir][ct]; m.cry[dir][ct] += clen; }
       }
@@ -111,6 +143,11 @@ struct TelBench {
       m.hwm[q] = clear ? 0 : std::max(m.hwm[q], depth_tx[q] + depth_rx[q]);
     }
     if (clear) m.clear();
+    // The element the CSR reads: half the time one an event names in this clock.
+    rd_q = coin(0.5) ? ev_q[pick(2)] : pick(kQ);
+    rd_t = coin(0.5) ? ev_t[pick(2)] : pick(kT);
+    d.q_rd_idx_i = static_cast<CData>(rd_q);
+    d.t_rd_idx_i = static_cast<CData>(rd_t);
     tb.tick();
   }
 
@@ -123,15 +160,6 @@ struct TelBench {
         const auto got = get_bits(sig, q * w, w);
         check(got == want, fmt::format("cycle {}: queue {} {} = {}, model {}", c, q, what, got, want));
       };
-      eq(d.q_enq_pkts_o, 64, m.enq_p[q], "Q_ENQ_PKTS");
-      eq(d.q_enq_bytes_o, 64, m.enq_b[q], "Q_ENQ_BYTES");
-      eq(d.q_tx_pkts_o, 64, m.tx_p[q], "Q_TX_PKTS");
-      eq(d.q_tx_bytes_o, 64, m.tx_b[q], "Q_TX_BYTES");
-      eq(d.q_drop_pkts_o, 64, m.drop_p[q], "Q_DROP_PKTS");
-      eq(d.q_drop_bytes_o, 64, m.drop_b[q], "Q_DROP_BYTES");
-      eq(d.q_lat_sum_o, 64, m.lat_sum[q], "Q_LAT_SUM");
-      eq(d.q_lat_count_o, 64, m.lat_cnt[q], "Q_LAT_COUNT");
-      eq(d.q_lat_max_o, 32, m.lat_max[q], "Q_LAT_MAX");
       eq(d.q_depth_hwm_o, 32, m.hwm[q], "Q_DEPTH_HWM");
       eq(d.q_depth_o, 32, depth_tx[q] + depth_rx[q], "Q_DEPTH");
       eq(d.q_depth_pkts_o, 32, depth_tx[q] / 100 + depth_rx[q] / 100, "Q_DEPTH_PKTS");
@@ -145,11 +173,25 @@ struct TelBench {
       eq(d.cr_rx_busy_o, m.crb[1][t], "CR_RX_BUSY");
       eq(d.cr_tx_wait_o, m.crw[0][t], "CR_TX_WAIT");
       eq(d.cr_rx_wait_o, m.crw[1][t], "CR_RX_WAIT");
-      eq(d.cr_tx_bytes_o, m.cry[0][t], "CR_TX_BYTES");
-      eq(d.cr_rx_bytes_o, m.cry[1][t], "CR_RX_BYTES");
-      eq(d.cr_tx_pkts_o, m.crp[0][t], "CR_TX_PKTS");
-      eq(d.cr_rx_pkts_o, m.crp[1][t], "CR_RX_PKTS");
     }
+    // The RAM counters: the snapshot of the element read in the last clock, as it is now.
+    auto snap_eq = [&](std::uint64_t got, std::uint64_t want, const char* what, unsigned el) {
+      check(got == want, fmt::format("cycle {}: snapshot {} of element {} = {}, model {}", c, what, el, got, want));
+    };
+    const unsigned q = rd_q, t = rd_t;
+    snap_eq(d.q_enq_pkts_snap_o, snap.enq_p[q], "Q_ENQ_PKTS", q);
+    snap_eq(d.q_enq_bytes_snap_o, snap.enq_b[q], "Q_ENQ_BYTES", q);
+    snap_eq(d.q_tx_pkts_snap_o, snap.tx_p[q], "Q_TX_PKTS", q);
+    snap_eq(d.q_tx_bytes_snap_o, snap.tx_b[q], "Q_TX_BYTES", q);
+    snap_eq(d.q_drop_pkts_snap_o, snap.drop_p[q], "Q_DROP_PKTS", q);
+    snap_eq(d.q_drop_bytes_snap_o, snap.drop_b[q], "Q_DROP_BYTES", q);
+    snap_eq(d.q_lat_sum_snap_o, snap.lat_sum[q], "Q_LAT_SUM", q);
+    snap_eq(d.q_lat_count_snap_o, snap.lat_cnt[q], "Q_LAT_COUNT", q);
+    snap_eq(d.q_lat_max_snap_o, snap.lat_max[q], "Q_LAT_MAX", q);
+    snap_eq(d.cr_tx_bytes_snap_o, snap.cry[0][t], "CR_TX_BYTES", t);
+    snap_eq(d.cr_rx_bytes_snap_o, snap.cry[1][t], "CR_RX_BYTES", t);
+    snap_eq(d.cr_tx_pkts_snap_o, snap.crp[0][t], "CR_TX_PKTS", t);
+    snap_eq(d.cr_rx_pkts_snap_o, snap.crp[1][t], "CR_RX_PKTS", t);
     const decltype(&d.prs_frames_o) prs_out[6] = {&d.prs_frames_o, &d.prs_runt_o, &d.prs_truncated_o, &d.prs_bad_ihl_o, &d.prs_unknown_etype_o, &d.prs_buf_drop_o};
     for (unsigned k = 0; k < 6; ++k) {
       for (unsigned dir = 0; dir < 2; ++dir) {
@@ -166,7 +208,43 @@ TEST_CASE("every counter adds up the events of both directions, and COUNTER_CLEA
   run_case("telemetry_random", [](const std::string& trace) {
     TelBench b(trace, 51);
     for (int i = 0; i < 30000; ++i) {
-      b.step(i % 7000 == 6999);
+      // A SNAPSHOT every clock: the snapshot port shows every RAM counter's live value, one
+      // element per clock, one clock behind the events (as the flop counters).
+      b.step({.clear = i % 7000 == 6999, .snapshot = true});
+      b.compare();
+    }
+  });
+}
+
+TEST_CASE("SNAPSHOT and COUNTER_CLEAR at random clocks, alone and together, with events in the same clock") {
+  run_case("telemetry_snapshot", [](const std::string& trace) {
+    TelBench b(trace, 77);
+    for (int i = 0; i < 40000; ++i) {
+      // Phases: busy sources, quiet ones (elements left unwritten across several snapshots,
+      // whose snapshot then stays in the live RAM), and none at all.
+      const int phase = (i / 2000) % 3;
+      const double rate = phase == 0 ? 1.0 : phase == 1 ? 0.05 : 0.0;
+      b.step({.clear = b.coin(0.01), .snapshot = b.coin(phase == 2 ? 0.05 : 0.2), .rate = rate});
+      b.compare();
+    }
+  });
+}
+
+TEST_CASE("the snapshot survives COUNTER_CLEAR and later events until the next SNAPSHOT") {
+  run_case("telemetry_clear_keeps_snapshot", [](const std::string& trace) {
+    TelBench b(trace, 5);
+    for (int i = 0; i < 500; ++i) b.step({.snapshot = i == 499});
+    b.compare();
+    b.step({.clear = true});  // clear: the live values are 0, the snapshot is kept
+    b.compare();
+    for (int i = 0; i < 300; ++i) {
+      b.step({.snapshot = false, .rate = 0.3});
+      b.compare();
+    }
+    b.step({.clear = true, .snapshot = true});  // clear and snapshot together: the values before
+    b.compare();
+    for (int i = 0; i < 300; ++i) {
+      b.step({.snapshot = i == 150});  // a snapshot taken after the clear: what has come since
       b.compare();
     }
   });

@@ -121,6 +121,7 @@ std::string emit_cpp_header(const RegisterMap& map) {
       std::string flags;
       if (r.shadowed) flags += " Shadowed: written to a shadow copy, applied by COMMIT.";
       if (r.snapshot) flags += " Snapshot: reads return the copy latched by SNAPSHOT.";
+      if (r.snapshot_ram) flags += " The snapshot is held in RAM outside the CSR block.";
       line(fmt::format("// {}: {}{}", r.name, r.desc, flags));
       line(fmt::format("namespace {} {{", r.name));
       if (b.array) {
@@ -161,10 +162,11 @@ std::string emit_cpp_header(const RegisterMap& map) {
   line(fmt::format("inline constexpr std::array<RegisterInfo, {}> kRegisters{{{{", count));
   for (const Block& b : map.blocks) {
     for (const Register& r : b.registers) {
-      line(fmt::format("    {{{}, 0x{:04X}, 0x{:X}, {}, {}, {}, {}, {}, {}, {}, {}, {}::kFields}},", quote(r.name),
+      line(fmt::format("    {{{}, 0x{:04X}, 0x{:X}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}::kFields}},", quote(r.name),
                        b.base + r.offset, b.array ? b.array->stride : 0, b.array ? b.array->max_count : 1,
                        quote(b.array ? b.array->count_param : ""), r.width, quote(r.access_summary()),
-                       r.shadowed ? "true" : "false", r.snapshot ? "true" : "false", quote(b.name), quote(r.desc),
+                       r.shadowed ? "true" : "false", r.snapshot ? "true" : "false",
+                       r.snapshot_ram ? "true" : "false", quote(b.name), quote(r.desc),
                        r.name));
     }
   }

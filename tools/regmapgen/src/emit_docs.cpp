@@ -85,7 +85,7 @@ std::string emit_docs(const RegisterMap& map) {
     for (const Register& r : b.registers) {
       std::string desc = cell(r.desc);
       if (r.shadowed) desc += " *Shadowed.*";
-      if (r.snapshot) desc += " *Snapshot.*";
+      if (r.snapshot) desc += r.snapshot_ram ? " *Snapshot (held in RAM).*" : " *Snapshot.*";
       std::string fields;
       for (const Field& f : r.fields) {
         if (!fields.empty()) fields += "<br>";

@@ -21,6 +21,7 @@ class CsrWriter {
     for (const Block& b : map.blocks) {
       for (const Register& r : b.registers) {
         if (r.width == 64 && r.writable()) wide_writes_ = true;
+        if (r.snapshot_ram) ram_snapshots_ = true;
       }
     }
   }
@@ -43,6 +44,9 @@ class CsrWriter {
   static std::string stem(const Register& r, const Field& f) { return to_lower(r.name + "_" + f.name); }
   static std::string blk(const Block& b) { return to_lower(b.name); }
   static std::string reg(const Register& r) { return to_lower(r.name); }
+  static bool has_ram_snapshot(const Block& b) {
+    return std::any_of(b.registers.begin(), b.registers.end(), [](const Register& r) { return r.snapshot_ram; });
+  }
 
   // Element count as used in the port list (expr params spelled out) and in the body.
   std::string count_port(const Block& b) const {
@@ -130,6 +134,16 @@ class CsrWriter {
     line("//   w1c       <reg>_<field>_set_i sets bits (a set wins over a clear in the same cycle);");
     line("//             writing 1 clears them; <reg>_<field>_o is the sticky value.");
     line("//   Array blocks: one port carries every element, element i at [i*W +: W].");
+    line("//   snapshot: ram  the snapshot is held outside this block (in RAM) and read by element index:");
+    line("//             <block>_snap_idx_o is the element index of the read that is in stage 1 after the");
+    line("//             coming clock edge (the AR address when a read enters stage 1, else stage 1's);");
+    line("//             <reg>_<field>_i (one element wide) must be that element's snapshot value,");
+    line("//             registered at that edge as the value after the edge (with snapshot_o high, the live");
+    line("//             value before the edge), so that stage 1 sees it exactly as a latched copy here.");
+    line("//             snapshot_o is " + map_.snapshot.reg + "." + map_.snapshot.field +
+         " = 1 in the clock whose edge latches the snapshot.");
+    line("//             These two outputs follow the AXI inputs in the same clock (they go to flops");
+    line("//             and RAM write enables of that block, not back to the bus).");
     line("//   Ports and registers change one cycle after the write's address and data are accepted.");
     line("`default_nettype none");
     line();
@@ -178,7 +192,7 @@ class CsrWriter {
                                  r.snapshot ? " (snapshot)" : "", r.desc));
         for (const Field& f : r.fields) {
           const std::string s = stem(r, f);
-          const std::string pr = port_range(b, f.width);
+          const std::string pr = r.snapshot_ram ? range(f.width) : port_range(b, f.width);
           const std::string pad = fmt::format("{:<6}", pr);
           switch (f.access) {
             case Access::kRw:
@@ -187,6 +201,9 @@ class CsrWriter {
             case Access::kRo:
               if (f.is_const) {
                 pl.push_back(fmt::format("  // {}: const {} (no port)", f.name, sized(f.width, f.reset)));
+              } else if (r.snapshot_ram) {
+                pl.push_back(fmt::format("  input  logic {} {}_i,  // {}: snapshot of element {}_snap_idx_o", pad, s,
+                                         f.desc, blk(b)));
               } else {
                 pl.push_back(fmt::format("  input  logic {} {}_i,  // {}", pad, s, f.desc));
               }
@@ -201,6 +218,16 @@ class CsrWriter {
               break;
           }
         }
+      }
+    }
+    if (ram_snapshots_) {
+      pl.push_back("  // snapshot: ram registers");
+      pl.push_back(fmt::format("  output logic        snapshot_o,  // {}.{} = 1: snapshot at this clock's edge",
+                               map_.snapshot.reg, map_.snapshot.field));
+      for (const Block& b : map_.blocks) {
+        if (!has_ram_snapshot(b)) continue;
+        pl.push_back(fmt::format("  output logic {:<7}{}_snap_idx_o,  // element of {} in read stage 1 after this edge",
+                                 range(index_bits(b)), blk(b), b.name));
       }
     }
     // The last real port must not end with a comma.
@@ -259,6 +286,7 @@ class CsrWriter {
     line("  logic [1:0]  rd2_resp_q;");
     line("  logic        rd_out_free, rd2_free, rd1_free;  // R / stage 2 / stage 1 can take a read now");
     line("  logic        rd1_adv;  // the read in stage 1 moves to stage 2 at this edge");
+    if (ram_snapshots_) line(fmt::format("  logic {:<7}rdn_addr;  // the address in stage 1 after this edge", a));
     line();
     line("  assign s_axil_awready = ~aw_full_q;");
     line("  assign s_axil_wready  = ~w_full_q;");
@@ -281,6 +309,7 @@ class CsrWriter {
     line("  assign rd1_free = ~rd1_valid_q | rd2_free;");
     line("  assign rd1_adv = rd1_valid_q & rd2_free;");
     line("  assign rd_fire = (ar_full_q | s_axil_arvalid) & rd1_free;");
+    if (ram_snapshots_) line("  assign rdn_addr = rd_fire ? ar_addr : rd1_addr_q;");
     if (wide_writes_) {
       line();
       line("  // Writes to 64-bit registers: the addressed word's data, strobe mask and word mask.");
@@ -387,13 +416,22 @@ class CsrWriter {
       }
     }
     bool storage = false;
-    for (const Register& r : b.registers) storage = storage || r.writable() || r.snapshot;
+    for (const Register& r : b.registers) storage = storage || r.writable() || (r.snapshot && !r.snapshot_ram);
     if (b.array) {
       // As many bits as the map's largest count needs: an element beyond the count is
       // answered with DECERR (rd_blk_*_in), so its (undefined) word is never returned.
       const std::uint32_t hi = std::min(aw_ - 1, ob + index_bits(b) - 1);
       line(fmt::format("  logic {:<7}rd_blk_{}_idx;  // element addressed by the read", range(hi - ob + 1), n));
       line(fmt::format("  assign rd_blk_{}_idx = {};", n, rel_bits(b, "rd", hi, ob)));
+      if (has_ram_snapshot(b)) {
+        // The element index the RAM outside reads for the read in stage 1 after this edge.
+        line(fmt::format("  logic {:<7}rdn_blk_{}_rel;  // rdn_addr relative to the block base", range(aw_), n));
+        line(fmt::format("  assign rdn_blk_{}_rel = rdn_addr - {};", n, sized(aw_, b.base)));
+        const std::uint32_t iw = hi - ob + 1;
+        const std::string bits = fmt::format("rdn_blk_{}_rel[{}:{}]", n, hi, ob);
+        line(fmt::format("  assign {}_snap_idx_o = {};", n,
+                         iw < index_bits(b) ? fmt::format("{{{}'h0, {}}}", index_bits(b) - iw, bits) : bits));
+      }
     }
     // Flattened copies that the read mux indexes (arrays: driven by the element loop below).
     for (const Register& r : b.registers) {
@@ -404,7 +442,7 @@ class CsrWriter {
         if ((f.access == Access::kRw && !r.shadowed) || f.access == Access::kW1c || f.access == Access::kWo) {
           line(fmt::format("  logic {:<6} {}_q;", fr, s));
         }
-        if (f.access == Access::kRo && r.snapshot && !f.is_const) {
+        if (f.access == Access::kRo && r.snapshot && !r.snapshot_ram && !f.is_const) {
           line(fmt::format("  logic {:<6} {}_snap_q;  // latched at snapshot", fr, s));
         }
       }
@@ -522,7 +560,7 @@ class CsrWriter {
           break;
         }
         case Access::kRo: {
-          if (!r.snapshot || f.is_const) break;
+          if (!r.snapshot || r.snapshot_ram || f.is_const) break;
           const std::string q = l + "_snap_q";
           decl(q);
           ff_begin();
@@ -555,6 +593,7 @@ class CsrWriter {
     // Declared ahead of use in the register blocks above.
     trig(map_.commit, "commit_fire");
     trig(map_.snapshot, "snapshot_fire");
+    if (ram_snapshots_) line("  assign snapshot_o = snapshot_fire;");
     line();
   }
 
@@ -577,6 +616,9 @@ class CsrWriter {
       std::string src;
       if (f.access == Access::kRo && f.is_const) {
         src = sized(n, (f.reset >> a) & mask_of(n));
+      } else if (f.access == Access::kRo && r.snapshot_ram) {
+        // One element wide: the addressed element's snapshot, from outside.
+        src = (a == 0 && n == f.width) ? s + "_i" : fmt::format("{}_i[{}:{}]", s, a + n - 1, a);
       } else if (f.access == Access::kRo) {
         src = select(b, s + (r.snapshot ? "_snap_q" : "_i"), f.width, idx, a, n, true);
       } else if (f.access == Access::kRw && r.shadowed) {
@@ -669,7 +711,10 @@ class CsrWriter {
   void unused() {
     std::string s = "s_axil_awprot, s_axil_arprot, wr_addr, rd_addr, wr_data, wr_mask";
     if (wide_writes_) s += ", wr_data64, wr_mask64, wr_word64";
-    for (const Block& b : map_.blocks) s += fmt::format(", wr_blk_{0}_rel, rd_blk_{0}_rel", blk(b));
+    for (const Block& b : map_.blocks) {
+      s += fmt::format(", wr_blk_{0}_rel, rd_blk_{0}_rel", blk(b));
+      if (has_ram_snapshot(b)) s += fmt::format(", rdn_blk_{}_rel", blk(b));
+    }
     line("  // Address bits [1:0] and unmapped data bits carry nothing.");
     line("  logic unused_bits;");
     line(fmt::format("  assign unused_bits = ^{{{}}};", s));
@@ -678,6 +723,7 @@ class CsrWriter {
   const RegisterMap& map_;
   std::uint32_t aw_;
   bool wide_writes_ = false;
+  bool ram_snapshots_ = false;  // some register has snapshot: ram
   std::string o_;
 };
 

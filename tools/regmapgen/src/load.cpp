@@ -277,7 +277,15 @@ Register parse_register(const Reader& r, const YAML::Node& n, const Block& blk) 
   }
   reg.desc = r.str(n, "desc", what);
   reg.shadowed = r.boolean(n, "shadowed", what);
-  reg.snapshot = r.boolean(n, "snapshot", what);
+  if (n["snapshot"].IsDefined() && n["snapshot"].IsScalar() && n["snapshot"].Scalar() == "ram") {
+    reg.snapshot = true;
+    reg.snapshot_ram = true;
+  } else if (n["snapshot"].IsDefined() &&
+             !(n["snapshot"].IsScalar() && (n["snapshot"].Scalar() == "true" || n["snapshot"].Scalar() == "false"))) {
+    r.fail(n["snapshot"], "'snapshot' of " + what + " must be true, false or ram");
+  } else {
+    reg.snapshot = r.boolean(n, "snapshot", what);
+  }
   const YAML::Node fields = n["fields"];
   if (!fields.IsSequence() || fields.size() == 0) r.fail(fields, "fields of " + what + " must be a non-empty list");
   std::map<std::string, SourceLoc> names;
@@ -315,6 +323,13 @@ Register parse_register(const Reader& r, const YAML::Node& n, const Block& blk) 
     if (!any_rw) r.fail(n["shadowed"], "shadowed " + what + " has no rw field to shadow");
   }
   if (reg.shadowed && reg.snapshot) r.fail(n["snapshot"], what + " cannot be both shadowed and snapshot");
+  if (reg.snapshot_ram) {
+    // The block outside the CSR holds the snapshot in a RAM addressed by the element index.
+    if (!blk.array) r.fail(n["snapshot"], "snapshot: ram " + what + " must be in an array block; block " + blk.name + " is not an array");
+    for (const Field& f : reg.fields) {
+      if (f.is_const) r.fail(f.loc, "snapshot: ram " + what + " may not hold a const field; " + f.name + " is const");
+    }
+  }
   return reg;
 }
 

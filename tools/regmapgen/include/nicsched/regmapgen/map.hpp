@@ -72,6 +72,7 @@ struct Register {
   std::string desc;
   bool shadowed = false;
   bool snapshot = false;
+  bool snapshot_ram = false;  // snapshot: ram, the snapshot lives outside the CSR, read by element index
   std::vector<Field> fields;  // sorted by lsb
   SourceLoc loc;
 
