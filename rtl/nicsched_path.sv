@@ -113,7 +113,7 @@ module nicsched_path #(
   output logic [NumQueues*32-1:0]            q_bytes_o,
   output logic [NumQueues*32-1:0]            q_pkts_o
 );
-  logic [NumQueues-1:0]       head_valid;
+  logic [NumQueues-1:0]       head_valid, head_second;
   logic [NumQueues*CellW-1:0] head_cell;
   logic [NumQueues*LenW-1:0]  head_len;
   logic [NumQueues*TsW-1:0]   head_ts;
@@ -167,6 +167,7 @@ module nicsched_path #(
     .ev_drop_limit_o,
     .ev_drop_buf_o,
     .head_valid_o (head_valid),
+    .head_second_o(head_second),
     .head_cell_o  (head_cell),
     .head_len_o   (head_len),
     .head_ts_o    (head_ts),
@@ -204,9 +205,10 @@ module nicsched_path #(
       if (inflight[t]) begin
         inflight_prio = t_prio_i[t*2 +: 2];
         // frames of the tenant, the one in flight included: at least two
+        // (from the queues' head registers, not their counts: see head_second_o)
         sp_block = conform_i[t] && t_enable_i[t] &&
-                   ((q_pkts_o[(2*t)*32 +: 32] > 32'd1) || (q_pkts_o[(2*t+1)*32 +: 32] > 32'd1) ||
-                    (q_pkts_o[(2*t)*32 +: 32] != 32'd0 && q_pkts_o[(2*t+1)*32 +: 32] != 32'd0));
+                   (head_second[2*t] || head_second[2*t+1] ||
+                    (head_valid[2*t] && head_valid[2*t+1]));
       end
     end
     sp_block = sp_block && (mode_i == nicsched_regs_pkg::CTRL_ARB_MODE_SP ||
@@ -220,7 +222,7 @@ module nicsched_path #(
     crypto_want_o = '0;
     for (int q = 0; q < NumQueues; q++) begin
       q_crypto[q]  = (head_op[q*2 +: 2] != 2'd0);
-      q_backlog[q] = (q_pkts_o[q*32 +: 32] != 32'd0);
+      q_backlog[q] = head_valid[q];  // a frame queued (the queues' HeadValid_A)
       q_elig[q]    = head_valid[q] && conform_i[q/2] && !inflight[q/2] && !below[q/2] &&
                      (q_crypto[q] ? can_claim_i[q/2] : plain_ok);
       if (head_valid[q] && q_crypto[q] && !can_claim_i[q/2]) begin

@@ -63,6 +63,7 @@ module nicsched_queues #(
   output logic                              ev_drop_buf_o,  // dropped: no free cell
   // head of every queue (registered)
   output logic [NumQueues-1:0]              head_valid_o,
+  output logic [NumQueues-1:0]              head_second_o,  // two or more frames queued
   output logic [NumQueues*CellW-1:0]        head_cell_o,
   output logic [NumQueues*LenW-1:0]         head_len_o,
   output logic [NumQueues*TsW-1:0]          head_ts_o,
@@ -126,6 +127,7 @@ module nicsched_queues #(
   logic [NumQueues*32-1:0]    bytes_q, bytes_d;
   logic                       refill_q, refill_d;
   logic [QueueW-1:0]          refill_qid_q, refill_qid_d;
+  logic [NumQueues-1:0]       refill_oh_q, refill_oh_d;  // the refill's queue, one-hot
 
   // next_alloc_mem read (address alloc_d) with write bypass
   logic [CellW-1:0] alloc_next_raw;
@@ -267,6 +269,7 @@ module nicsched_queues #(
   always_comb begin
     refill_d     = 1'b0;
     refill_qid_d = refill_qid_q;
+    refill_oh_d  = '0;
     ds_we        = 1'b0;
     ds_waddr     = '0;
     ds_wdata     = enq_desc;
@@ -304,7 +307,9 @@ module nicsched_queues #(
       logic [CntW-1:0]  left;      // frames after the dequeue, before the enqueue
       is_deq = deq_valid_i && (dq == q[QueueW-1:0]);
       is_enq = enq && (eq_q == q[QueueW-1:0]);
-      land   = refill_q && (refill_qid_q == q[QueueW-1:0]);
+      land   = refill_oh_q[q];
+      // the same refill decision, decoded per queue from its own count (no mux of all counts)
+      refill_oh_d[q] = is_deq && (cnt_q[q*CntW +: CntW] > TWO_FRAMES);
       // the frame after the head: the second register, or the read landing now
       nxt_v  = sv_q[q] || land;
       nxt    = sv_q[q] ? sd_q[q*DescW +: DescW] : ds_rdata;
@@ -348,6 +353,9 @@ module nicsched_queues #(
     end
   end
   assign head_valid_o = hv_q;
+  // two or more frames: the second descriptor is in its register or lands this clock
+  // (the invariant SecondValid_A below), so the arbiter's rules need no compare of counts
+  assign head_second_o = sv_q | refill_oh_q;
   assign q_bytes_o    = bytes_q;
 
   // ---------------------------------------------------------------- registers
@@ -372,6 +380,7 @@ module nicsched_queues #(
       bytes_q      <= '0;
       refill_q     <= 1'b0;
       refill_qid_q <= '0;
+      refill_oh_q  <= '0;
     end else begin
       init_q       <= init_d;
       init_cnt_q   <= init_cnt_d;
@@ -392,6 +401,7 @@ module nicsched_queues #(
       bytes_q      <= bytes_d;
       refill_q     <= refill_d;
       refill_qid_q <= refill_qid_d;
+      refill_oh_q  <= refill_oh_d;
     end
   end
 
@@ -438,6 +448,7 @@ module nicsched_queues #(
     `NICSCHED_ASSERT(HeadValid_A, hv_q[q] == (cnt_q[q*CntW +: CntW] != '0))
     `NICSCHED_ASSERT(SecondValid_A, (sv_q[q] || (refill_q && refill_qid_q == q[QueueW-1:0])) ==
                                     (cnt_q[q*CntW +: CntW] > ONE_FRAME))
+    `NICSCHED_ASSERT(RefillOneHot_A, refill_oh_q[q] == (refill_q && refill_qid_q == q[QueueW-1:0]))
     `NICSCHED_ASSERT(SecondNotRefilling_A, !(sv_q[q] && refill_q && refill_qid_q == q[QueueW-1:0]))
   end
 

@@ -145,6 +145,9 @@ struct QueuesBench {
       check(get_bits(tb->head_valid_o, q, 1) == (model.fifo[q].empty() ? 0U : 1U),
             fmt::format("cycle {}: queue {} head valid {} but the model holds {} frames", cyc, q,
                         get_bits(tb->head_valid_o, q, 1), model.fifo[q].size()));
+      check(get_bits(tb->head_second_o, q, 1) == (model.fifo[q].size() >= 2 ? 1U : 0U),
+            fmt::format("cycle {}: queue {} 'two or more frames' {} but the model holds {} frames", cyc, q,
+                        get_bits(tb->head_second_o, q, 1), model.fifo[q].size()));
       const auto b = get_bits(tb->q_bytes_o, q * 32, 32);
       const auto p = get_bits(tb->q_pkts_o, q * 32, 32);
       check(b == model.bytes[q], fmt::format("cycle {}: queue {} holds {} bytes, model {}", cyc, q, b, model.bytes[q]));
