@@ -4,18 +4,18 @@ output (docs/agent.md, "Starvation (issue 15)").
 
 Usage: tools/starvation.py EVAL_DIR[:NAME] [EVAL_DIR[:NAME] ...] [--policy NAME] [--behind PCT]
 
-Each EVAL_DIR is the --out folder of one `nicagent eval` (runs.csv, and tenants.csv from
-eval at 2026-11-27 on); `:NAME` renames that folder's policy rows (`ppo`) to NAME, so that
-several policies evaluated separately on the same scenarios are compared. The folders are
-read as one set of runs; a run (scenario, controller, seed) given twice must have the same
-value (the baselines are deterministic), else it is an error. Per controller: the mean over scenarios of the
-per-scenario mean normalised iteration time (each scenario's mean over seeds, as eval's
-family table), the paired gain of the policy (default `ppo`) against every other
-controller (per scenario: % lower mean normalised time than the other's, mean over
-scenarios with a 95 % Student-t CI; eval's "policy paired with each controller"), and the
-scenarios where each controller is at least --behind % (default 20) behind FIFO. With
-tenants.csv: each controller's mean over scenarios of the worst tenant's normalised
-iteration time (the worst scored tenant of each run, mean over seeds), and for each
+Each EVAL_DIR is the --out folder of one `nicagent eval` (runs.csv, and tenants.csv from eval
+at 2026-11-27 on); `:NAME` renames that folder's policy rows (`ppo`) to NAME, so that several
+policies evaluated separately on the same scenarios are compared. The folders are read as one
+set of runs; a run (scenario, controller, seed) given twice must have the same value (the
+baselines are deterministic), else it is an error. Per controller: the mean over scenarios of
+the per-scenario mean normalised iteration time (each scenario's mean over seeds, as eval's
+family table), the paired gain of the policy (default `ppo`) against every other controller
+(per scenario: % lower mean normalised time than the other's, mean over scenarios with a 95 %
+Student-t CI whose quantile mirrors sim::student_t_975; eval's "policy paired with each
+controller"), and the scenarios where each controller is at least --behind % (default 20)
+behind FIFO. With tenants.csv: each controller's mean over scenarios of the worst tenant's
+normalised iteration time (the worst scored tenant of each run, mean over seeds), and for each
 scenario where a controller is behind FIFO by --behind %, its per-tenant normalised times
 against FIFO's (mean over seeds). Only the Python standard library is used.
 """
@@ -27,20 +27,26 @@ import os
 import statistics
 import sys
 
-# Two-sided 95 % Student-t quantiles by degrees of freedom (normal beyond 120).
-_T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
-        10: 2.228, 11: 2.201, 12: 2.179, 13: 2.160, 14: 2.145, 15: 2.131, 16: 2.120, 17: 2.110,
-        18: 2.101, 19: 2.093, 20: 2.086, 21: 2.080, 22: 2.074, 23: 2.069, 24: 2.064, 25: 2.060,
-        26: 2.056, 27: 2.052, 28: 2.048, 29: 2.045, 30: 2.042, 40: 2.021, 60: 2.000, 120: 1.980}
+# The two-sided 95 % Student-t quantile, t(0.975, df): this mirrors sim::student_t_975
+# (sim/src/metrics.cpp), the rule of every CI `nicagent eval` prints, so that a CI here and
+# one there agree: the same table to df 30, the same Cornish-Fisher expansion above, written
+# in the same order of operations. tests/tools (tools.starvation.t95_matches_cpp) checks the
+# two against each other for df 1-300; change both or neither.
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+         2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+         2.045, 2.042)
 
 
 def t95(df):
-    if df in _T95:
-        return _T95[df]
-    for k in sorted(_T95):  # the next tabulated df above: a slightly wider interval
-        if k > df:
-            return _T95[k]
-    return 1.960
+    if df < 0:
+        raise ValueError(f"t95: {df} degrees of freedom")
+    if df == 0:
+        return math.inf
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = 1.959964  # the normal distribution's 0.975 quantile
+    n = float(df)
+    return z + (z * z * z + z) / (4 * n) + (5 * math.pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * n * n)
 
 
 def fail(msg):

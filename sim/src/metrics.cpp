@@ -23,6 +23,8 @@ std::optional<double> mean(const std::vector<double>& samples) {
   return std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
 }
 
+// tools/starvation.py's t95 mirrors this (same table, same expansion); the test
+// tools.starvation.t95_matches_cpp fails when the two differ. Change both or neither.
 double student_t_975(std::uint64_t df) {
   static constexpr std::array<double, 30> kTable{12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306,
                                                  2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120,
