@@ -84,20 +84,35 @@ module nicsched_classifier #(
         (((s_prs_dport_i ^ cls_port_value_i[i*16 +: 16])      & cls_port_mask_i[i*16 +: 16])      == '0);
   end
 
+  // The lowest hit, one-hot, then an AND-OR of the entries' actions: the same function as
+  // an if-chain from the highest entry down, but a log-depth OR prefix and a flat OR in
+  // place of a mux chain as long as the table (the 16-tenant core's worst path was that
+  // chain: docs/rtl.md).
+  logic [NumClsEntries-1:0] hit_below;  // some entry below i hits
+  logic [NumClsEntries-1:0] first_hit;
+  always_comb begin
+    hit_below = '0;
+    // Kogge-Stone prefix OR of hit, shifted by one entry
+    for (int i = 1; i < NumClsEntries; i++) hit_below[i] = hit[i-1];
+    for (int d = 1; d < NumClsEntries; d *= 2) begin
+      for (int i = NumClsEntries - 1; i >= d; i--) hit_below[i] = hit_below[i] | hit_below[i-d];
+    end
+    first_hit = hit & ~hit_below & {NumClsEntries{!s_prs_default_i}};
+  end
+
+  logic       use_table;
   logic [5:0] sel_tenant;
   logic       sel_class;
   logic [1:0] sel_op;
+  assign use_table = (|hit) && !s_prs_default_i;
   always_comb begin
-    sel_tenant = default_action_tenant_i;
-    sel_class  = default_action_class_i;
-    sel_op     = default_action_crypto_op_i;
-    // Walk from the highest entry down so that the lowest hit is assigned last.
-    for (int i = NumClsEntries - 1; i >= 0; i--) begin
-      if (hit[i] && !s_prs_default_i) begin
-        sel_tenant = cls_action_tenant_i[i*6 +: 6];
-        sel_class  = cls_action_class_i[i];
-        sel_op     = cls_action_crypto_op_i[i*2 +: 2];
-      end
+    sel_tenant = use_table ? '0 : default_action_tenant_i;
+    sel_class  = use_table ? '0 : default_action_class_i;
+    sel_op     = use_table ? '0 : default_action_crypto_op_i;
+    for (int i = 0; i < NumClsEntries; i++) begin
+      sel_tenant = sel_tenant | ({6{first_hit[i]}} & cls_action_tenant_i[i*6 +: 6]);
+      sel_class  = sel_class  | (first_hit[i] & cls_action_class_i[i]);
+      sel_op     = sel_op     | ({2{first_hit[i]}} & cls_action_crypto_op_i[i*2 +: 2]);
     end
   end
 

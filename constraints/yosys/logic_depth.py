@@ -5,7 +5,10 @@ Yosys' `sta` reports one path and stops at the first CARRY4 or MUXF7/8/9 (no tim
 so it cannot say how deep the logic before a given flop is, nor what a path does after a
 carry chain. This counts cells in series instead: from any flop output or primary input to
 each flop's D, one level per LUT and per CARRY4 (a carry chain of n CARRY4 counts n),
-MUXF7/8/9 counted with the LUT before them. Flops are grouped by the name of their Q net
+MUXF7/8/9 counted with the LUT before them. Block RAM outputs start paths; a distributed
+RAM's (or SRL's) output is one level after its read address, and its write data, address
+and enable end paths like a flop's D (grouped by the RAM's first output net, "(RAM
+write)"). Flops are grouped by the name of their Q net
 with the bit index dropped (`u_pad.lanes_q`, `out_o`); --split NAME=FIELD:LO:HI,... names
 bit ranges of a group (e.g. a timing wrapper's out_o by port).
 
@@ -20,6 +23,21 @@ import re
 import sys
 
 FLOPS = ('FDCE', 'FDPE', 'FDRE', 'FDSE')
+# Block RAMs read synchronously: their outputs start paths, like a flop's Q.
+SYNC_RAMS = ('RAMB18E1', 'RAMB36E1', 'RAMB18E2', 'RAMB36E2', 'URAM288', 'URAM288_BASE')
+# Distributed RAMs and shift registers read asynchronously: an output follows the read
+# address (one level, as a LUT), never the data or write enable, which are written at
+# the clock edge and are endpoints like a flop's D.
+ASYNC_RAMS = ('RAM32M', 'RAM32M16', 'RAM64M', 'RAM64M8', 'RAM32X1D', 'RAM64X1D', 'RAM128X1D',
+              'RAM256X1D', 'RAM32X1S', 'RAM64X1S', 'RAM128X1S', 'RAM256X1S', 'RAM512X1S',
+              'SRL16E', 'SRLC16E', 'SRLC32E')
+
+
+def is_read_address(cell_type, port):
+    """Whether an input port of an asynchronous RAM cell is a read address."""
+    if cell_type.startswith('SRL'):
+        return re.fullmatch(r'A\d?', port) is not None
+    return port.startswith('ADDR') or port.startswith('DPRA') or re.fullmatch(r'A\d?', port) is not None
 
 
 def main():
@@ -63,14 +81,14 @@ def main():
 
     def depth(bit):  # (levels, path) of the deepest path ending at this net
         c = driver.get(bit) if isinstance(bit, int) else None
-        if c is None or c['type'] in FLOPS:
+        if c is None or c['type'] in FLOPS or c['type'] in SYNC_RAMS:
             return (0, [label(bit) if isinstance(bit, int) else 'const'])
         if bit in memo:
             return memo[bit]
         memo[bit] = (0, ['loop'])
         best = (-1, [])
         for p, d in c['port_directions'].items():
-            if d == 'input':
+            if d == 'input' and (c['type'] not in ASYNC_RAMS or is_read_address(c['type'], p)):
                 for b in c['connections'][p]:
                     r = depth(b)
                     if r[0] > best[0]:
@@ -90,15 +108,28 @@ def main():
         return n
 
     groups, deepest = {}, (-1, '', [])
+    def endpoints(c):  # (output net naming the group, group suffix, input bits ending paths)
+        if c['type'] in FLOPS:
+            return c['connections']['Q'][0], '', [c['connections']['D'][0]]
+        if c['type'] in ASYNC_RAMS or c['type'] in SYNC_RAMS:
+            outs = [b for p, d in c['port_directions'].items() if d == 'output'
+                    for b in c['connections'][p] if isinstance(b, int)]
+            ins = [b for p, d in c['port_directions'].items()
+                   if d == 'input' and not p.startswith(('CLK', 'WCLK', 'C'))
+                   and not (c['type'] in ASYNC_RAMS and is_read_address(c['type'], p))
+                   for b in c['connections'][p]]
+            return (outs[0] if outs else None), ' (RAM write)', ins
+        return None, '', []
+
     for c in cells.values():
-        if c['type'] not in FLOPS:
+        q, suffix, ins = endpoints(c)
+        if q is None or not ins:
             continue
-        q = c['connections']['Q'][0]
-        d = depth(c['connections']['D'][0])
-        g = group(q)
+        d = max((depth(b) for b in ins), key=lambda r: r[0])
+        g = group(q) + suffix
         groups[g] = max(groups.get(g, 0), d[0])
         if args.path and re.fullmatch(args.path, label(q)) and d[0] > deepest[0]:
-            deepest = (d[0], label(q), d[1])
+            deepest = (d[0], label(q) + suffix, d[1])
     for g, d in sorted(groups.items(), key=lambda x: (-x[1], x[0])):
         print(d, g)
     if args.path:
