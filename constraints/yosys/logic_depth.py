@@ -7,8 +7,8 @@ carry chain. This counts cells in series instead: from any flop output or primar
 each flop's D, one level per LUT and per CARRY4 (a carry chain of n CARRY4 counts n),
 MUXF7/8/9 counted with the LUT before them. Block RAM outputs start paths; a distributed
 RAM's (or SRL's) output is one level after its read address, and its write data, address
-and enable end paths like a flop's D (grouped by the RAM's first output net, "(RAM
-write)"). Flops are grouped by the name of their Q net
+and enable (and its addresses) end paths like a flop's D (grouped by the RAM's first
+output net, "(RAM inputs)"). Flops are grouped by the name of their Q net
 with the bit index dropped (`u_pad.lanes_q`, `out_o`); --split NAME=FIELD:LO:HI,... names
 bit ranges of a group (e.g. a timing wrapper's out_o by port).
 
@@ -27,7 +27,8 @@ FLOPS = ('FDCE', 'FDPE', 'FDRE', 'FDSE')
 SYNC_RAMS = ('RAMB18E1', 'RAMB36E1', 'RAMB18E2', 'RAMB36E2', 'URAM288', 'URAM288_BASE')
 # Distributed RAMs and shift registers read asynchronously: an output follows the read
 # address (one level, as a LUT), never the data or write enable, which are written at
-# the clock edge and are endpoints like a flop's D.
+# the clock edge. Every input of a RAM (data, enable, addresses) also ends paths, like a
+# flop's D.
 ASYNC_RAMS = ('RAM32M', 'RAM32M16', 'RAM64M', 'RAM64M8', 'RAM32X1D', 'RAM64X1D', 'RAM128X1D',
               'RAM256X1D', 'RAM32X1S', 'RAM64X1S', 'RAM128X1S', 'RAM256X1S', 'RAM512X1S',
               'SRL16E', 'SRLC16E', 'SRLC32E')
@@ -115,10 +116,9 @@ def main():
             outs = [b for p, d in c['port_directions'].items() if d == 'output'
                     for b in c['connections'][p] if isinstance(b, int)]
             ins = [b for p, d in c['port_directions'].items()
-                   if d == 'input' and not p.startswith(('CLK', 'WCLK', 'C'))
-                   and not (c['type'] in ASYNC_RAMS and is_read_address(c['type'], p))
+                   if d == 'input' and 'CLK' not in p and p != 'C'
                    for b in c['connections'][p]]
-            return (outs[0] if outs else None), ' (RAM write)', ins
+            return (outs[0] if outs else None), ' (RAM inputs)', ins
         return None, '', []
 
     for c in cells.values():
