@@ -130,7 +130,7 @@ def main():
             g = [100.0 * (mean[c][s] - mean[a.policy][s]) / mean[c][s] for s in on]
             ci = t95(len(g) - 1) * statistics.stdev(g) / math.sqrt(len(g)) if len(g) > 1 else float("nan")
             print(f"| {c} | {statistics.mean(g):+.2f} % ± {ci:.2f} | "
-                  f"{sum(x > 0.1 for x in g)} / {sum(x < -0.1 for x in g)} of {len(g)} |")
+                  f"{sum(x > 0 for x in g)} / {sum(x < 0 for x in g)} of {len(g)} |")  # as sim::paired_gain
 
     for c in ctrls:
         for s in behind.get(c, []):
