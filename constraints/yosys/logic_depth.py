@@ -13,9 +13,9 @@ with the bit index dropped (`u_pad.lanes_q`, `out_o`); --split NAME=FIELD:LO:HI,
 bit ranges of a group (e.g. a timing wrapper's out_o by port).
 
 usage: yosys -p '...; synth_xilinx ...; write_json NETLIST.json'
-       logic_depth.py NETLIST.json [--split out_o=m_axis_tkeep:512:575,...] [--path REGEX]
+       logic_depth.py NETLIST.json [--split out_o=m_axis_tkeep:512:575,...] [--path REGEX [--names]]
 Prints "levels group" per group, deepest first; --path also prints the deepest path into
-the flops whose Q net matches REGEX, cell by cell.
+the flops whose Q net matches REGEX, cell by cell (--names: with each cell's output net).
 """
 import argparse
 import json
@@ -46,6 +46,7 @@ def main():
     ap.add_argument('netlist')
     ap.add_argument('--split', default='', help='GROUP=FIELD:LO:HI,... (bit ranges of a group)')
     ap.add_argument('--path', help='regex of Q nets: print the deepest path into them')
+    ap.add_argument('--names', action='store_true', help='with --path: each cell as TYPE(its output net)')
     args = ap.parse_args()
 
     try:
@@ -94,7 +95,8 @@ def main():
                     r = depth(b)
                     if r[0] > best[0]:
                         best = r
-        memo[bit] = (best[0] + (0 if c['type'].startswith('MUXF') else 1), best[1] + [c['type']])
+        step = f"{c['type']}({label(bit)})" if args.names else c['type']
+        memo[bit] = (best[0] + (0 if c['type'].startswith('MUXF') else 1), best[1] + [step])
         return memo[bit]
 
     def label(bit):

@@ -43,7 +43,7 @@ def netlist():
         'fc': cell('FDRE', C=(i, clk), D=(i, [31]), Q=(o, [35])),
     }
     names = {'clk': [2], 'd_in': [3], 'a_q': [10], 'b_q': [22], 'c_q': [35], 'mem_rd': [20],
-             'bram_rd': [30]}
+             'bram_rd': [30], 'l1_o': [11], 'l2_o': [12], 'l4_o': [21]}
     return {'modules': {'top': {'attributes': {'top': '00000000000000000000000000000001'},
                                 'cells': cells,
                                 'netnames': {n: {'bits': b} for n, b in names.items()}}}}
@@ -73,6 +73,16 @@ def main():
     want_path = 'deepest into b_q[0]: 4 levels: a_q[0] -> LUT2 -> LUT2 -> RAM64M -> LUT2'
     if got.get('path') != want_path:
         bad.append(f'path: {got.get("path")!r}, expected {want_path!r}')
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, 'netlist.json')
+        with open(path, 'w') as f:
+            json.dump(netlist(), f)
+        named = subprocess.run([sys.executable, a.tool, path, '--path', r'b_q\[0\]', '--names'],
+                               capture_output=True, text=True).stdout.splitlines()[-1:]
+    want_named = ('deepest into b_q[0]: 4 levels: a_q[0] -> LUT2(l1_o[0]) -> LUT2(l2_o[0]) -> '
+                  'RAM64M(mem_rd[0]) -> LUT2(l4_o[0])')
+    if named != [want_named]:
+        bad.append(f'--names path: {named!r}, expected {want_named!r}')
     if bad:
         sys.exit('synth.logic_depth: ' + '; '.join(bad) + '\n' + out.stdout)
     print('synth.logic_depth: ' + ', '.join(f'{g} {n}' for g, n in want.items()))
