@@ -6,9 +6,9 @@ so it cannot say how deep the logic before a given flop is, nor what a path does
 carry chain. This counts cells in series instead: from any flop output or primary input to
 each flop's D, one level per LUT and per CARRY4 (a carry chain of n CARRY4 counts n),
 MUXF7/8/9 counted with the LUT before them. Block RAM outputs start paths; a distributed
-RAM's (or SRL's) output is one level after its read address, and its write data, address
-and enable (and its addresses) end paths like a flop's D (grouped by the RAM's first
-output net, "(RAM inputs)"). Flops are grouped by the name of their Q net
+RAM's (or SRL's) output is one level after its read address, and every input of a RAM
+(data, enable, addresses) ends paths like a flop's D (grouped by the RAM's first output
+net, "(RAM inputs)"). Flops are grouped by the name of their Q net
 with the bit index dropped (`u_pad.lanes_q`, `out_o`); --split NAME=FIELD:LO:HI,... names
 bit ranges of a group (e.g. a timing wrapper's out_o by port).
 
@@ -34,11 +34,10 @@ ASYNC_RAMS = ('RAM32M', 'RAM32M16', 'RAM64M', 'RAM64M8', 'RAM32X1D', 'RAM64X1D',
               'SRL16E', 'SRLC16E', 'SRLC32E')
 
 
-def is_read_address(cell_type, port):
-    """Whether an input port of an asynchronous RAM cell is a read address."""
-    if cell_type.startswith('SRL'):
-        return re.fullmatch(r'A\d?', port) is not None
-    return port.startswith('ADDR') or port.startswith('DPRA') or re.fullmatch(r'A\d?', port) is not None
+def is_read_address(port):
+    """Whether an input port of an asynchronous RAM or SRL cell is a read address (ADDRx,
+    DPRA, A or A0-A3)."""
+    return port.startswith(('ADDR', 'DPRA')) or re.fullmatch(r'A\d?', port) is not None
 
 
 def main():
@@ -90,7 +89,7 @@ def main():
         memo[bit] = (0, ['loop'])
         best = (-1, [])
         for p, d in c['port_directions'].items():
-            if d == 'input' and (c['type'] not in ASYNC_RAMS or is_read_address(c['type'], p)):
+            if d == 'input' and (c['type'] not in ASYNC_RAMS or is_read_address(p)):
                 for b in c['connections'][p]:
                     r = depth(b)
                     if r[0] > best[0]:
