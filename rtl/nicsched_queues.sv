@@ -125,9 +125,7 @@ module nicsched_queues #(
   logic [NumQueues*CellW-1:0] tail_q, tail_d;
   logic [NumQueues*CntW-1:0]  cnt_q, cnt_d;
   logic [NumQueues*32-1:0]    bytes_q, bytes_d;
-  logic                       refill_q, refill_d;
-  logic [QueueW-1:0]          refill_qid_q, refill_qid_d;
-  logic [NumQueues-1:0]       refill_oh_q, refill_oh_d;  // the refill's queue, one-hot
+  logic [NumQueues-1:0]       refill_oh_q, refill_oh_d;  // queue whose desc_mem read lands, one-hot
 
   // next_alloc_mem read (address alloc_d) with write bypass
   logic [CellW-1:0] alloc_next_raw;
@@ -267,8 +265,6 @@ module nicsched_queues #(
   // Every per-queue write is a loop over the queues with an index compare (not a
   // variable part-select), which synthesises to small muxes.
   always_comb begin
-    refill_d     = 1'b0;
-    refill_qid_d = refill_qid_q;
     refill_oh_d  = '0;
     ds_we        = 1'b0;
     ds_waddr     = '0;
@@ -297,8 +293,6 @@ module nicsched_queues #(
     if (deq_valid_i && dq_cnt > TWO_FRAMES) begin
       ds_re        = 1'b1;
       ds_raddr     = dq_next_cell;
-      refill_d     = 1'b1;
-      refill_qid_d = dq;
     end
 
     for (int q = 0; q < NumQueues; q++) begin
@@ -378,8 +372,6 @@ module nicsched_queues #(
       tail_q       <= '0;
       cnt_q        <= '0;
       bytes_q      <= '0;
-      refill_q     <= 1'b0;
-      refill_qid_q <= '0;
       refill_oh_q  <= '0;
     end else begin
       init_q       <= init_d;
@@ -399,8 +391,6 @@ module nicsched_queues #(
       tail_q       <= tail_d;
       cnt_q        <= cnt_d;
       bytes_q      <= bytes_d;
-      refill_q     <= refill_d;
-      refill_qid_q <= refill_qid_d;
       refill_oh_q  <= refill_oh_d;
     end
   end
@@ -442,14 +432,16 @@ module nicsched_queues #(
 
   `NICSCHED_ASSERT(DeqValidHead_A, !deq_valid_i || hv_q[deq_queue_i])    // dequeue only a valid head
   `NICSCHED_ASSERT(LinkRefillApart_A, !(ds_we && ds_re) || ds_waddr != ds_raddr)  // never collide
+  // the per-queue refill decode (refill_oh_d, from each queue's own count) is the read
+  // issued from the dequeued queue's muxed count: one queue, that queue, only then
+  `NICSCHED_ASSERT(RefillIsRead_A, refill_oh_d == (ds_re ? (NumQueues'(1) << dq) : '0))
   `NICSCHED_ASSERT(NoFreeDuringInit_A, !free_valid_i || !init_q)
   // the registers hold the first min(frames, 2) descriptors, counting a read in flight
   for (genvar q = 0; q < NumQueues; q++) begin : g_queue_assert
     `NICSCHED_ASSERT(HeadValid_A, hv_q[q] == (cnt_q[q*CntW +: CntW] != '0))
-    `NICSCHED_ASSERT(SecondValid_A, (sv_q[q] || (refill_q && refill_qid_q == q[QueueW-1:0])) ==
+    `NICSCHED_ASSERT(SecondValid_A, (sv_q[q] || refill_oh_q[q]) ==
                                     (cnt_q[q*CntW +: CntW] > ONE_FRAME))
-    `NICSCHED_ASSERT(RefillOneHot_A, refill_oh_q[q] == (refill_q && refill_qid_q == q[QueueW-1:0]))
-    `NICSCHED_ASSERT(SecondNotRefilling_A, !(sv_q[q] && refill_q && refill_qid_q == q[QueueW-1:0]))
+    `NICSCHED_ASSERT(SecondNotRefilling_A, !(sv_q[q] && refill_oh_q[q]))
   end
 
 endmodule
