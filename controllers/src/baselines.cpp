@@ -5,6 +5,7 @@
 
 #include "nicsched/control/controller.hpp"
 #include "nicsched/control/error.hpp"
+#include "nicsched/control/guard.hpp"
 
 namespace nicsched::control {
 namespace {
@@ -139,6 +140,28 @@ class CryptoSplit final : public Controller {
   bool proportional_;
 };
 
+// A baseline with the starvation guard over its decisions (make_baseline("NAME+guard[N]")).
+class Guarded final : public Controller {
+ public:
+  Guarded(std::string name, std::unique_ptr<Controller> inner, GuardConfig cfg)
+      : name_(std::move(name)), inner_(std::move(inner)), guard_(cfg) {}
+  [[nodiscard]] std::string name() const override { return name_; }
+  void reset() override {
+    inner_->reset();
+    guard_.reset();
+  }
+  host::Policy decide(const TelemetryTracker& tr, const host::Policy& base) override {
+    auto p = inner_->decide(tr, base);
+    guard_.apply(tr, p);
+    return p;
+  }
+
+ private:
+  std::string name_;
+  std::unique_ptr<Controller> inner_;
+  StarvationGuard guard_;
+};
+
 }  // namespace
 
 std::vector<std::uint32_t> rank_to_levels(const std::vector<double>& key, std::uint32_t levels) {
@@ -159,7 +182,7 @@ std::vector<std::uint32_t> rank_to_levels(const std::vector<double>& key, std::u
 const std::vector<std::string>& baseline_names() {
   static const std::vector<std::string> names = {"fifo",     "fair",         "sp",
                                                  "stagger",  "las",          "progress",
-                                                 "crypto-equal", "crypto-prop"};
+                                                 "crypto-equal", "crypto-prop", "progress+guard"};
   return names;
 }
 
@@ -169,6 +192,18 @@ const std::vector<std::string>& static_baseline_names() {
 }
 
 std::unique_ptr<Controller> make_baseline(const std::string& name, std::vector<std::uint32_t> sp_levels) {
+  if (const auto plus = name.find("+guard"); plus != std::string::npos) {
+    const std::string n = name.substr(plus + 6);
+    GuardConfig g{kDefaultGuardIntervals};
+    if (!n.empty()) {
+      if (n.size() > 6 || !std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+          std::stoul(n) == 0) {
+        throw EnvError("baseline '" + name + "': the guard's interval count must be 1..999999, not '" + n + "'");
+      }
+      g.intervals = static_cast<std::uint32_t>(std::stoul(n));
+    }
+    return std::make_unique<Guarded>(name, make_baseline(name.substr(0, plus), std::move(sp_levels)), g);
+  }
   if (name == "fifo") return std::make_unique<Fifo>();
   if (name == "fair") return std::make_unique<Fair>();
   if (name == "sp") return std::make_unique<StaticPriority>(std::move(sp_levels));
@@ -179,7 +214,7 @@ std::unique_ptr<Controller> make_baseline(const std::string& name, std::vector<s
   if (name == "crypto-prop") return std::make_unique<CryptoSplit>(true);
   std::string known;
   for (const auto& n : baseline_names()) known += (known.empty() ? "" : ", ") + n;
-  throw EnvError("unknown baseline '" + name + "' (known: " + known + ")");
+  throw EnvError("unknown baseline '" + name + "' (known: " + known + ", each also as NAME+guard or NAME+guardN)");
 }
 
 }  // namespace nicsched::control

@@ -380,3 +380,41 @@ TEST_CASE("policy export: the earlier mlp policy keeps its action space and leav
   }
   CHECK(actions.size() > 1);  // it does decide (the test is not about a constant policy)
 }
+
+TEST_CASE("policy export: a policy's starvation guard (policy.yaml env) lifts a held-back tenant in its controller",
+          "[ppo][export][guard]") {
+  // The same exported policy with guard_intervals: 3 added to its env: both controllers
+  // decide alike until tenant 0 (a bulk backlog it cannot send, tenant 1 sending) has been held back three
+  // intervals in a row; then the guarded one puts it at the top level, until it drains.
+  const auto dir = temp_dir("guarded");
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  for (const char* f : {"policy.pt", "policy.yaml"}) std::filesystem::copy_file(kMlpPolicy / f, dir / f);
+  std::ofstream(dir / "policy.yaml", std::ios::app) << "  guard_intervals: 3\n";
+  nicsched::ppo::PpoController plain(std::make_shared<const TrainedPolicy>(kMlpPolicy));
+  nicsched::ppo::PpoController guarded(std::make_shared<const TrainedPolicy>(dir));
+  CHECK_FALSE(plain.env_config().guard().on());
+  CHECK(guarded.env_config().guard_intervals == 3);
+  nicsched::testing::TrackedNic nic(nicsched::testing::test_caps(8, 4, 4));
+  auto& [caps, s, tr] = nic;
+  const auto base = nicsched::host::default_policy(caps);
+  for (int i = 0; i < 3; ++i) {
+    tr.update(s.bulk(1, 40000).depth(1, 30000).depth(0, 9000).next(2000));
+    const auto p = plain.decide(tr, base);
+    const auto g = guarded.decide(tr, base);
+    if (i < 2) {
+      CHECK(g == p);
+    } else {
+      REQUIRE(p.tenants[0].priority != 0);  // the policy itself keeps it below the top
+      CHECK(g.tenants[0].priority == 0);
+      for (std::uint32_t t = 1; t < caps.tenants; ++t) CHECK(g.tenants[t] == p.tenants[t]);
+    }
+  }
+  // Tenant 0 drained: its level is the policy's own again (the priority head, 3 per tenant).
+  tr.update(s.bulk(1, 40000).bulk(0, 9000).depth(1, 30000).next(2000));
+  const auto g = guarded.decide(tr, base);
+  CHECK(g.tenants[0].priority == static_cast<std::uint32_t>(guarded.last_action()[0]));
+  CHECK(g.tenants[1].priority == static_cast<std::uint32_t>(guarded.last_action()[3]));
+  guarded.reset();
+  std::filesystem::remove_all(dir);
+}

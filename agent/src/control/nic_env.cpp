@@ -58,6 +58,8 @@ const fileio::Settings<NicEnvConfig>& env_settings() {
           setting("drop_coef", &NicEnvConfig::drop_coef, "a number"),
           setting("deadline_coef", &NicEnvConfig::deadline_coef, "a number"),
           setting("starvation_coef", &NicEnvConfig::starvation_coef, "a number"),
+          setting("guard_intervals", &NicEnvConfig::guard_intervals, "an unsigned integer"),
+          setting("guard_share", &NicEnvConfig::guard_share, "a number"),
       });
   return table;
 }
@@ -113,6 +115,8 @@ void NicEnvConfig::validate() const {
           "progress_coef/fairness_coef/drop_coef/deadline_coef", "must not be negative");
   require(starvation_coef >= 0 && std::isfinite(starvation_coef), "starvation_coef",
           "must be a finite number >= 0 (weight of the worst tenant's slowdown term; 0: off)");
+  require(guard_share > 0 && guard_share <= 1, "guard_share",
+          "must be in (0, 1] (held back: less than this share of the backlogged tenants' mean bytes)");
 }
 
 NicEnvConfig parse_env_config(const std::string& yaml_text, const std::string& source) {
@@ -414,7 +418,8 @@ double starvation_potential(const NicEnvConfig& cfg, const std::vector<TenantPro
 }
 
 // ---------------------------------------------------------------------------------------
-NicEnv::NicEnv(NicEnvConfig cfg, TargetFactory factory) : cfg_(cfg), factory_(std::move(factory)) {
+NicEnv::NicEnv(NicEnvConfig cfg, TargetFactory factory)
+    : cfg_(cfg), factory_(std::move(factory)), guard_(cfg.guard()) {
   cfg_.validate();
   target_ = factory_(0);
   caps_ = host::discover(target_->bus());
@@ -474,6 +479,7 @@ void NicEnv::reset(std::uint64_t seed, std::span<float> obs_out) {
   last_progress_ = start_progress_;
   steps_ = 0;
   if (teacher_) teacher_->reset();
+  guard_.reset();
   target_->clock().step(cfg_.interval_cycles);
   observe_interval();
   encoder_->write(obs_out);
@@ -491,6 +497,7 @@ void NicEnv::observe_interval() {
 
 StepResult NicEnv::step(std::span<const int> action, std::span<float> obs_out) {
   in_force_ = codec_->decode(action, base_);
+  guard_.apply(*tracker_, in_force_);
   host::apply_policy(target_->bus(), caps_, in_force_);
   target_->clock().step(cfg_.interval_cycles);
   observe_interval();

@@ -5,12 +5,15 @@
 namespace nicsched::ppo {
 
 PpoController::PpoController(std::shared_ptr<const TrainedPolicy> policy)
-    : policy_(std::move(policy)), env_(control::parse_env_config(policy_->env_yaml(), "policy.yaml env")) {}
+    : policy_(std::move(policy)),
+      env_(control::parse_env_config(policy_->env_yaml(), "policy.yaml env")),
+      guard_(env_.guard()) {}
 
 void PpoController::reset() {
   codec_.reset();
   encoder_.reset();
   in_force_.reset();
+  guard_.reset();
 }
 
 host::Policy PpoController::decide(const control::TelemetryTracker& tracker, const host::Policy& base) {
@@ -34,6 +37,7 @@ host::Policy PpoController::decide(const control::TelemetryTracker& tracker, con
   codec_->mask(tracker, mask_);
   action_ = policy_->act(obs_, mask_);
   in_force_ = codec_->decode(action_, base);
+  guard_.apply(tracker, *in_force_);
   return *in_force_;
 }
 

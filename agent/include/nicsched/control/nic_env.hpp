@@ -17,6 +17,7 @@
 
 #include "nicsched/control/controller.hpp"
 #include "nicsched/control/env.hpp"
+#include "nicsched/control/guard.hpp"
 #include "nicsched/control/tracker.hpp"
 #include "nicsched/drivers/register_bus.hpp"
 #include "nicsched/host/types.hpp"
@@ -63,6 +64,13 @@ struct NicEnvConfig {
   // normalised iteration time, potential-based as the slowdown reward). 0 (the default): off,
   // as in the committed policy.
   double starvation_coef = 0.0;
+  // --- the starvation guard over the decoded action (guard.hpp; docs/agent.md) ---
+  // Held-back intervals in a row before a tenant is lifted to the top level; 0 (the
+  // default): off. Part of the policy: NicEnv applies it in training, PpoController in
+  // eval and serve.
+  std::uint32_t guard_intervals = 0;
+  double guard_share = 0.25;  // held back: < guard_share x the backlogged tenants' mean bytes
+  [[nodiscard]] GuardConfig guard() const { return {guard_intervals, guard_share}; }
 
   void validate() const;  // throws EnvError naming the field
 };
@@ -235,6 +243,7 @@ class NicEnv final : public Env {
   std::uint32_t steps_ = 0;
   RewardTerms reward_;
   std::unique_ptr<Controller> teacher_;
+  StarvationGuard guard_;  // cfg_.guard(): over every decoded action
 };
 
 // The reward of an interval from progress before/after, the episode's start, and the

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "nicsched/control/controller.hpp"
+#include "nicsched/control/guard.hpp"
 #include "nicsched/control/nic_env.hpp"
 #include "nicsched/ppo/policy.hpp"
 
@@ -28,6 +29,7 @@ class PpoController final : public control::Controller {
   std::optional<control::ActionCodec> codec_;
   std::optional<control::ObservationEncoder> encoder_;
   std::optional<host::Policy> in_force_;
+  control::StarvationGuard guard_;  // env_.guard(): over every decoded action, as in training
   std::vector<float> obs_;
   std::vector<std::uint8_t> mask_;
   std::vector<int> action_;

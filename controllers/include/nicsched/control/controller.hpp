@@ -15,6 +15,10 @@
 //   progress      least remaining burst first (estimated from the previous burst's size)
 //   crypto-equal  fair, and crypto slots split equally among tenants that use crypto
 //   crypto-prop   fair, and crypto slots split in proportion to each tenant's demand
+//   progress+guard  progress with the starvation guard (below)
+//
+// NAME+guard (NAME+guardN): the baseline with the starvation guard over its decisions,
+// lifting a tenant held back for kDefaultGuardIntervals (N) intervals (guard.hpp).
 //
 // Every baseline gives each tenant the same DWRR quantum, kBaseQuantum, unless it controls
 // weights (none does today).
@@ -43,6 +47,9 @@ class Controller : public Interface {
   // limits, classifier); the result changes only what the controller controls.
   [[nodiscard]] virtual host::Policy decide(const TelemetryTracker& tracker, const host::Policy& base) = 0;
 };
+
+// The starvation guard's interval count of NAME+guard (guard.hpp, docs/agent.md).
+inline constexpr std::uint32_t kDefaultGuardIntervals = 32;
 
 // The baseline names above, in that order.
 [[nodiscard]] const std::vector<std::string>& baseline_names();
