@@ -68,8 +68,8 @@ struct NicEnvConfig {
   // Held-back intervals in a row before a tenant is lifted to the top level; 0 (the
   // default): off. Part of the policy: NicEnv applies it in training, PpoController in
   // eval and serve.
-  std::uint32_t guard_intervals = 0;
-  double guard_share = 0.25;  // held back: < guard_share x the backlogged tenants' mean bytes
+  std::uint32_t guard_intervals = GuardConfig{}.intervals;
+  double guard_share = GuardConfig{}.share;  // held back: < guard_share x the backlogged tenants' mean bytes
   [[nodiscard]] GuardConfig guard() const { return {guard_intervals, guard_share}; }
 
   void validate() const;  // throws EnvError naming the field
