@@ -94,7 +94,7 @@ TEST_CASE("guard: tenants served alike are never held back, however little they 
   }
 }
 
-TEST_CASE("guard: NAME+guard wraps a baseline; bad suffixes are named", "[guard]") {
+TEST_CASE("guard: NAME+guard wraps a baseline and names bad suffixes", "[guard]") {
   CHECK(make_baseline("progress+guard")->name() == "progress+guard");
   CHECK(kDefaultGuardIntervals == 32);
   CHECK(make_baseline("sp+guard2")->name() == "sp+guard2");
