@@ -1,5 +1,6 @@
 // The baseline controllers (controller.hpp lists them) and the factory that names them.
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <numeric>
 
@@ -196,11 +197,10 @@ std::unique_ptr<Controller> make_baseline(const std::string& name, std::vector<s
     const std::string n = name.substr(plus + 6);
     GuardConfig g{kDefaultGuardIntervals};
     if (!n.empty()) {
-      if (n.size() > 6 || !std::all_of(n.begin(), n.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
-          std::stoul(n) == 0) {
+      const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), g.intervals);
+      if (n.size() > 6 || ec != std::errc{} || end != n.data() + n.size() || g.intervals == 0) {
         throw EnvError("baseline '" + name + "': the guard's interval count must be 1..999999, not '" + n + "'");
       }
-      g.intervals = static_cast<std::uint32_t>(std::stoul(n));
     }
     return std::make_unique<Guarded>(name, make_baseline(name.substr(0, plus), std::move(sp_levels)), g);
   }

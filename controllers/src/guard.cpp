@@ -6,9 +6,15 @@
 #include "nicsched/control/error.hpp"
 
 namespace nicsched::control {
+namespace {
+
+// Bulk bytes waiting at the end of the interval.
+bool backlogged(const TenantState& t) { return t.present && t.bulk_depth_bytes > 0; }
+
+}  // namespace
 
 StarvationGuard::StarvationGuard(GuardConfig cfg) : cfg_(cfg) {
-  if (!(cfg_.share > 0.0 && cfg_.share <= 1.0)) {
+  if (!cfg_.valid_share()) {
     throw EnvError("starvation guard: share must be in (0, 1], not " + std::to_string(cfg_.share));
   }
 }
@@ -25,17 +31,16 @@ void StarvationGuard::apply(const TelemetryTracker& tracker, host::Policy& p) {
   held_.resize(ts.size(), 0);
   lifted_.resize(ts.size(), false);
   double backlog_bytes = 0;
-  std::size_t backlogged = 0;
+  std::size_t queued = 0;
   for (const auto& t : ts) {
-    if (t.present && t.bulk_depth_bytes > 0) {
+    if (backlogged(t)) {
       backlog_bytes += t.bytes;
-      ++backlogged;
+      ++queued;
     }
   }
-  const double floor = backlogged ? cfg_.share * backlog_bytes / static_cast<double>(backlogged) : 0.0;
+  const double floor = queued ? cfg_.share * backlog_bytes / static_cast<double>(queued) : 0.0;
   for (std::size_t i = 0; i < ts.size(); ++i) {
-    const bool queued = ts[i].present && ts[i].bulk_depth_bytes > 0;
-    if (!queued) {
+    if (!backlogged(ts[i])) {
       held_[i] = 0;
       lifted_[i] = false;
       continue;

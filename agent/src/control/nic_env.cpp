@@ -115,7 +115,7 @@ void NicEnvConfig::validate() const {
           "progress_coef/fairness_coef/drop_coef/deadline_coef", "must not be negative");
   require(starvation_coef >= 0 && std::isfinite(starvation_coef), "starvation_coef",
           "must be a finite number >= 0 (weight of the worst tenant's slowdown term; 0: off)");
-  require(guard_share > 0 && guard_share <= 1, "guard_share",
+  require(guard().valid_share(), "guard_share",
           "must be in (0, 1] (held back: less than this share of the backlogged tenants' mean bytes)");
 }
 

@@ -25,6 +25,7 @@ struct GuardConfig {
   std::uint32_t intervals = 0;  // held-back intervals in a row before a lift; 0: the guard is off
   double share = 0.25;          // held back: < share x the mean bytes of the backlogged tenants
   [[nodiscard]] bool on() const { return intervals > 0; }
+  [[nodiscard]] bool valid_share() const { return share > 0.0 && share <= 1.0; }  // (0, 1]
 };
 
 class StarvationGuard {
