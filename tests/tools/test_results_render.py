@@ -20,7 +20,7 @@
                                the render with a message naming the file (and line), and
                                nothing is written.
 
-Each can fail: tried by hand (2026-11-28) by scoring the held-out choice on the seeds it was
+Each can fail: tried by hand (2026-11-27) by scoring the held-out choice on the seeds it was
 chosen on (headline_matches_definition reported scenario 0's 1.3 against 1.5333 and the family
 rows), by editing one figure of docs/results.md (committed_page_up_to_date showed the line),
 and by accepting 'nan' as a slowdown (bad_input_named).
