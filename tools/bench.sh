@@ -9,7 +9,7 @@ benches=(
   "rtl   tools/bench_rtl.sh   docs/rtl.md"
   "sim   tools/bench_sim.sh   docs/simulation.md"
   "host  tools/bench_host.sh  docs/nicctl.md"
-  "agent tools/bench_agent.sh docs/results.md"
+  "agent tools/bench_agent.sh docs/agent.md"
 )
 for row in "${benches[@]}"; do
   read -r part script doc <<<"$row"

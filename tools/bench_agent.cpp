@@ -1,4 +1,4 @@
-// bench_agent: agent figures for docs/results.md. Environment steps per second (one
+// bench_agent: agent figures for docs/agent.md ("Figures"). Environment steps per second (one
 // NicEnv, and a VecEnv of K stepped in parallel threads), policy inference latency per
 // decision, and the time of one PPO update (rollout and optimisation separately).
 // Prints Markdown; tools/bench_agent.sh runs it.

@@ -15,7 +15,7 @@ first seed with `nicsim gen --json`, runs each with `nicsim run --json --baselin
   - under FIFO: speed relative to solo (normalised progress) of the training tenants (DDP
     and FL), and crypto and link utilisation.
 With --presets it runs each named DDP preset alone (a one-tenant family drawn with
-`nicsim gen`) on 25, 100 and 200 Gbit/s links and reports its measured solo communication
+`nicsim gen`) on 25, 50 and 100 Gbit/s links and reports its measured solo communication
 share instead (the families too only if named). With --write the tables replace the ones between the family_figures
 (and preset_figures) markers in docs/scaling.md. Only the Python standard library is used.
 """
@@ -80,7 +80,7 @@ def preset_rows(nicsim, presets, backend, work, cache):
     rows = []
     for name in presets:
         cells = []
-        for link in (25, 100, 200):
+        for link in (25, 50, 100):
             # A one-tenant family of the preset: `nicsim gen --json` gives its compute time.
             fam = os.path.join(work, f"preset-{name}-{link}.yaml")
             with open(fam, "w") as f:
@@ -94,7 +94,7 @@ def preset_rows(nicsim, presets, backend, work, cache):
             # At scale 1000 a real ms is a simulated us.
             cells.append(f"{iteration_us:.0f} ms, {share * 100:.0f} %")
         rows.append(f"| `{name}` | " + " | ".join(cells) + " |")
-    return ("| preset | 25 Gbit/s: solo iteration (real), comm share | 100 Gbit/s | 200 Gbit/s (400 MHz) |\n"
+    return ("| preset | 25 Gbit/s: solo iteration (real), comm share | 50 Gbit/s | 100 Gbit/s |\n"
             "| --- | ---: | ---: | ---: |\n" + "\n".join(rows))
 
 

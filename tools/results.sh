@@ -1,70 +1,83 @@
 #!/usr/bin/env bash
-# docs/results.md, "Families": every baseline, the committed PPO policy (agent/policies/default),
-# the oracle and solo runs over the families test, comm-heavy, crypto-bound, background and
-# arrivals, with `nicagent eval --family` on the model backend (whole-scenario evaluation).
+# docs/results.md and docs/results/families/: every baseline, the committed PPO policy
+# (agent/policies/default), the oracle and solo runs over the scenario families, with
+# `nicagent eval --family` on the model backend (whole-scenario evaluation). Two steps:
+#   1. evaluation: per family, nicagent eval writes docs/results/families/FAMILY/{results.md,
+#      runs.csv,tenants.csv,eval.log} (results.md: per-scenario tables, decision latency; the
+#      timeline figure of the family's first scenario, per-tenant bandwidth and crypto-slot
+#      share of FIFO, the best baseline there and the policy; for `test`, the committed
+#      policy's learning curve training.png), and this script adds measured.txt: the commit,
+#      date, settings and wall time of the evaluation;
+#   2. render: tools/results_render.py builds the whole of docs/results.md from the committed
+#      runs.csv and measured.txt files alone (no simulation).
 #
-# Usage: tools/results.sh [BUILD_DIR]
+# Usage: tools/results.sh [BUILD_DIR]   (default: build)
+#   RENDER_ONLY=1  skip step 1: re-render docs/results.md from the committed runs (a second;
+#                  needs no build)
+#   FAMILIES       the families to (re)evaluate; default: every family of the page
+#                  (`tools/results_render.py --families`); the page shows every family that
+#                  has a runs.csv, so `FAMILIES=background tools/results.sh` refreshes one
 #   COUNT          scenarios drawn per family (the family's first seeds); default 20 for
-#                  `test` (issue 15's goal is measured on >= 20 scenarios x 5 seeds of it), 10
-#                  for the others
+#                  `test`, 10 for the others
 #   SEEDS          seeds per scenario; default 5 for `test`, 3 for the others
 #   MIN_ITER (20)  each run until every training tenant finished this many iterations / rounds
 #   ORACLE (10)    static configurations the oracle search judges per scenario
 #   THREADS (2)    runs in parallel
-#   FAMILIES       the families to (re)run; default: test comm-heavy crypto-bound background arrivals
-# Writes docs/results/families/FAMILY/{results.md,runs.csv,eval.log}, the committed policy's
-# learning curve (test/training.png: train.csv and validation.csv of agent/policies/default) and the timeline figure of
-# the family's first scenario (timeline-NAME.png: per-tenant bandwidth and crypto-slot share
-# of FIFO, the best baseline there and the policy), then puts the tables of
-# every default family measured so far (in that order) between the results:begin /
-# results:end markers of docs/results.md, so `FAMILIES=background tools/results.sh`
-# refreshes one family's tables.
+# Step 1 takes about 45 minutes on 2 cores with the defaults.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
-build=$(build_dir "${1:-}")
-nicagent="$build/agent/nicagent"
-require_built results "$nicagent" "cmake --build $build --target nicagent"
-min_iter=${MIN_ITER:-20}
-oracle=${ORACLE:-10}
-threads=${THREADS:-2}
-all="test comm-heavy crypto-bound background arrivals"
-families=${FAMILIES:-$all}
+render="$root/tools/results_render.py"
 out="$root/docs/results/families"
-mkdir -p "$out"
-tables=$(mktemp)
-trap 'rm -f "$tables"' EXIT
-for f in $families; do
-  dir="$out/$f"
-  mkdir -p "$dir"
-  # The test family's folder also gets the committed policy's learning curve (training.png).
-  training=()
-  if [[ $f == test ]]; then
-    count=${COUNT:-20} seeds=${SEEDS:-5}
-    training=(--training-log "$root/agent/policies/default/train.csv")
+
+if [[ ${RENDER_ONLY:-0} != 1 ]]; then
+  build=$(build_dir "${1:-}")
+  nicagent="$build/agent/nicagent"
+  require_built results "$nicagent" "cmake --build $build --target nicagent"
+  min_iter=${MIN_ITER:-20}
+  oracle=${ORACLE:-10}
+  threads=${THREADS:-2}
+  policy=agent/policies/default
+  # The code that measures: HEAD, marked when tracked files outside docs/ differ from it
+  # ("unknown" outside a git checkout).
+  if commit=$(git -C "$root" rev-parse --short=7 HEAD 2>/dev/null); then
+    [[ -z $(git -C "$root" status --porcelain --untracked-files=no -- . ':!docs') ]] || commit="$commit+changes"
   else
-    count=${COUNT:-10} seeds=${SEEDS:-3}
+    commit=unknown
   fi
-  echo "==> $f: nicagent eval --family sim/families/$f.yaml --count $count --seeds $seeds (log: $dir/eval.log)"
-  start=$(date +%s)
-  /usr/bin/time -f "time: %e s wall, %U s user, %S s system" \
-    "$nicagent" --log-level info eval --family "$root/sim/families/$f.yaml" --count "$count" --seeds "$seeds" \
-    --min-iterations "$min_iter" --oracle-evaluations "$oracle" --backend model --threads "$threads" \
-    --policy "$root/agent/policies/default" "${training[@]}" --out "$dir" >/dev/null 2>"$dir/eval.log"
-  tail -1 "$dir/eval.log"
-  echo "    $(( $(date +%s) - start )) s"
-done
-for f in $all; do
-  [[ -f $out/$f/results.md ]] || continue
-  # Each family's header paragraph (run settings) stays with its tables.
-  cat "$out/$f/results.md" >>"$tables"
-  echo >>"$tables"
-done
-python3 - "$root/docs/results.md" "$tables" <<'PY'
-import sys
-doc, tables = sys.argv[1], open(sys.argv[2]).read()
-text = open(doc).read()
-begin, end = "<!-- results:begin -->", "<!-- results:end -->"
-i, j = text.index(begin) + len(begin), text.index(end)
-open(doc, "w").write(text[:i] + "\n" + tables.rstrip() + "\n" + text[j:])
-PY
-echo "results: docs/results.md updated"
+  for f in ${FAMILIES:-$(python3 "$render" --families)}; do
+    dir="$out/$f"
+    mkdir -p "$dir"
+    # The test family's folder also gets the committed policy's learning curve (training.png).
+    training=()
+    if [[ $f == test ]]; then
+      count=${COUNT:-20} seeds=${SEEDS:-5}
+      training=(--training-log "$root/$policy/train.csv")
+    else
+      count=${COUNT:-10} seeds=${SEEDS:-3}
+    fi
+    echo "==> $f: nicagent eval --family sim/families/$f.yaml --count $count --seeds $seeds (log: $dir/eval.log)"
+    start=$(date +%s)
+    /usr/bin/time -f "time: %e s wall, %U s user, %S s system" \
+      "$nicagent" --log-level info eval --family "$root/sim/families/$f.yaml" --count "$count" --seeds "$seeds" \
+      --min-iterations "$min_iter" --oracle-evaluations "$oracle" --backend model --threads "$threads" \
+      --policy "$root/$policy" "${training[@]}" --out "$dir" >/dev/null 2>"$dir/eval.log"
+    tail -1 "$dir/eval.log"
+    wall=$(( $(date +%s) - start ))
+    echo "    $wall s"
+    cat >"$dir/measured.txt" <<TXT
+# How runs.csv here was measured: written by tools/results.sh, read by tools/results_render.py.
+commit: $commit
+date: $(date -u +%Y-%m-%d)
+backend: model
+count: $count
+seeds: $seeds
+min_iterations: $min_iter
+oracle_evaluations: $oracle
+threads: $threads
+policy: $policy
+wall_s: $wall
+TXT
+  done
+fi
+python3 "$render"
+echo "results: docs/results.md rendered from docs/results/families/*/runs.csv"

@@ -49,6 +49,28 @@ def t95(df):
     return z + (z * z * z + z) / (4 * n) + (5 * math.pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * n * n)
 
 
+def ci95_half_width(samples):
+    """Half-width of the 95 % Student-t CI of the mean of samples, as sim::ci95_half_width;
+    None for fewer than two samples."""
+    if len(samples) < 2:
+        return None
+    return t95(len(samples) - 1) * statistics.stdev(samples) / math.sqrt(len(samples))
+
+
+PairedGain = collections.namedtuple("PairedGain", "mean ci faster slower n")
+
+
+def paired_gain(x, reference):
+    """As sim::paired_gain: per pair the % by which x is lower than reference (positive = x
+    faster), their mean and 95 % CI, and how many pairs are faster (> 0) and slower (< 0).
+    Pairs with a NaN on either side are left out."""
+    if len(x) != len(reference):
+        raise ValueError(f"paired_gain: {len(x)} values against {len(reference)} reference values")
+    g = [100.0 * (r - v) / r for v, r in zip(x, reference) if not (math.isnan(v) or math.isnan(r))]
+    return PairedGain(statistics.mean(g) if g else math.nan, ci95_half_width(g),
+                      sum(v > 0 for v in g), sum(v < 0 for v in g), len(g))
+
+
 def fail(msg):
     sys.exit("starvation.py: " + msg)
 
@@ -127,10 +149,9 @@ def main():
             if c == a.policy:
                 continue
             on = [s for s in scen if s in mean[c] and s in mean[a.policy]]
-            g = [100.0 * (mean[c][s] - mean[a.policy][s]) / mean[c][s] for s in on]
-            ci = t95(len(g) - 1) * statistics.stdev(g) / math.sqrt(len(g)) if len(g) > 1 else float("nan")
-            print(f"| {c} | {statistics.mean(g):+.2f} % ± {ci:.2f} | "
-                  f"{sum(x > 0 for x in g)} / {sum(x < 0 for x in g)} of {len(g)} |")  # as sim::paired_gain
+            g = paired_gain([mean[a.policy][s] for s in on], [mean[c][s] for s in on])
+            ci = math.nan if g.ci is None else g.ci
+            print(f"| {c} | {g.mean:+.2f} % ± {ci:.2f} | {g.faster} / {g.slower} of {g.n} |")
 
     for c in ctrls:
         for s in behind.get(c, []):

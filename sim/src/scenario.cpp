@@ -209,7 +209,8 @@ Scenario read_scenario(const fileio::YamlDoc& doc, const std::string& yaml_text,
   s.name = r.str("name");
   s.seed = r.integer("seed", 1, 0, ~0ULL >> 1, "a random seed");
   s.scale = r.num("scale", 1000.0, 1.0, 1e6, "a time-scale factor (real time / simulated time)");
-  s.clock_mhz = r.num("clock_mhz", 250.0, 1.0, 2000.0, "a clock in MHz");
+  s.clock_mhz = r.num("clock_mhz", kShellClockMhz, 1.0, kShellClockMhz,
+                      "a clock in MHz no faster than the board shell's core clock");
   s.link_gbps = r.num("link_gbps", 100.0, 0.1, 1000.0, "a link rate in Gbit/s");
   if (s.link_bytes_per_cycle() > 64.0) {
     r.fail_key("link_gbps", "expected a link rate the 64-byte datapath can carry at clock_mhz (at most " +

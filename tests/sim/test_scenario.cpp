@@ -78,6 +78,8 @@ TEST_CASE("impossible values are rejected with the allowed range", "[scenario]")
            "tenants[0].rate_gbps", ""},
           // link faster than the datapath
           {"name: t\nduration_s: 1\nlink_gbps: 400\ntenants:\n" + bert, 3, "link_gbps", ""},
+          // a clock faster than the board shell runs the core (no synthesised core reaches it)
+          {"name: t\nduration_s: 1\nclock_mhz: 400\ntenants:\n" + bert, 3, "clock_mhz", "shell"},
           // stop before start
           {kBase + "    start_ms: 10\n    stop_ms: 5\n", 8, "tenants[0].stop_ms", ""},
           // more tenants than the NIC has

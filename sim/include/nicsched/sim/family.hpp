@@ -128,10 +128,6 @@ struct Family {
 // 8 up to 8, 16 up to 16, else the count.
 [[nodiscard]] std::uint32_t nic_tenants_for(std::uint32_t tenants);
 
-// Clock the generator gives a link: 250 MHz while the 64-byte datapath carries the link
-// there (up to 128 Gbit/s), else 400 MHz (up to 204.8 Gbit/s); docs/scaling.md.
-[[nodiscard]] double clock_for_link(double link_gbps);
-
 // What a scenario asks of the NIC, computed from its parameters (no simulation):
 // docs/scaling.md, "Family figures". Demands are averages over the run, each tenant
 // weighted by the fraction of the run it is there (start_ms to stop_ms).

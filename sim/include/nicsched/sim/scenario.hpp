@@ -98,12 +98,18 @@ struct PausePeriod {
   std::uint64_t length_cycles = 0;
 };
 
+// The core clock of every board shell (rtl/boards/nicsched_shell.sv runs the core on XDMA's
+// 250 MHz axi_aclk), and so the fastest clock a scenario may ask for: no synthesised core
+// runs faster. At 64 bytes a clock it carries at most kMaxLinkGbps.
+inline constexpr double kShellClockMhz = 250.0;
+inline constexpr double kMaxLinkGbps = 64.0 * 8.0 * kShellClockMhz / 1e3;  // 128 Gbit/s
+
 struct Scenario {
   std::string name;
   std::filesystem::path file;         // where it was loaded from ("" for a string)
   std::string text_digest;            // hash of the file's text, for baseline caching
   std::uint64_t seed = 1;
-  double clock_mhz = 250.0;
+  double clock_mhz = kShellClockMhz;
   double link_gbps = 100.0;
   double scale = 1000.0;              // real time / simulated time
   std::uint64_t duration_cycles = 0;
