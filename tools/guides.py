@@ -2,7 +2,8 @@
 """The transcripts of docs/guides/*.md and README.md: runs each guide's commands and writes
 what they print between the guide's markers.
 
-Usage: tools/guides.py [--check] [BUILD_DIR]   (BUILD_DIR default: build)
+Usage: tools/guides.py [--check] [BUILD_DIR [BLOCK...]]   (BUILD_DIR default: build; the
+BLOCKs named, default all)
 
 Every block below is a list of commands, run in order by bash in one scratch folder that
 holds `build` (a link to BUILD_DIR) and links to the checkout's top-level folders, so each
@@ -32,8 +33,9 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 # A step: the command as the guide shows it; `readme`: a regex picking the output lines the
 # README shows (None: the README shows no output for it); `keep`: a regex picking the output
 # lines the guide shows (None: all of them); `wait`: a socket the next step needs.
-def step(cmd, readme=None, keep=None, wait=None, rc=0):
-    return {"cmd": cmd, "readme": readme, "keep": keep, "wait": wait, "rc": rc}
+# `lines`: at most this many of the README's lines; `rc`: the exit code the step must end with.
+def step(cmd, readme=None, lines=4, keep=None, wait=None, rc=0):
+    return {"cmd": cmd, "readme": readme, "lines": lines, "keep": keep, "wait": wait, "rc": rc}
 
 
 SOCK = "$PWD/nicsim.sock"
@@ -42,43 +44,43 @@ BLOCKS = {
     # docs/guides/simulate.md
     "simulate-run": ("docs/guides/simulate.md", [
         step("build/sim/nicsim run sim/scenarios/default.yaml --baseline fifo --cycles 500000",
-             readme=r"^(tenant|fifo|\| *tenant|.*resnet50)"),
+             readme=r"^(scenario|tenant|resnet50|link) "),
     ]),
     "simulate-compare": ("docs/guides/simulate.md", [
         step("build/sim/nicsim run sim/scenarios/default.yaml --baseline all --cycles 500000 --backend model"),
     ]),
     "simulate-regress": ("docs/guides/simulate.md", [
-        step("build/tests/verif/nicsched_regress --seeds 2", readme=r"(pass|PASS|fail|FAIL)"),
+        step("build/tests/verif/nicsched_regress --seeds 2", readme=r"(pass|PASS|fail|FAIL)", lines=2),
     ]),
     # docs/guides/train.md
     "train-train": ("docs/guides/train.md", [
-        step("build/agent/nicagent train --family sim/families/train.yaml --validation-family sim/families/train.yaml "
-             "--validation-count 2 --validation-every 2 --ppo-config agent/configs/ppo.yaml "
-             "--env-config agent/configs/env.yaml --steps 2048 --quiet --out runs/first",
-             readme=r"(NIC simulator|best|exported)"),
+        step("build/agent/nicagent train --family sim/families/train.yaml --steps 2048 --out runs/first \\\n"
+             "    --ppo-config agent/configs/ppo.yaml --env-config agent/configs/env.yaml --quiet \\\n"
+             "    --validation-family sim/families/train.yaml --validation-count 2 --validation-every 2",
+             readme=r"(NIC simulator|validation at|done)", lines=3),
     ]),
     "train-eval": ("docs/guides/train.md", [
-        step("build/agent/nicagent eval --policy runs/first/best --family sim/families/test.yaml --count 1 --seeds 1 "
-             "--oracle-evaluations 4 --out runs/first/eval-test",
-             readme=r"^\| (controller|fifo|policy|oracle|---)"),
+        step("build/agent/nicagent eval --policy runs/first/best --family sim/families/test.yaml \\\n"
+             "    --count 1 --seeds 1 --oracle-evaluations 4 --out runs/first/eval-test",
+             readme=r"^\| (controller|fifo|progress|ppo|oracle) ", lines=5),
     ]),
     "train-serve": ("docs/guides/train.md", [
         step(f'build/sim/nicsim serve sim/scenarios/default.yaml --unix "{SOCK}" --lockstep &',
              wait="nicsim.sock"),
         step(f'build/agent/nicagent serve --policy runs/first/best --target "unix://{SOCK}" --step-cycles 2000 '
-             "--max-decisions 3", readme=r"(serving|decision 1 |stopped)"),
+             "--max-decisions 3", readme=r"(decision 1 |stopped)", lines=2),
     ]),
     # docs/guides/operate.md
     "operate": ("docs/guides/operate.md", [
         step(f'build/sim/nicsim serve sim/scenarios/default.yaml --unix "{SOCK}" --lockstep &',
              wait="nicsim.sock"),
         step(f'export NICSCHED_TARGET="unix://{SOCK}"'),
-        step("build/host/nicctl info", readme=r"^(id|tenants|cycle) "),
+        step("build/host/nicctl info", readme=r"^(id|tenants) "),
         step("build/host/nicctl load-policy --dry-run host/policies/ddp-priority.yaml"),
         step("build/host/nicctl load-policy host/policies/ddp-priority.yaml", readme=r"."),
         step("build/host/nicctl set 3 --priority 2 --weight 3000", readme=r"."),
         step("build/host/nicctl get-policy | grep -A 4 'id: 3'"),
-        step("build/host/nicctl stats --step 250000", readme=r"^(unix|interval|tenant| +[0-3] )"),
+        step("build/host/nicctl stats --step 250000", readme=r"^(tenant| +[0-2] )"),
     ]),
     # docs/guides/bitstream.md
     "bitstream": ("docs/guides/bitstream.md", [
@@ -98,6 +100,7 @@ MASKS = [
     (re.compile(rf"\(({NUM}) s\)"), "(… s)"),
     (re.compile(rf"\bin {NUM} s \({NUM} M cycles/s\)"), "in … s (… M cycles/s)"),
     (re.compile(r"Makefile:\d+"), "Makefile:N"),
+    (re.compile(r"^\[nicagent\] \[info\] MPI: .*\n", re.M), ""),  # says whether this build has MPI
 ]
 
 
@@ -189,9 +192,9 @@ def readme_text(results):
     for s, lines in results:
         out.append("$ " + s["cmd"])
         if s["readme"]:
-            picked = [l for l in lines if re.search(s["readme"], l)]
-            out.extend(picked[:6])
-            if len(picked) > 6 or len(picked) < len(lines):
+            picked = [l for l in lines if re.search(s["readme"], l)][:s["lines"]]
+            out.extend(picked)
+            if len(picked) < len(lines):
                 out.append("...")
     out.append("```")
     return "\n".join(out)
@@ -217,14 +220,21 @@ def main(argv):
     rest = [a for a in argv[1:] if a != "--check"]
     build = pathlib.Path(rest[0] if rest else "build")
     build = (build if build.is_absolute() else ROOT / build).resolve()
-    for prog in ("sim/nicsim", "agent/nicagent", "host/nicctl", "tests/verif/nicsched_regress"):
-        if not os.access(build / prog, os.X_OK):
-            raise SystemExit(f"guides: {build / prog} not built (cmake --build {build} --target {prog.split('/')[-1]})")
+    chosen = rest[1:] or list(BLOCKS)
+    for block_id in chosen:
+        if block_id not in BLOCKS:
+            raise SystemExit(f"guides: no block '{block_id}' (blocks: {', '.join(BLOCKS)})")
+        for s in BLOCKS[block_id][1]:
+            for prog in re.findall(r"\bbuild/(\S+)", s["cmd"]):
+                if not os.access(build / prog, os.X_OK):
+                    raise SystemExit(f"guides: {build / prog} not built "
+                                     f"(cmake --build {build} --target {prog.split('/')[-1]})")
     scratch = scratch_folder(build)
     files = {}
     drift = []
     try:
-        for block_id, (file, steps) in BLOCKS.items():
+        for block_id in chosen:
+            file, steps = BLOCKS[block_id]
             results = run_block(block_id, steps, scratch)
             for path, marker, body in ((file, f"guide:{block_id}", guide_text(results)),
                                        ("README.md", f"guide:{block_id}:readme", readme_text(results))):
@@ -248,7 +258,7 @@ def main(argv):
         if drift:
             print("guides: run tools/guides.py to rewrite the transcripts")
             return 1
-        print(f"guides: {len(BLOCKS)} transcripts match")
+        print(f"guides: {len(chosen)} transcripts match")
         return 0
     for path, text in files.items():
         (ROOT / path).write_text(text)
