@@ -11,7 +11,8 @@ command runs exactly as the guide writes it, from the repository root. A command
 `&` runs in the background until its block ends. Output (stdout and stderr together) is
 written between `<!-- guide:ID:begin -->` and `<!-- guide:ID:end -->` in the guide, with the
 paths of the scratch folder and the times that change from run to run masked. README.md
-shows the same commands, with only the output lines each step's `readme` pattern selects,
+shows the same commands with an excerpt of their output (the lines each step's `readme`
+pattern selects),
 between `<!-- guide:ID:readme:begin -->` and `<!-- guide:ID:readme:end -->`.
 
 --check writes nothing and exits 1 when a transcript differs from the committed one, numbers
@@ -50,7 +51,7 @@ BLOCKS = {
         step("build/sim/nicsim run sim/scenarios/default.yaml --baseline all --cycles 500000 --backend model"),
     ]),
     "simulate-regress": ("docs/guides/simulate.md", [
-        step("build/tests/verif/nicsched_regress --seeds 2", readme=r"(pass|PASS|fail|FAIL)", lines=2),
+        step("build/tests/verif/nicsched_regress --seeds 2", readme=r"^(PASS|FAIL|\d+ passed)", lines=3),
     ]),
     # docs/guides/train.md
     "train-train": ("docs/guides/train.md", [
@@ -98,6 +99,8 @@ MASKS = [
     (re.compile(rf"(wall|thread CPU) p50 {NUM} us, p99 {NUM} us"), r"\1 p50 … us, p99 … us"),
     (re.compile(rf"\| {NUM} / {NUM} \| {NUM} / {NUM} \|$", re.M), "| … / … | … / … |"),  # eval's latency table
     (re.compile(rf"\(({NUM}) s\)"), "(… s)"),
+    (re.compile(rf"\b{NUM} s wall so far"), "… s wall so far"),
+    (re.compile(rf"\({NUM} s; "), "(… s; "),
     (re.compile(rf"\bin {NUM} s \({NUM} M cycles/s\)"), "in … s (… M cycles/s)"),
     (re.compile(r"Makefile:\d+"), "Makefile:N"),
     (re.compile(r"^\[nicagent\] \[info\] MPI: .*\n", re.M), ""),  # says whether this build has MPI
@@ -192,10 +195,7 @@ def readme_text(results):
     for s, lines in results:
         out.append("$ " + s["cmd"])
         if s["readme"]:
-            picked = [l for l in lines if re.search(s["readme"], l)][:s["lines"]]
-            out.extend(picked)
-            if len(picked) < len(lines):
-                out.append("...")
+            out.extend([l for l in lines if re.search(s["readme"], l)][:s["lines"]])
     out.append("```")
     return "\n".join(out)
 
