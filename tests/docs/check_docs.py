@@ -9,6 +9,8 @@
   make_help ROOT
       every .PHONY target of the Makefile appears in `make help` as "make TARGET", and
       every target help names is a .PHONY target.
+  readme ROOT
+      README.md starts with the `make run` / `make test` block and stays short.
   wording ROOT
       README.md and docs/**/*.md speak to users: no line speaks of sessions, issues,
       engineers, helpers, handles (h12) or git branches, and a commit hash appears only in a
@@ -119,6 +121,20 @@ def check_make_help(root):
     return errors
 
 
+# ---------------------------------------------------------------- README
+
+def check_readme(root):
+    """README.md starts (after its title) with the two commands: make run, then make test."""
+    lines = (root / "README.md").read_text().splitlines()
+    body = [l for l in lines[1:] if l.strip()]
+    block = body[1:3] if body and body[0].startswith("```") else []
+    if len(body) < 4 or body[3] != "```" or [l.split()[:2] for l in block] != [["make", "run"], ["make", "test"]]:
+        return ["README.md: the first thing after the title must be a code block of `make run` and `make test`"]
+    if len(lines) > 130:
+        return [f"README.md: {len(lines)} lines; the details belong in docs/guides/"]
+    return []
+
+
 # ---------------------------------------------------------------- wording
 
 # What a user's page does not speak of. Each (what, pattern); case-insensitive except the handle.
@@ -170,10 +186,12 @@ def main(argv):
         errors = check_exit_codes(root, argv[3:6])
     elif check == "make_help":
         errors = check_make_help(root)
+    elif check == "readme":
+        errors = check_readme(root)
     elif check == "wording":
         errors = check_wording(root)
     else:
-        raise SystemExit(f"unknown check '{check}' (exit_codes, make_help, wording)")
+        raise SystemExit(f"unknown check '{check}' (exit_codes, make_help, readme, wording)")
     for e in errors:
         print(e)
     print(f"docs.{check}: {len(errors)} problem(s)")
