@@ -473,6 +473,7 @@ int eval(const EvalOptions& o) {
 
   std::optional<sim::NicBackend> backend;
   if (!o.backend.empty()) backend = sim::parse_backend(o.backend);
+  spdlog::info("NIC simulator: {} backend", o.backend.empty() ? std::string("each scenario's") : o.backend);
   std::vector<Item> items;
   std::string family_name;
   if (!o.family.empty()) {
