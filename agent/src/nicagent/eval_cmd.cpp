@@ -422,7 +422,7 @@ void write_family_table(std::ostream& md, const std::vector<ScenarioResult>& res
 }
 
 // Every decision's wall and thread CPU time (us), per controller: how long a control loop
-// waits for each controller (decision latency; docs/results.md, "Agent figures").
+// waits for each controller (decision latency; docs/agent.md, "Figures").
 struct DecisionTimes {
   std::vector<double> wall_us, cpu_us;
 };
