@@ -13,15 +13,16 @@ delay) after its read address, and every input of a RAM (data, enable, addresses
 paths like a flop's D (grouped by the RAM's first output net, "(RAM inputs)"). Flops are
 grouped by the name of their Q net with the bit index dropped (`u_pad.lanes_q`, `out_o`);
 --split NAME=FIELD:LO:HI,... names bit ranges of a group (e.g. a timing wrapper's out_o by
-port).
+port). --outputs: the top's output ports end paths too (group "NAME (output)"), for a block
+synthesised alone whose outputs feed logic in the core (its inputs start paths, as always).
 
 usage: yosys -p '...; synth_xilinx ...; write_json NETLIST.json'
        logic_depth.py NETLIST.json [--split out_o=m_axis_tkeep:512:575,...] [--top N]
-                      [--limit NS] [--path REGEX [--names]]
+                      [--outputs] [--limit NS] [--path REGEX [--names]]
 Prints "NS ns LEVELS levels (L LUT, C CARRY4, M MUXF) GROUP" per group, slowest first
 (--top N: only the first N); --limit NS: exit status 1 when a group's estimate exceeds NS
 (the groups over it named on stderr); --path also prints the slowest path into the flops
-whose Q net matches REGEX, cell by cell (--names: with each cell's output net).
+whose Q net (or, with --outputs, the output port) matches REGEX, cell by cell (--names: with each cell's output net).
 """
 import argparse
 import json
@@ -98,6 +99,7 @@ def main():
     ap.add_argument('netlist')
     ap.add_argument('--split', default='', help='GROUP=FIELD:LO:HI,... (bit ranges of a group)')
     ap.add_argument('--top', type=int, help='print only the N slowest groups')
+    ap.add_argument('--outputs', action='store_true', help="the top's output ports end paths too")
     ap.add_argument('--limit', type=float, help='exit 1 when a group\'s estimate exceeds NS')
     ap.add_argument('--path', help='regex of Q nets: print the slowest path into them')
     ap.add_argument('--names', action='store_true', help='with --path: each cell as TYPE(its output net)')
@@ -194,6 +196,14 @@ def main():
             groups[g] = d
         if args.path and re.fullmatch(args.path, label(q)) and (deepest is None or d.key() > deepest[0].key()):
             deepest = (d, label(q) + suffix)
+    if args.outputs:
+        for port, p in mod.get('ports', {}).items():
+            ins = [b for b in p['bits'] if isinstance(b, int)]
+            if p['direction'] == 'output' and ins:
+                d = max((slowest(b) for b in ins), key=Path.key)
+                groups[f'{port} (output)'] = d
+                if args.path and re.fullmatch(args.path, port) and (deepest is None or d.key() > deepest[0].key()):
+                    deepest = (d, f'{port} (output)')
     ranked = sorted(groups.items(), key=lambda x: (tuple(-v for v in x[1].key()), x[0]))
     for g, d in ranked[:args.top]:
         print(f"{d.ns:.2f} ns {d.levels} levels ({d.counts['lut']} LUT, {d.counts['carry4']} CARRY4, "
