@@ -10,6 +10,7 @@ clock-to-Q and setup per path):
   b_q -> RAM64M WE                                                                  0 levels 0.5 ns
   a_q -> CARRY4 x 6 -> LUT2 -> d_q (7 levels, 1.6 ns); a_q -> LUT1 x 2 -> LUT2 -> d_q  3 levels 2.0 ns
   a_q -> LUT6 -> MUXF7 -> e_q (the MUXF counts with its LUT)                        1 level  1.1 ns
+  a_q -> LUT2 -> LUT2 -> output port out_o (with --outputs)                        2 levels 1.5 ns
 If the script walked through the RAM's data input (the bug the RAM counters exposed),
 b_q would count the three write-data LUTs (5 levels), and the RAM's own group would follow its
 output back into itself; if it treated the block RAM as logic, c_q would count b_q's
@@ -67,6 +68,8 @@ def netlist():
     names = {'clk': [2], 'd_in': [3], 'a_q': [10], 'b_q': [22], 'c_q': [35], 'mem_rd': [20],
              'bram_rd': [30], 'l1_o': [11], 'l2_o': [12], 'l4_o': [21], 'd_q': [36], 'e_q': [52]}
     return {'modules': {'top': {'attributes': {'top': '00000000000000000000000000000001'},
+                                'ports': {'out_o': {'direction': 'output', 'bits': [12]},
+                                          'in_i': {'direction': 'input', 'bits': [3]}},
                                 'cells': cells,
                                 'netnames': {n: {'bits': b} for n, b in names.items()}}}}
 
@@ -103,6 +106,7 @@ def main():
         top2 = run(a.tool, path, '--top', '2').stdout.splitlines()
         over = run(a.tool, path, '--limit', '2.4')
         under = run(a.tool, path, '--limit', '2.5')
+        outs = run(a.tool, path, '--outputs').stdout.splitlines()
     if out.returncode != 0:
         sys.exit(f'logic_depth.py failed: {out.stderr}')
     got = {}
@@ -129,6 +133,9 @@ def main():
     if over.returncode != 1 or 'b_q 2.50 ns' not in over.stderr or under.returncode != 0:
         bad.append(f'--limit: 2.4 gave exit {over.returncode} ({over.stderr.strip()!r}), 2.5 gave '
                    f'exit {under.returncode}; expected 1 naming b_q, then 0')
+    want_out = '1.50 ns 2 levels (2 LUT, 0 CARRY4, 0 MUXF) out_o (output)'
+    if want_out not in outs or any('in_i' in line for line in outs):
+        bad.append(f'--outputs printed {outs!r}, expected {want_out!r} among them and no input port')
     if bad:
         sys.exit('synth.logic_depth: ' + '; '.join(bad) + '\n' + out.stdout)
     print('synth.logic_depth: ' + ', '.join(f'{g} {w[0]:.2f} ns {w[1]} levels' for g, w in WANT.items()))
