@@ -50,7 +50,9 @@
 //     from the flop at the start of the clock beside the request masks, so the pick
 //     ends in the flop directly (the level's pick is the next rr_last_q), with no
 //     prefix after it;
-//   - FIFO compares heads' ages in a balanced tree (log2 of the queues deep);
+//   - FIFO compares every pair of heads' ages (in groups of 16 queues) from the heads
+//     alone, and the eligibility selects the oldest with one AND per queue; groups meet in
+//     a balanced tree (log2 of the groups deep: none at 8 tenants);
 //   - the grant is produced one-hot, and the queue number encoded from it.
 `default_nettype none
 `include "rtl/nicsched_assert.svh"
@@ -96,8 +98,10 @@ module nicsched_arbiter #(
   localparam int CmpW      = (LenW > QuantumW) ? LenW : QuantumW;  // quantum vs debt >> s
   localparam int NumLevels = 4;   // strict-priority levels (T_CTRL.PRIORITY is 2 bits)
   localparam int NumRanks  = NumLevels + 1;  // rank 0: the control level; rank 1 + l: level l
-  localparam int FifoLeaves = 1 << QueueW;  // FIFO age tree: queues rounded up to a power of 2
-  localparam int FifoNodes  = 2 * FifoLeaves - 1;
+  localparam int FifoLeaves = 1 << QueueW;  // FIFO pick: queues rounded up to a power of 2
+  localparam int FifoGroup  = (FifoLeaves < 16) ? FifoLeaves : 16;  // queues compared pairwise
+  localparam int FifoGroups = FifoLeaves / FifoGroup;  // groups: the leaves of the age tree
+  localparam int FifoNodes  = 2 * FifoGroups - 1;
   localparam logic [NumTenants-1:0] RR_LAST_RESET = NumTenants'(1);  // as if tenant 0 was granted last
 
   if (NumTenants < 1 || NumTenants > 64) begin : gen_bad_tenants
@@ -240,24 +244,63 @@ module nicsched_arbiter #(
   end
 
   // ---------------------------------------------------------------- FIFO: oldest eligible head
+  // Inside a group of FifoGroup queues every pair of ages is compared from the heads alone
+  // (beside the eligibility), and a queue wins its group when it is eligible and no other
+  // eligible queue of the group beats it: the eligibility meets the ages in one AND per
+  // queue, not in a compare per tree level. Groups (more than one from 16 tenants on) meet
+  // in a balanced tree of age compares. Ties go to the lowest queue index throughout.
   logic [QueueW-1:0] fifo_pick;
   logic              fifo_found;
   always_comb begin
+    logic [FifoLeaves-1:0]       lv;   // leaf: an eligible head
+    logic [FifoLeaves*TsW-1:0]   la;   // leaf: its age
+    logic [FifoLeaves-1:0]       win;  // leaf: the oldest eligible head of its group
     logic [FifoNodes-1:0]        nv;   // node: some eligible head below
     logic [FifoNodes*TsW-1:0]    na;   // node: the oldest age below
-    logic [FifoNodes*QueueW-1:0] ni;   // node: its queue (ties: the lowest)
-    logic                        take_r;
+    logic [FifoNodes*QueueW-1:0] ni;   // node: its queue
+    logic [FifoGroup*FifoGroup-1:0] lo_first;  // [i*G + j], i < j: queue i beats j (group g)
+    logic                        take_r, beaten;
     for (int q = 0; q < FifoLeaves; q++) begin
       if (q < NumQueues) begin
-        nv[FifoLeaves-1+q] = enable_i && t_enable_i[q/2] && q_elig_i[q];
-        na[(FifoLeaves-1+q)*TsW +: TsW] = now_i - q_ts_i[q*TsW +: TsW];
+        lv[q] = enable_i && t_enable_i[q/2] && q_elig_i[q];
+        la[q*TsW +: TsW] = now_i - q_ts_i[q*TsW +: TsW];
       end else begin
-        nv[FifoLeaves-1+q] = 1'b0;
-        na[(FifoLeaves-1+q)*TsW +: TsW] = '0;
+        lv[q] = 1'b0;
+        la[q*TsW +: TsW] = '0;
       end
-      ni[(FifoLeaves-1+q)*QueueW +: QueueW] = q[QueueW-1:0];
     end
-    for (int n = FifoLeaves - 2; n >= 0; n--) begin
+    for (int g = 0; g < FifoGroups; g++) begin
+      // one compare per pair: i < j, the lower queue i is at least as old as j
+      lo_first = '0;
+      for (int i = 0; i < FifoGroup; i++) begin
+        for (int j = i + 1; j < FifoGroup; j++) begin
+          lo_first[i*FifoGroup + j] =
+              la[(g*FifoGroup + i)*TsW +: TsW] >= la[(g*FifoGroup + j)*TsW +: TsW];
+        end
+      end
+      for (int i = 0; i < FifoGroup; i++) begin
+        beaten = 1'b0;
+        for (int j = 0; j < FifoGroup; j++) begin
+          if (j < i) begin
+            beaten = beaten || (lv[g*FifoGroup + j] && lo_first[j*FifoGroup + i]);
+          end else if (j > i) begin
+            beaten = beaten || (lv[g*FifoGroup + j] && !lo_first[i*FifoGroup + j]);
+          end
+        end
+        win[g*FifoGroup + i] = lv[g*FifoGroup + i] && !beaten;
+      end
+      // the group's winner as a tree leaf: an AND-OR of the one-hot win (at most one)
+      nv[FifoGroups-1+g] = (win[g*FifoGroup +: FifoGroup] != '0);
+      na[(FifoGroups-1+g)*TsW +: TsW]       = '0;
+      ni[(FifoGroups-1+g)*QueueW +: QueueW] = '0;
+      for (int i = 0; i < FifoGroup; i++) begin
+        na[(FifoGroups-1+g)*TsW +: TsW] = na[(FifoGroups-1+g)*TsW +: TsW] |
+            (la[(g*FifoGroup + i)*TsW +: TsW] & {TsW{win[g*FifoGroup + i]}});
+        ni[(FifoGroups-1+g)*QueueW +: QueueW] = ni[(FifoGroups-1+g)*QueueW +: QueueW] |
+            (QueueW'(g*FifoGroup + i) & {QueueW{win[g*FifoGroup + i]}});
+      end
+    end
+    for (int n = FifoGroups - 2; n >= 0; n--) begin
       take_r = nv[2*n+2] && (!nv[2*n+1] || na[(2*n+2)*TsW +: TsW] > na[(2*n+1)*TsW +: TsW]);
       nv[n]  = nv[2*n+1] || nv[2*n+2];
       na[n*TsW +: TsW]       = take_r ? na[(2*n+2)*TsW +: TsW] : na[(2*n+1)*TsW +: TsW];

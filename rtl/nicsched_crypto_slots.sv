@@ -29,7 +29,9 @@
 // - busy_*_o: slots in their hold time per tenant and direction this clock (the
 //   slot-busy cycle counters add these); held_o: slots each tenant holds.
 // Timing: permission in clock t-1, claim at edge t, hold clocks t+1 .. t+H, done_valid_o
-// from clock t+H+1.
+// from clock t+H+1. can_claim_o is a few LUTs from flops: the slots held per tenant and
+// the free slots are flops, counted at each edge from the slots occupied after it (claims
+// and releases), not from the slot states in the clock that reads them.
 `default_nettype none
 `include "rtl/nicsched_assert.svh"
 
@@ -89,46 +91,61 @@ module nicsched_crypto_slots #(
   logic                           prio_q, prio_d;  // direction that may take the last slot
   logic [2*NumTenants-1:0]        can_now;          // permission from the state alone
 
-  logic [7:0]            free_cnt;
-  logic [SlotW-1:0]      slot_lo, slot_hi;   // lowest / highest free slot
-  logic [1:0]            done_found;
-  logic [2*SlotW-1:0]    done_slot;
+  // Slots held per tenant and free slots are flops (held_q, free_q), counted from which
+  // slots are occupied after the edge (occ_d: claims and releases only, not the hold
+  // countdown), so the claim permission below starts at flops: in the core it feeds each
+  // path's eligibility and the arbiter's decision in the same clock. Counts are BusyW bits
+  // (they never exceed CryptoSlots).
+  logic [NumTenants*BusyW-1:0] held_q, held_d;
+  logic [BusyW-1:0]            free_q, free_d;
+  logic [CryptoSlots-1:0]      occ_q, occ_d;        // slot not free (now / after the edge)
+  logic [CryptoSlots-1:0]      hold_q;              // slot in its hold time
+  logic [2*CryptoSlots-1:0]    claim_at;            // [d*S + s]: direction d claims slot s
+  logic [CryptoSlots-1:0]      released;            // slot s's completion is taken
+  logic [SlotW-1:0]            slot_lo, slot_hi;    // lowest / highest free slot
+  logic [1:0]                  done_found;
+  logic [2*SlotW-1:0]          done_slot;
+
+  // slots of occ (a set of slots) claimed by tenant t (ten: each slot's tenant)
+  function automatic logic [BusyW-1:0] held_by(input logic [CryptoSlots-1:0] occ,
+                                               input logic [CryptoSlots*TenantW-1:0] ten,
+                                               input logic [TenantW-1:0] t);
+    held_by = '0;
+    for (int s = 0; s < CryptoSlots; s++) begin
+      held_by = held_by + BusyW'(occ[s] && ten[s*TenantW +: TenantW] == t);
+    end
+  endfunction
+  function automatic logic [BusyW-1:0] ones(input logic [CryptoSlots-1:0] v);
+    ones = '0;
+    for (int s = 0; s < CryptoSlots; s++) begin
+      ones = ones + BusyW'(v[s]);
+    end
+  endfunction
 
   // counts
   always_comb begin
-    free_cnt     = '0;
-    held_total_o = '0;
-    held_o       = '0;
-    busy_tx_o    = '0;
-    busy_rx_o    = '0;
-    slot_lo      = '0;
-    slot_hi      = '0;
+    slot_lo   = '0;
+    slot_hi   = '0;
     for (int s = CryptoSlots - 1; s >= 0; s--) begin
-      if (st_q[s*2 +: 2] == ST_FREE) begin
-        free_cnt = free_cnt + 8'd1;
-        slot_lo  = s[SlotW-1:0];
+      occ_q[s]  = st_q[s*2 +: 2] != ST_FREE;
+      hold_q[s] = st_q[s*2 +: 2] == ST_HOLD;
+      if (!occ_q[s]) begin
+        slot_lo = s[SlotW-1:0];
       end
     end
     for (int s = 0; s < CryptoSlots; s++) begin
-      if (st_q[s*2 +: 2] == ST_FREE) begin
+      if (!occ_q[s]) begin
         slot_hi = s[SlotW-1:0];
       end
     end
     for (int t = 0; t < NumTenants; t++) begin
-      for (int s = 0; s < CryptoSlots; s++) begin
-        if (st_q[s*2 +: 2] != ST_FREE && ten_q[s*TenantW +: TenantW] == t[TenantW-1:0]) begin
-          held_o[t*8 +: 8] = held_o[t*8 +: 8] + 8'd1;
-          if (st_q[s*2 +: 2] == ST_HOLD) begin
-            if (dir_q[s]) begin
-              busy_rx_o[t*BusyW +: BusyW] = busy_rx_o[t*BusyW +: BusyW] + 1'b1;
-            end else begin
-              busy_tx_o[t*BusyW +: BusyW] = busy_tx_o[t*BusyW +: BusyW] + 1'b1;
-            end
-          end
-        end
-      end
+      held_d[t*BusyW +: BusyW] = held_by(occ_d, ten_d, t[TenantW-1:0]);
+      busy_tx_o[t*BusyW +: BusyW] = held_by(hold_q & ~dir_q, ten_q, t[TenantW-1:0]);
+      busy_rx_o[t*BusyW +: BusyW] = held_by(hold_q & dir_q, ten_q, t[TenantW-1:0]);
+      held_o[t*8 +: 8] = 8'(held_q[t*BusyW +: BusyW]);
     end
-    held_total_o = SLOTS8 - free_cnt;
+    free_d       = ones(~occ_d);
+    held_total_o = SLOTS8 - 8'(free_q);
   end
 
   // the turn passes to the other direction when it waits for what only the turn gives
@@ -137,7 +154,7 @@ module nicsched_crypto_slots #(
   always_comb begin
     other_starved = 1'b0;
     for (int t = 0; t < NumTenants; t++) begin
-      lenient[t] = (free_cnt >= 8'd1) && ({1'b0, held_o[t*8 +: 8]} + 9'd1 <= {1'b0, quota_i[t*8 +: 8]});
+      lenient[t] = (8'(free_q) >= 8'd1) && (9'(held_q[t*BusyW +: BusyW]) + 9'd1 <= {1'b0, quota_i[t*8 +: 8]});
       if (prio_q) begin
         other_starved = other_starved || (want_i[t] && lenient[t] && !can_now[t]);
       end else begin
@@ -155,11 +172,11 @@ module nicsched_crypto_slots #(
     for (int d = 0; d < 2; d++) begin
       for (int t = 0; t < NumTenants; t++) begin
         if (d[0] == prio_q) begin
-          can_now[d*NumTenants + t] = (free_cnt >= 8'd1) &&
-              ({1'b0, held_o[t*8 +: 8]} + 9'd1 <= {1'b0, quota_i[t*8 +: 8]});
+          can_now[d*NumTenants + t] = (8'(free_q) >= 8'd1) &&
+              (9'(held_q[t*BusyW +: BusyW]) + 9'd1 <= {1'b0, quota_i[t*8 +: 8]});
         end else begin
-          can_now[d*NumTenants + t] = (free_cnt >= 8'd2) &&
-              ({1'b0, held_o[t*8 +: 8]} + 9'd2 <= {1'b0, quota_i[t*8 +: 8]});
+          can_now[d*NumTenants + t] = (8'(free_q) >= 8'd2) &&
+              (9'(held_q[t*BusyW +: BusyW]) + 9'd2 <= {1'b0, quota_i[t*8 +: 8]});
         end
       end
     end
@@ -199,13 +216,24 @@ module nicsched_crypto_slots #(
     done_valid_o = done_found;
   end
 
+  // which slots are claimed and released at the edge, and which are occupied after it
+  always_comb begin
+    for (int s = 0; s < CryptoSlots; s++) begin
+      released[s] = 1'b0;
+      for (int d = 0; d < 2; d++) begin
+        claim_at[d*CryptoSlots + s] = claim_i[d] && (d == 0 ? slot_lo : slot_hi) == s[SlotW-1:0];
+        released[s] = released[s] ||
+                      (done_found[d] && done_ready_i[d] && done_slot[d*SlotW +: SlotW] == s[SlotW-1:0]);
+      end
+      occ_d[s] = claim_at[s] || claim_at[CryptoSlots + s] || (occ_q[s] && !released[s]);
+    end
+  end
+
   // slot state
   always_comb begin
     logic [RemW-1:0] rem_n;
     logic [15:0]     lat_n;
     logic [7:0]      bpc;
-    logic [SlotW-1:0] cs;
-    cs    = '0;
     st_d  = st_q;
     dir_d = dir_q;
     ten_d = ten_q;
@@ -228,19 +256,22 @@ module nicsched_crypto_slots #(
         end
         rem_d[s*RemW +: RemW] = rem_n;
         lat_d[s*16 +: 16]     = lat_n;
-        if ($signed(rem_n) <= 0 && lat_n == 16'd0) begin
+        // rem_n <= 0 && lat_n == 0, from the flops (compares side by side, not after the
+        // subtraction): processing ends with latency 0, or the latency runs out
+        if ($signed(rem_q[s*RemW +: RemW]) > 0 ? ($signed(rem_q[s*RemW +: RemW]) <= $signed({{(RemW-8){1'b0}}, bpc_q[s*8 +: 8]}) &&
+                                               lat_q[s*16 +: 16] == 16'd0)
+                                            : lat_q[s*16 +: 16] == 16'd1) begin
           st_d[s*2 +: 2] = ST_DONE;
         end
       end
     end
     bpc = (bpc_i == 8'd0) ? 8'd1 : bpc_i;
     for (int s = 0; s < CryptoSlots; s++) begin
+      if (released[s]) begin
+        st_d[s*2 +: 2] = ST_FREE;
+      end
       for (int d = 0; d < 2; d++) begin
-        if (done_found[d] && done_ready_i[d] && done_slot[d*SlotW +: SlotW] == s[SlotW-1:0]) begin
-          st_d[s*2 +: 2] = ST_FREE;
-        end
-        cs = (d == 0) ? slot_lo : slot_hi;
-        if (claim_i[d] && cs == s[SlotW-1:0]) begin
+        if (claim_at[d*CryptoSlots + s]) begin
           st_d[s*2 +: 2]              = ST_HOLD;
           dir_d[s]                    = d[0];
           ten_d[s*TenantW +: TenantW] = claim_tenant_i[d*TenantW +: TenantW];
@@ -250,7 +281,7 @@ module nicsched_crypto_slots #(
           tag_d[s*TagW +: TagW]       = claim_tag_i[d*TagW +: TagW];
           key_d[s*KeyW +: KeyW]       = claim_key_i[d*KeyW +: KeyW];
           for (int o = 0; o < CryptoSlots; o++) begin
-            older_d[s*CryptoSlots + o] = (st_q[o*2 +: 2] != ST_FREE);
+            older_d[s*CryptoSlots + o] = occ_q[o];
             older_d[o*CryptoSlots + s] = 1'b0;  // the new frame is younger than every other
           end
         end
@@ -270,6 +301,8 @@ module nicsched_crypto_slots #(
       key_q  <= '0;
       older_q <= '0;
       prio_q <= 1'b0;
+      held_q <= '0;
+      free_q <= BusyW'(CryptoSlots);
     end else begin
       st_q   <= st_d;
       dir_q  <= dir_d;
@@ -281,6 +314,8 @@ module nicsched_crypto_slots #(
       key_q  <= key_d;
       older_q <= older_d;
       prio_q <= prio_d;
+      held_q <= held_d;
+      free_q <= free_d;
     end
   end
 
@@ -312,6 +347,11 @@ module nicsched_crypto_slots #(
   `NICSCHED_ASSERT(ClaimsTwoSlots_A, claim_i != 2'b11 || slot_lo != slot_hi)
   `NICSCHED_ASSERT(SlotsConserved_A, held_sum == held_total_o)  // slots never created or lost
   `NICSCHED_ASSERT(SlotsBounded_A, held_total_o <= SLOTS8)
+  // the count flops are the counts of the slot state
+  `NICSCHED_ASSERT(FreeIsCount_A, free_q == ones(~occ_q))
+  for (genvar t = 0; t < NumTenants; t++) begin : g_held_assert
+    `NICSCHED_ASSERT(HeldIsCount_A, held_q[t*BusyW +: BusyW] == held_by(occ_q, ten_q, TenantW'(t)))
+  end
 
 endmodule
 

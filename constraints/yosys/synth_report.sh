@@ -2,11 +2,14 @@
 # make synth: Yosys synth_xilinx -family xcup of the core at 8, 16 and 64 tenants; writes
 # the resource table (LUT, LUTRAM, FF, BRAM36, URAM, DSP, the `sta` cell-delay estimate,
 # and the fraction of an Alveo U250 each uses) into docs/fpga.md between the
-# synth-table markers.
+# synth-table markers; and prints, per tenant count, the slowest flop groups by the
+# cell-delay model of constraints/yosys/logic_depth.py (estimate and logic levels; every
+# group in levels.txt of the work directory).
 # usage: synth_report.sh [TENANTS...]   (default: 8 16 64)
 # Environment: SYNTH_WORK (work directory, default build/synth)
 #              SYNTH_REUSE=1: reuse a tenant count's summary already in SYNTH_WORK
 #              (rewrites the table without synthesising again)
+#              SYNTH_GROUPS: how many of the slowest flop groups to print (default 10)
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -39,7 +42,14 @@ for n in "${tenant_list[@]}"; do
   if [[ ${SYNTH_REUSE:-0} == 1 && -f $dir/summary.txt ]]; then
     echo "synth_report.sh: reusing $dir/summary.txt"
   else
-    bash "$here/synth.sh" --top nicsched_top --param "NumTenants=$n" --workdir "$dir"
+    bash "$here/synth.sh" --top nicsched_top --param "NumTenants=$n" --workdir "$dir" --netlist
+  fi
+  if [[ -f $dir/netlist.json ]]; then
+    python3 "$here/logic_depth.py" "$dir/netlist.json" > "$dir/levels.txt"
+    echo "synth_report.sh: NumTenants=$n, slowest flop groups by the cell-delay model (all in $dir/levels.txt):"
+    head -n "${SYNTH_GROUPS:-10}" "$dir/levels.txt" | sed 's/^/  /'
+  else
+    echo "synth_report.sh: NumTenants=$n: no netlist.json in $dir (a reused run from before --netlist); no logic-depth figures"
   fi
   # shellcheck disable=SC1090
   source <(sed 's/^/s_/' "$dir/summary.txt")
