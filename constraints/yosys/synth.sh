@@ -2,7 +2,8 @@
 # Yosys synth_xilinx -family xcup of the nicsched core (or a board top with the vendor IP
 # as black boxes), failing on any error, on an inferred latch, and on `check` problems.
 # Writes the Yosys log, the `stat` report and a summary (key=value: lut, lutram, ff,
-# bram36, uram, dsp, sta_ps, seconds) into the work directory.
+# bram36, uram, dsp, sta_ps, seconds, peak_mib: Yosys's peak resident memory, code: the
+# commit synthesised, with '+changes' when the work tree differs) into the work directory.
 #
 # usage: synth.sh [--top MODULE] [--param NAME=VALUE]... [--board BOARD] [--sources FILE...]
 #                 [--workdir DIR] [--netlist] [--quiet]
@@ -111,7 +112,7 @@ script="$workdir/synth.ys"
 } > "$script"
 
 start=$(date +%s)
-if ! yosys -l "$log" -q -s "$script" > /dev/null 2>&1; then
+if ! /usr/bin/time -f "%M" -o "$workdir/peak_kib" yosys -l "$log" -q -s "$script" > /dev/null 2>&1; then
   echo "synth.sh: Yosys failed for top $top${params:+ (${params[*]})}; last lines of $log:" >&2
   grep -E "ERROR|Error|Latch inferred|Assertion failed|found and reported" "$log" | tail -20 >&2 || tail -20 "$log" >&2
   exit 1
@@ -127,7 +128,10 @@ fi
 
 # Cell counts from `stat` (flattened: one module). LUTRAM and SRL primitives are counted
 # in LUTs they occupy (UltraScale+ CLB: RAM64M8 = 8 LUTs, RAM32M16 = 8, ...).
-awk -v sta_file="$sta_file" -v seconds="$seconds" '
+peak_mib=$(( $(tail -n 1 "$workdir/peak_kib") / 1024 ))
+code=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+[[ -z $(git -C "$root" status --porcelain -- rtl constraints 2>/dev/null) ]] || code="$code+changes"
+awk -v sta_file="$sta_file" -v seconds="$seconds" -v peak="$peak_mib" -v code="$code" '
   $1 ~ /^LUT[1-6]$/                 { lut += $2 }
   $1 == "RAM32M16" || $1 == "RAM64M8" || $1 == "RAM256X1D" { lutram += 8 * $2 }
   $1 == "RAM32M" || $1 == "RAM64M" || $1 == "RAM128X1D" || $1 == "RAM256X1S" { lutram += 4 * $2 }
@@ -145,8 +149,8 @@ awk -v sta_file="$sta_file" -v seconds="$seconds" '
         n = split(substr(line, RSTART, RLENGTH), w, " "); sta = w[n]
       }
     }
-    printf "lut=%d\nlutram=%d\nff=%d\nbram36=%g\nuram=%d\ndsp=%d\nsta_ps=%s\nseconds=%d\n",
-           lut, lutram, ff, bram, uram, dsp, sta, seconds
+    printf "lut=%d\nlutram=%d\nff=%d\nbram36=%g\nuram=%d\ndsp=%d\nsta_ps=%s\nseconds=%d\npeak_mib=%d\ncode=%s\n",
+           lut, lutram, ff, bram, uram, dsp, sta, seconds, peak, code
   }' "$stat_file" > "$summary"
 
 if [[ $quiet -eq 0 ]]; then
