@@ -6,40 +6,24 @@
 // Runs the scenario on the model backend under NAME (a ControlledRun, as a lookahead
 // oracle would drive it) and forks it at K decisions spread evenly over the run. Per fork:
 // the CPU time of ControlledRun::fork() (the simulation, tracker, controller and what the
-// run recorded) and of Simulation::fork() alone, and the heap bytes each allocates (the
-// copy's size: every container it copies; counted by this program's operator new). Also
+// run recorded) and of Simulation::fork() alone, and the heap bytes the copy holds (glibc's
+// bytes in use after the fork minus before, the copy alive: every container it copies). Also
 // the CPU time of one control interval, the unit a lookahead horizon is made of. One line
 // of `key value` pairs on stdout.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <iostream>
-#include <new>
 #include <vector>
 
 #include "nicsched/control/controller.hpp"
 #include "nicsched/control/sim_env.hpp"
 #include "nicsched/control/thread_clock.hpp"
 #include "nicsched/version.hpp"
-
-namespace {
-
-// Heap bytes allocated by this thread while counting is on (the copy's size).
-thread_local bool counting = false;
-thread_local std::uint64_t counted_bytes = 0;
-
-}  // namespace
-
-void* operator new(std::size_t n) {
-  if (counting) counted_bytes += n;
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept { std::free(p); }
-void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -50,15 +34,18 @@ struct Cost {
   std::uint64_t bytes = 0;
 };
 
+// Heap bytes in use now (glibc's count of allocated chunks, their headers included).
+std::uint64_t heap_in_use() { return mallinfo2().uordblks; }
+
+// CPU time of f() and the heap bytes it leaves allocated (the copy it returns, still alive).
 template <class F>
 Cost measure(F&& f) {
-  counted_bytes = 0;
-  counting = true;
+  const std::uint64_t heap0 = heap_in_use();
   const double t0 = control::thread_cpu_us();
   f();
   const double us = control::thread_cpu_us() - t0;
-  counting = false;
-  return {us, counted_bytes};
+  const std::uint64_t heap1 = heap_in_use();
+  return {us, heap1 > heap0 ? heap1 - heap0 : 0};
 }
 
 struct Summary {

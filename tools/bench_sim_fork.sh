@@ -34,7 +34,7 @@ done
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 table=$(
-  echo "Measured $(date -u +%Y-%m-%d) on $cpu (one thread, code at $commit), by \`tools/bench_sim_fork.sh $1\`: each scenario on the model backend under \`progress+guard\` (control interval 2000 cycles, $CYCLES cycles), forked at $FORKS decisions spread evenly over the run, $REPEATS forks of each state. CPU microseconds of the forking thread (mean +- 95 % interval over the forks, and the largest); KiB: heap bytes the fork allocates (the copy). Load average at the time: $(cut -d' ' -f1 /proc/loadavg) on $(nproc) cores."
+  echo "Measured $(date -u +%Y-%m-%d) on $cpu (one thread, code at $commit), by \`tools/bench_sim_fork.sh $1\`: each scenario on the model backend under \`progress+guard\` (control interval 2000 cycles, $CYCLES cycles), forked at $FORKS decisions spread evenly over the run, $REPEATS forks of each state. CPU microseconds of the forking thread (mean +- 95 % interval over the forks, and the largest); KiB: heap the copy holds (glibc bytes in use after the fork minus before, mean and largest). Load average at the time: $(cut -d' ' -f1 /proc/loadavg) on $(nproc) cores."
   echo
   echo "| scenario | NIC tenants (scenario's) | ControlledRun::fork, us | its KiB | Simulation::fork, us | its KiB | one control interval, us |"
   echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
