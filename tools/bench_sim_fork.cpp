@@ -86,10 +86,12 @@ int run(const std::string& file, std::uint64_t cycles, std::uint64_t interval, s
       ++steps;
     }
     for (std::uint32_t r = 0; r < repeats; ++r) {  // the same state forked again: CPU-time noise
-      std::unique_ptr<control::ControlledRun> copy;
-      const Cost c = measure([&] { copy = run.fork(); });
-      run_us.push_back(c.us);
-      run_bytes.push_back(static_cast<double>(c.bytes));
+      {
+        std::unique_ptr<control::ControlledRun> copy;
+        const Cost c = measure([&] { copy = run.fork(); });
+        run_us.push_back(c.us);
+        run_bytes.push_back(static_cast<double>(c.bytes));
+      }  // freed before the next fork, so each starts from the same heap
       std::unique_ptr<sim::Simulation> sim_copy;
       const Cost s = measure([&] { sim_copy = run.simulation().fork(); });
       sim_us.push_back(s.us);
