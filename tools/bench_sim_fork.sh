@@ -17,12 +17,13 @@ bench="$build/agent/bench_sim_fork"
 require_built bench_sim_fork "$bench" "cmake --build $build --target bench_sim_fork"
 field() { sed -n "s/.*\b$1 \([0-9.]*\).*/\1/p"; }
 
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 rows=""
 for scenario in default sixteen_tenants; do
   echo "bench_sim_fork: $scenario, $CYCLES cycles, $FORKS fork points x $REPEATS"
   line=$("$bench" "$root/sim/scenarios/$scenario.yaml" --cycles "$CYCLES" --forks "$FORKS" --repeats "$REPEATS")
-  rows+=$(printf '| %s | %s (%s) | %s +- %s (max %s) | %.0f (max %.0f) | %s +- %s | %.0f | %s |' \
-    "sim/scenarios/$scenario.yaml" "$(field tenants <<<"$line")" "$(field scenario_tenants <<<"$line")" \
+  rows+=$(printf '| %s | %s | %s (%s) | %s +- %s (max %s) | %.0f (max %.0f) | %s +- %s | %.0f | %s |' \
+    "$commit" "sim/scenarios/$scenario.yaml" "$(field tenants <<<"$line")" "$(field scenario_tenants <<<"$line")" \
     "$(field fork_us <<<"$line")" "$(field fork_us_ci <<<"$line")" "$(field fork_us_max <<<"$line")" \
     "$(awk "BEGIN { print $(field fork_bytes <<<"$line") / 1024 }")" \
     "$(awk "BEGIN { print $(field fork_bytes_max <<<"$line") / 1024 }")" \
@@ -32,12 +33,11 @@ for scenario in default sixteen_tenants; do
 done
 
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 table=$(
-  echo "Measured $(date -u +%Y-%m-%d) on $cpu (one thread, code at $commit), by \`tools/bench_sim_fork.sh $1\`: each scenario on the model backend under \`progress+guard\` (control interval 2000 cycles, $CYCLES cycles), forked at $FORKS decisions spread evenly over the run, $REPEATS forks of each state. CPU microseconds of the forking thread (mean +- 95 % interval over the forks, and the largest); KiB: heap the copy holds (glibc bytes in use after the fork minus before, mean and largest). Load average at the time: $(cut -d' ' -f1 /proc/loadavg) on $(nproc) cores."
+  echo "Measured $(date -u +%Y-%m-%d) on $cpu (one thread), by \`tools/bench_sim_fork.sh $1\`: each scenario on the model backend under \`progress+guard\` (control interval 2000 cycles, $CYCLES cycles), forked at $FORKS decisions spread evenly over the run, $REPEATS forks of each state. CPU microseconds of the forking thread (mean +- 95 % interval over the forks, and the largest); KiB: heap the copy holds (glibc bytes in use after the fork minus before, mean and largest). Load average at the time: $(cut -d' ' -f1 /proc/loadavg) on $(nproc) cores."
   echo
-  echo "| scenario | NIC tenants (scenario's) | ControlledRun::fork, us | its KiB | Simulation::fork, us | its KiB | one control interval, us |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+  echo "| code | scenario | NIC tenants (scenario's) | ControlledRun::fork, us | its KiB | Simulation::fork, us | its KiB | one control interval, us |"
+  echo "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
   printf '%s' "$rows"
 )
 echo "$table"
