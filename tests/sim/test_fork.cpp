@@ -187,7 +187,7 @@ TEST_CASE("a forked simulation is independent of the original", "[fork]") {
   CHECK(copied["tenants"] != kept["tenants"]);  // the copy really ran another policy
 }
 
-TEST_CASE("a copy of a copy, and a copy dropped early, change nothing", "[fork]") {
+TEST_CASE("a fork of a fork, and a fork dropped early, change nothing", "[fork]") {
   const Scenario s = scenario("default.yaml");
   const std::uint64_t cycles = 200000;
   Simulation original(s, options(cycles));
