@@ -61,6 +61,7 @@ class SimEnvTarget final : public EnvTarget {
   [[nodiscard]] double link_bytes_per_cycle() const override { return link_; }
   std::vector<TenantProgress> progress() override;
   bool finished() override { return sim_->finished(); }
+  [[nodiscard]] std::unique_ptr<EnvTarget> clone() const override { return std::make_unique<SimEnvTarget>(*this); }
   [[nodiscard]] sim::Simulation& simulation() { return *sim_; }
   [[nodiscard]] const sim::Simulation& simulation() const { return *sim_; }
 
