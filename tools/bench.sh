@@ -8,6 +8,7 @@ build=$(build_dir "${1:-}")
 benches=(
   "rtl   tools/bench_rtl.sh   docs/rtl.md"
   "sim   tools/bench_sim.sh   docs/simulation.md"
+  "fork  tools/bench_sim_fork.sh docs/simulation.md"
   "host  tools/bench_host.sh  docs/nicctl.md"
   "agent tools/bench_agent.sh docs/agent.md"
 )

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "nicsched/clone_ptr.hpp"
 #include "nicsched/control/controller.hpp"
 #include "nicsched/control/error.hpp"
 #include "nicsched/control/guard.hpp"
@@ -27,6 +28,7 @@ host::Policy equal_policy(const TelemetryTracker& tr, const host::Policy& base, 
 
 class Fifo final : public Controller {
  public:
+  [[nodiscard]] std::unique_ptr<Controller> clone() const override { return std::make_unique<Fifo>(*this); }
   [[nodiscard]] std::string name() const override { return "fifo"; }
   host::Policy decide(const TelemetryTracker& tr, const host::Policy& base) override {
     return equal_policy(tr, base, host::ArbMode::kFifo);
@@ -35,6 +37,7 @@ class Fifo final : public Controller {
 
 class Fair final : public Controller {
  public:
+  [[nodiscard]] std::unique_ptr<Controller> clone() const override { return std::make_unique<Fair>(*this); }
   [[nodiscard]] std::string name() const override { return "fair"; }
   host::Policy decide(const TelemetryTracker& tr, const host::Policy& base) override {
     return equal_policy(tr, base, host::ArbMode::kDwrr);
@@ -43,6 +46,7 @@ class Fair final : public Controller {
 
 class StaticPriority final : public Controller {
  public:
+  [[nodiscard]] std::unique_ptr<Controller> clone() const override { return std::make_unique<StaticPriority>(*this); }
   explicit StaticPriority(std::vector<std::uint32_t> levels) : levels_(std::move(levels)) {}
   [[nodiscard]] std::string name() const override { return "sp"; }
   host::Policy decide(const TelemetryTracker& tr, const host::Policy& base) override {
@@ -62,6 +66,7 @@ class StaticPriority final : public Controller {
 // Priority from a per-tenant key (lower key = higher priority; < 0 = not ranked).
 class Ranked final : public Controller {
  public:
+  [[nodiscard]] std::unique_ptr<Controller> clone() const override { return std::make_unique<Ranked>(*this); }
   enum class Key : std::uint8_t { kBurstStart, kAttained, kRemaining };
   Ranked(std::string name, Key key) : name_(std::move(name)), key_(key) {}
   [[nodiscard]] std::string name() const override { return name_; }
@@ -114,6 +119,7 @@ class Ranked final : public Controller {
 
 class CryptoSplit final : public Controller {
  public:
+  [[nodiscard]] std::unique_ptr<Controller> clone() const override { return std::make_unique<CryptoSplit>(*this); }
   explicit CryptoSplit(bool proportional) : proportional_(proportional) {}
   [[nodiscard]] std::string name() const override { return proportional_ ? "crypto-prop" : "crypto-equal"; }
   host::Policy decide(const TelemetryTracker& tr, const host::Policy& base) override {
@@ -144,6 +150,7 @@ class CryptoSplit final : public Controller {
 // A baseline with the starvation guard over its decisions (make_baseline("NAME+guard[N]")).
 class Guarded final : public Controller {
  public:
+  [[nodiscard]] std::unique_ptr<Controller> clone() const override { return std::make_unique<Guarded>(*this); }
   Guarded(std::string name, std::unique_ptr<Controller> inner, GuardConfig cfg)
       : name_(std::move(name)), inner_(std::move(inner)), guard_(cfg) {}
   [[nodiscard]] std::string name() const override { return name_; }
@@ -159,7 +166,7 @@ class Guarded final : public Controller {
 
  private:
   std::string name_;
-  std::unique_ptr<Controller> inner_;
+  ClonePtr<Controller> inner_;  // a copy of the wrapper copies the baseline inside it
   StarvationGuard guard_;
 };
 

@@ -79,6 +79,13 @@ class ModelCore final : public NicCore {
     return max_cycles;
   }
 
+  [[nodiscard]] std::unique_ptr<NicCore> clone() const override {
+    auto copy = std::make_unique<ModelCore>(*this);  // every member is a value: the defaulted copy is whole
+    copy->source = nullptr;
+    copy->sink = nullptr;
+    return copy;
+  }
+
   AxilResult axil_read(std::uint32_t addr, std::uint32_t /*timeout*/) override {
     const auto [value, resp] = regs_.read(addr & kAddrMask);
     return {value, static_cast<std::uint8_t>(resp), false};

@@ -36,6 +36,9 @@ class NicCore {
   virtual std::uint64_t run(std::uint64_t max_cycles) = 0;
   virtual AxilResult axil_read(std::uint32_t addr, std::uint32_t timeout) = 0;
   virtual AxilResult axil_write(std::uint32_t addr, std::uint32_t value, std::uint32_t timeout) = 0;
+  // A copy that continues exactly as this core would, source and sink detached (null);
+  // SimError where the backend's state cannot be copied (NicModel::clone).
+  [[nodiscard]] virtual std::unique_ptr<NicCore> clone() const = 0;
 
   FrameSource* source = nullptr;
   FrameSink* sink = nullptr;
@@ -178,6 +181,12 @@ class CoreImpl final : public NicCore {
 
   std::uint64_t run(std::uint64_t max_cycles) override {
     return run_until_break(max_cycles, [this] { tick(); });
+  }
+
+  [[nodiscard]] std::unique_ptr<NicCore> clone() const override {
+    throw SimError("the rtl backend cannot be forked: a Verilated model's state (its generated classes, the "
+                   "VerilatedContext, an open waveform) has no copy; fork a simulation on the model backend "
+                   "(--backend model)");
   }
 
   AxilResult axil_write(std::uint32_t addr, std::uint32_t value, std::uint32_t timeout) override {

@@ -89,7 +89,13 @@ NicModel::NicModel(const NicConfig& cfg) : cfg_(cfg) {
   core_ = it->second.factory(cfg);
 }
 
+NicModel::NicModel(const NicConfig& cfg, std::unique_ptr<NicCore> core) : cfg_(cfg), core_(std::move(core)) {}
+
 NicModel::~NicModel() = default;
+
+std::unique_ptr<NicModel> NicModel::clone() const {
+  return std::unique_ptr<NicModel>(new NicModel(cfg_, core_->clone()));  // the constructor is private
+}
 
 void NicModel::attach(FrameSource* source, FrameSink* sink) {
   core_->source = source;

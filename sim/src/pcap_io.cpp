@@ -72,7 +72,7 @@ std::vector<CapturedFrame> read_pcap(const std::filesystem::path& file) {
   return out;
 }
 
-PcapWriter::PcapWriter(const std::filesystem::path& file, double clock_mhz) : clock_mhz_(clock_mhz) {
+PcapWriter::PcapWriter(const std::filesystem::path& file, double clock_mhz) : file_(file), clock_mhz_(clock_mhz) {
   handle_ = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, 65535, PCAP_TSTAMP_PRECISION_NANO);
   if (handle_ == nullptr) throw SimError(file.string() + ": cannot create a pcap handle");
   dumper_ = pcap_dump_open(handle_, file.c_str());
@@ -86,6 +86,11 @@ PcapWriter::PcapWriter(const std::filesystem::path& file, double clock_mhz) : cl
 PcapWriter::~PcapWriter() {
   if (dumper_ != nullptr) pcap_dump_close(dumper_);
   if (handle_ != nullptr) pcap_close(handle_);
+}
+
+std::unique_ptr<PcapWriter> PcapWriter::clone() const {
+  throw SimError(file_.string() + ": a simulation that writes its frames to a capture (pcap_out) cannot be forked: "
+                 "the copy would write into the same file");
 }
 
 void PcapWriter::write(std::uint64_t cycle, const std::uint8_t* data, std::uint32_t len) {

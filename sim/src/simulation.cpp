@@ -59,10 +59,7 @@ Simulation::Simulation(Scenario scenario, SimOptions options)
   host_.resize(scenario_.tenants.size());
   for (std::size_t i = 0; i < scenario_.tenants.size(); ++i) {
     const TenantSpec& spec = scenario_.tenants[i];
-    auto t = std::make_unique<Tenant>();
-    t->spec = spec;
-    t->workload = make_workload(spec, scenario_.seed, scenario_.clock_mhz);
-    tenants_.push_back(std::move(t));
+    tenants_.push_back({spec, make_workload(spec, scenario_.seed, scenario_.clock_mhz)});
     slot_by_nic_tenant_[spec.index] = static_cast<int>(i);
     Host& h = host_[i];
     h.flow[static_cast<int>(Flow::kControl)] = {spec.vlan, kDscpControl, 40000, spec.port};
@@ -77,6 +74,12 @@ Simulation::Simulation(Scenario scenario, SimOptions options)
 }
 
 Simulation::~Simulation() = default;
+
+std::unique_ptr<Simulation> Simulation::fork() const {
+  std::unique_ptr<Simulation> copy(new Simulation(*this));  // the copy constructor is private
+  copy->nic_->attach(copy.get(), copy.get());
+  return copy;
+}
 
 void Simulation::configure_nic() {
   caps_ = host::discover(*nic_);
@@ -145,13 +148,13 @@ void Simulation::run_until(const std::function<bool()>& done) { advance_to(end_c
 
 std::uint64_t Simulation::next_event() const {
   std::uint64_t t = std::min(next_sweep_, next_sample_);
-  for (const auto& ten : tenants_) t = std::min(t, ten->workload->next_wakeup());
+  for (const auto& ten : tenants_) t = std::min(t, ten.workload->next_wakeup());
   return t;
 }
 
 void Simulation::process_due(std::uint64_t now) {
   for (auto& t : tenants_) {
-    if (t->workload->next_wakeup() <= now) t->workload->wake(now, *this);
+    if (t.workload->next_wakeup() <= now) t.workload->wake(now, *this);
   }
   if (now >= next_sweep_) {
     expire_lost(now);
@@ -160,8 +163,8 @@ void Simulation::process_due(std::uint64_t now) {
   if (now >= next_sample_) {
     const std::uint64_t wire = nic_->mac_stats().wire_bytes_out_tx;
     for (const auto& t : tenants_) {
-      const Progress& p = t->progress();
-      samples_.push_back({now, t->spec.index, p.phase, p.completed, p.units(), p.delivered_bytes, wire});
+      const Progress& p = t.progress();
+      samples_.push_back({now, t.spec.index, p.phase, p.completed, p.units(), p.delivered_bytes, wire});
     }
     next_sample_ = now + sample_interval_;
   }
@@ -196,9 +199,9 @@ void Simulation::expire_lost(std::uint64_t now) {
     Host& h = host_[slot];
     const int d = static_cast<int>(f.dir);
     if (f.flow != Flow::kRaw && f.flow != Flow::kControl) h.inflight_bytes[d] -= f.frame_len;
-    const bool closed_loop = tenants_[slot]->spec.window_bytes != 0;
+    const bool closed_loop = tenants_[slot].spec.window_bytes != 0;
     if (f.flow == Flow::kBulkTx || f.flow == Flow::kBulkRx) {
-      if (closed_loop && tenants_[slot]->progress().phase != Phase::kLeft) {
+      if (closed_loop && tenants_[slot].progress().phase != Phase::kLeft) {
         ++h.retransmits;
         h.bulk[d].push_front({f.flow, f.payload, f.frame_len, f.created});
       }
@@ -226,7 +229,7 @@ void Simulation::send(std::uint32_t tenant, Flow flow, std::uint64_t payload_byt
     ++h.control_sent;
   } else {
     auto& q = h.bulk[static_cast<int>(dir)];
-    if (tenants_[slot]->spec.window_bytes == 0 && q.size() >= kHostQueueLimit) {
+    if (tenants_[slot].spec.window_bytes == 0 && q.size() >= kHostQueueLimit) {
       ++h.host_drops;
       return;
     }
@@ -262,7 +265,7 @@ bool Simulation::next_frame(Direction dir, std::uint64_t cycle, std::vector<std:
   for (std::size_t k = 1; k <= n; ++k) {
     const std::size_t slot = (rr_[d] + k) % n;
     Host& h = host_[slot];
-    const TenantSpec& spec = tenants_[slot]->spec;
+    const TenantSpec& spec = tenants_[slot].spec;
     Flow flow;
     std::uint32_t frame_len = 0;
     std::uint64_t payload = 0;
@@ -312,7 +315,7 @@ void Simulation::frame_out(const OutFrame& f) {
     // A captured (pcap) frame: attributed by the NIC's own tuser.
     ++foreign_frames_;
     if (f.tenant < slot_by_nic_tenant_.size() && slot_by_nic_tenant_[f.tenant] >= 0) {
-      auto& w = *tenants_[static_cast<std::size_t>(slot_by_nic_tenant_[f.tenant])]->workload;
+      auto& w = *tenants_[static_cast<std::size_t>(slot_by_nic_tenant_[f.tenant])].workload;
       w.on_delivered(Flow::kRaw, f.len, f.cycle, *this);
     }
     return;
@@ -351,12 +354,12 @@ void Simulation::frame_out(const OutFrame& f) {
     ++h.control_delivered;
     const std::uint64_t lat = f.cycle - in.created;
     h.control_latency.push_back(static_cast<double>(lat));
-    if (lat > tenants_[slot]->spec.control.deadline_cycles) ++h.deadline_misses;
+    if (lat > tenants_[slot].spec.control.deadline_cycles) ++h.deadline_misses;
   } else {
     h.inflight_bytes[d] -= in.frame_len;
     nic_->notify_pending(in.dir);
   }
-  Workload& w = *tenants_[slot]->workload;
+  Workload& w = *tenants_[slot].workload;
   w.on_delivered(in.flow, in.payload, f.cycle, *this);
   if (w.next_wakeup() < planned_end_) nic_->request_break();
 }

@@ -12,7 +12,7 @@ namespace nicsched::sim {
 std::string Simulation::metrics_json() { return to_json(metrics()); }
 
 double Simulation::progress_rate(std::size_t i) {
-  const Tenant& t = *tenants_.at(i);
+  const Tenant& t = tenants_.at(i);
   const Progress& p = t.progress();
   if (t.spec.kind == WorkloadKind::kBackground || t.spec.kind == WorkloadKind::kPcap) {
     return p.offered_bytes == 0 ? 0.0 : static_cast<double>(p.delivered_bytes) / static_cast<double>(p.offered_bytes);
@@ -48,7 +48,7 @@ RunMetrics Simulation::metrics() {
   const double us_per_cycle = 1.0 / scenario_.clock_mhz;
   std::vector<double> normalised;
   for (std::size_t i = 0; i < tenants_.size(); ++i) {
-    const Tenant& t = *tenants_[i];
+    const Tenant& t = tenants_[i];
     const Host& h = host_[i];
     const Progress& p = t.progress();
     TenantMetrics tm;

@@ -248,27 +248,30 @@ PcapWorkload::PcapWorkload(const TenantSpec& spec, std::uint64_t seed, double cl
   const auto packets = read_pcap(spec.pcap_file);
   if (packets.empty()) throw SimError(spec.pcap_file.string() + ": capture holds no frames");
   const double t0 = packets.front().time_s;
+  auto frames = std::make_shared<std::vector<Captured>>();
   for (const auto& p : packets) {
     const double dt_us = (p.time_s - t0) * 1e6 / spec.speed;
-    frames_.push_back({static_cast<std::uint64_t>(std::llround(dt_us * clock_mhz)), p.bytes});
+    frames->push_back({static_cast<std::uint64_t>(std::llround(dt_us * clock_mhz)), p.bytes});
   }
-  const std::uint64_t last = frames_.back().offset_cycles;
-  span_cycles_ = last + std::max<std::uint64_t>(1, last / frames_.size());
+  const std::uint64_t last = frames->back().offset_cycles;
+  span_cycles_ = last + std::max<std::uint64_t>(1, last / frames->size());
+  frames_ = std::move(frames);
   base_ = spec.start_cycle;
 }
 
 std::uint64_t PcapWorkload::next_wakeup() const {
   if (progress_.phase == Phase::kLeft) return kNever;
-  return until_stop(base_ + frames_[next_index_].offset_cycles);
+  return until_stop(base_ + (*frames_)[next_index_].offset_cycles);
 }
 
 void PcapWorkload::wake(std::uint64_t now, TrafficSink& out) {
   if (!streaming(now, out)) return;
-  while (base_ + frames_[next_index_].offset_cycles <= now) {
-    const auto& f = frames_[next_index_];
+  const std::vector<Captured>& frames = *frames_;
+  while (base_ + frames[next_index_].offset_cycles <= now) {
+    const auto& f = frames[next_index_];
     out.send_raw(spec_.index, spec_.direction, f.bytes, base_ + f.offset_cycles);
     progress_.offered_bytes += f.bytes.size();
-    if (++next_index_ == frames_.size()) {
+    if (++next_index_ == frames.size()) {
       if (!spec_.loop) {
         progress_.phase = Phase::kLeft;
         next_index_ = 0;

@@ -154,6 +154,9 @@ namespace {
 class Starve final : public nicsched::control::Controller {
  public:
   [[nodiscard]] std::string name() const override { return "starve"; }
+  [[nodiscard]] std::unique_ptr<nicsched::control::Controller> clone() const override {
+    return std::make_unique<Starve>(*this);
+  }
   nicsched::host::Policy decide(const nicsched::control::TelemetryTracker& /*tracker*/,
                                 const nicsched::host::Policy& base) override {
     auto p = base;

@@ -185,6 +185,9 @@ class FixedAction final : public nicsched::control::Controller {
   FixedAction(nicsched::control::ActionCodec codec, std::vector<int> action)
       : codec_(std::move(codec)), action_(std::move(action)) {}
   [[nodiscard]] std::string name() const override { return "fixed"; }
+  [[nodiscard]] std::unique_ptr<nicsched::control::Controller> clone() const override {
+    return std::make_unique<FixedAction>(*this);
+  }
   nicsched::host::Policy decide(const nicsched::control::TelemetryTracker& /*tracker*/,
                                 const nicsched::host::Policy& base) override {
     return codec_.decode(action_, base);

@@ -20,55 +20,41 @@ sim::Scenario seeded(const sim::Scenario& s, std::uint64_t seed) {
   return out;
 }
 
-class SimEnvTarget final : public EnvTarget {
- public:
-  // policy_name: what the run's metrics call the controller (RunMetrics::policy).
-  SimEnvTarget(const ScenarioEntry& entry, std::uint64_t seed, const std::string& policy_name = {}) {
-    sim::SimOptions opts;
-    opts.baseline = "fifo";
-    opts.cycles = entry.cycles;
-    opts.solo = entry.solo;
-    if (!policy_name.empty()) opts.policy_name = policy_name;
-    sim_ = std::make_unique<sim::Simulation>(seeded(entry.scenario, seed), opts);
-    link_ = entry.scenario.link_bytes_per_cycle();
-    const auto tenants = sim_->capabilities().tenants;
-    info_.resize(tenants);
-    slot_.assign(tenants, -1);
-    for (std::size_t i = 0; i < sim_->tenant_count(); ++i) {
-      const auto& spec = sim_->tenant(i).spec;
-      if (spec.index >= tenants) continue;
-      slot_[spec.index] = static_cast<int>(i);
-      auto& p = info_[spec.index];
-      p.training = spec.kind == sim::WorkloadKind::kDdp || spec.kind == sim::WorkloadKind::kFl;
-      p.solo_rate = i < entry.solo.size() && entry.solo[i] ? entry.solo[i]->progress_rate : 0.0;
-      p.control_deadline_cycles = spec.control.enabled ? spec.control.deadline_cycles : 0;
-    }
-  }
-  drivers::RegisterBus& bus() override { return *sim_; }
-  drivers::SimControl& clock() override { return *sim_; }
-  [[nodiscard]] double link_bytes_per_cycle() const override { return link_; }
-  std::vector<TenantProgress> progress() override {
-    const std::uint64_t now = sim_->cycle();
-    for (std::size_t t = 0; t < info_.size(); ++t) {
-      if (slot_[t] < 0) continue;
-      const auto& tenant = sim_->tenant(static_cast<std::size_t>(slot_[t]));
-      info_[t].units = tenant.progress().units();
-      const std::uint64_t stop = std::min(now, tenant.spec.stop_cycle);
-      info_[t].present_cycles = stop > tenant.spec.start_cycle ? stop - tenant.spec.start_cycle : 0;
-    }
-    return info_;
-  }
-  bool finished() override { return sim_->finished(); }
-  sim::Simulation& simulation() { return *sim_; }
-
- private:
-  std::unique_ptr<sim::Simulation> sim_;
-  double link_ = 0;
-  std::vector<TenantProgress> info_;
-  std::vector<int> slot_;
-};
-
 }  // namespace
+
+SimEnvTarget::SimEnvTarget(const ScenarioEntry& entry, std::uint64_t seed, const std::string& policy_name) {
+  sim::SimOptions opts;
+  opts.baseline = "fifo";
+  opts.cycles = entry.cycles;
+  opts.solo = entry.solo;
+  if (!policy_name.empty()) opts.policy_name = policy_name;
+  sim_ = std::make_unique<sim::Simulation>(seeded(entry.scenario, seed), opts);
+  link_ = entry.scenario.link_bytes_per_cycle();
+  const auto tenants = sim_->capabilities().tenants;
+  info_.resize(tenants);
+  slot_.assign(tenants, -1);
+  for (std::size_t i = 0; i < sim_->tenant_count(); ++i) {
+    const auto& spec = sim_->tenant(i).spec;
+    if (spec.index >= tenants) continue;
+    slot_[spec.index] = static_cast<int>(i);
+    auto& p = info_[spec.index];
+    p.training = spec.kind == sim::WorkloadKind::kDdp || spec.kind == sim::WorkloadKind::kFl;
+    p.solo_rate = i < entry.solo.size() && entry.solo[i] ? entry.solo[i]->progress_rate : 0.0;
+    p.control_deadline_cycles = spec.control.enabled ? spec.control.deadline_cycles : 0;
+  }
+}
+
+std::vector<TenantProgress> SimEnvTarget::progress() {
+  const std::uint64_t now = sim_->cycle();
+  for (std::size_t t = 0; t < info_.size(); ++t) {
+    if (slot_[t] < 0) continue;
+    const auto& tenant = sim_->tenant(static_cast<std::size_t>(slot_[t]));
+    info_[t].units = tenant.progress().units();
+    const std::uint64_t stop = std::min(now, tenant.spec.stop_cycle);
+    info_[t].present_cycles = stop > tenant.spec.start_cycle ? stop - tenant.spec.start_cycle : 0;
+  }
+  return info_;
+}
 
 ScenarioEntry load_scenario_entry(const std::filesystem::path& file, std::optional<std::uint64_t> cycles,
                                   std::optional<sim::NicBackend> backend) {
@@ -226,68 +212,105 @@ bool every_tenant_done(const sim::Simulation& sim, std::uint64_t min_iterations)
   return true;
 }
 
+ControlledRun::ControlledRun(const ScenarioEntry& entry, std::uint64_t seed, std::unique_ptr<Controller> controller,
+                             std::uint64_t interval_cycles, std::optional<std::uint64_t> min_iterations,
+                             std::optional<NicEnvConfig> reward)
+    : target_(entry, seed, controller->name()),
+      caps_(host::discover(target_.simulation())),
+      base_(host::read_policy(target_.simulation(), caps_)),
+      tracker_(caps_, entry.scenario.link_bytes_per_cycle()),
+      controller_(std::move(controller)),
+      interval_cycles_(interval_cycles),
+      min_iterations_(min_iterations),
+      reward_(std::move(reward)),
+      clock_mhz_(entry.scenario.clock_mhz) {
+  sim::Simulation& sim = target_.simulation();
+  base_.classifier.reset();
+  base_.default_action.reset();
+  tracker_.reset(host::read_snapshot(sim, caps_));
+  controller_->reset();
+  out_.controller = controller_->name();
+  out_.interval_cycles = interval_cycles;
+  out_.tenant_names.assign(caps_.tenants, "");
+  for (std::size_t i = 0; i < sim.tenant_count(); ++i) {
+    const auto idx = sim.tenant(i).spec.index;
+    if (idx < caps_.tenants) out_.tenant_names[idx] = sim.tenant(i).spec.name;
+  }
+  // The reward NicEnv would give each interval (compute_reward), summed over the intervals
+  // that follow a decision, as an episode's return is.
+  start_cycle_ = sim.cycle();
+  if (reward_) {
+    start_progress_ = last_progress_ = target_.progress();
+    out_.episode_return.emplace();
+  }
+}
+
+ControlledRun::ControlledRun(const ControlledRun&) = default;
+ControlledRun::~ControlledRun() = default;
+
+std::unique_ptr<ControlledRun> ControlledRun::fork() const {
+  return std::unique_ptr<ControlledRun>(new ControlledRun(*this));  // the copy constructor is private
+}
+
+void ControlledRun::set_controller(std::unique_ptr<Controller> controller) {
+  if (!controller) throw EnvError("ControlledRun::set_controller: no controller");
+  controller_ = std::move(controller);
+}
+
+bool ControlledRun::step() {
+  sim::Simulation& sim = target_.simulation();
+  if (done_ || sim.finished()) {
+    done_ = true;
+    return false;
+  }
+  sim.step(std::min<std::uint64_t>(interval_cycles_, sim.end_cycle() - sim.cycle()));
+  tracker_.update(host::read_snapshot(sim, caps_));
+  if (reward_) {
+    const auto now_progress = target_.progress();
+    if (out_.decisions > 0) {
+      *out_.episode_return += compute_reward(*reward_, start_progress_, last_progress_, now_progress,
+                                             tracker_.interval_cycles(), sim.cycle() - start_cycle_, tracker_);
+      ++out_.reward_steps;
+    }
+    last_progress_ = now_progress;
+  }
+  const double gbps_per_byte_cycle = clock_mhz_ * 8.0 / 1e3;
+  std::vector<double> bw(caps_.tenants), crypto(caps_.tenants);
+  const double cycles = static_cast<double>(std::max<std::uint64_t>(1, tracker_.interval_cycles()));
+  for (std::size_t t = 0; t < caps_.tenants; ++t) {
+    bw[t] = tracker_.tenants()[t].bytes / cycles * gbps_per_byte_cycle;
+    crypto[t] = tracker_.tenants()[t].crypto_busy_fraction;
+  }
+  out_.bandwidth_gbps.push_back(std::move(bw));
+  out_.crypto_share.push_back(std::move(crypto));
+  out_.time_us.push_back(static_cast<double>(tracker_.now()) / clock_mhz_);
+  if (sim.finished() || (min_iterations_ && every_tenant_done(sim, *min_iterations_))) {
+    done_ = true;
+    return false;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  const double c0 = thread_cpu_us();
+  const host::Policy p = controller_->decide(tracker_, base_);
+  out_.decide_cpu_us.push_back(thread_cpu_us() - c0);
+  out_.decide_us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+  host::apply_policy(sim, caps_, p);
+  ++out_.decisions;
+  return true;
+}
+
+RunResult ControlledRun::result() {
+  RunResult r = out_;
+  r.metrics = target_.simulation().metrics();
+  return r;
+}
+
 RunResult run_controller(const ScenarioEntry& entry, std::uint64_t seed, Controller& controller,
                          std::uint64_t interval_cycles, std::optional<std::uint64_t> min_iterations,
                          const std::optional<NicEnvConfig>& reward) {
-  SimEnvTarget target(entry, seed, controller.name());
-  sim::Simulation& sim = target.simulation();
-  const auto caps = host::discover(sim);
-  host::Policy base = host::read_policy(sim, caps);
-  base.classifier.reset();
-  base.default_action.reset();
-  TelemetryTracker tracker(caps, entry.scenario.link_bytes_per_cycle());
-  tracker.reset(host::read_snapshot(sim, caps));
-  controller.reset();
-  RunResult out;
-  out.controller = controller.name();
-  out.interval_cycles = interval_cycles;
-  out.tenant_names.assign(caps.tenants, "");
-  for (std::size_t i = 0; i < sim.tenant_count(); ++i) {
-    const auto idx = sim.tenant(i).spec.index;
-    if (idx < caps.tenants) out.tenant_names[idx] = sim.tenant(i).spec.name;
+  ControlledRun run(entry, seed, controller.clone(), interval_cycles, min_iterations, reward);
+  while (run.step()) {
   }
-  const double gbps_per_byte_cycle = entry.scenario.clock_mhz * 8.0 / 1e3;
-  // The reward NicEnv would give each interval (compute_reward), summed over the intervals
-  // that follow a decision, as an episode's return is.
-  std::vector<TenantProgress> start_progress, last_progress;
-  const std::uint64_t start_cycle = sim.cycle();
-  if (reward) {
-    start_progress = last_progress = target.progress();
-    out.episode_return.emplace();
-  }
-  while (!sim.finished()) {
-    sim.step(std::min<std::uint64_t>(interval_cycles, sim.end_cycle() - sim.cycle()));
-    tracker.update(host::read_snapshot(sim, caps));
-    if (reward) {
-      const auto now_progress = target.progress();
-      if (out.decisions > 0) {
-        *out.episode_return += compute_reward(*reward, start_progress, last_progress, now_progress,
-                                              tracker.interval_cycles(), sim.cycle() - start_cycle, tracker);
-        ++out.reward_steps;
-      }
-      last_progress = now_progress;
-    }
-    std::vector<double> bw(caps.tenants), crypto(caps.tenants);
-    const double cycles = static_cast<double>(std::max<std::uint64_t>(1, tracker.interval_cycles()));
-    for (std::size_t t = 0; t < caps.tenants; ++t) {
-      bw[t] = tracker.tenants()[t].bytes / cycles * gbps_per_byte_cycle;
-      crypto[t] = tracker.tenants()[t].crypto_busy_fraction;
-    }
-    out.bandwidth_gbps.push_back(std::move(bw));
-    out.crypto_share.push_back(std::move(crypto));
-    out.time_us.push_back(static_cast<double>(tracker.now()) / entry.scenario.clock_mhz);
-    if (sim.finished() || (min_iterations && every_tenant_done(sim, *min_iterations))) break;
-    const auto t0 = std::chrono::steady_clock::now();
-    const double c0 = thread_cpu_us();
-    const host::Policy p = controller.decide(tracker, base);
-    out.decide_cpu_us.push_back(thread_cpu_us() - c0);
-    out.decide_us.push_back(
-        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
-    host::apply_policy(sim, caps, p);
-    ++out.decisions;
-  }
-  out.metrics = sim.metrics();
-  return out;
+  return run.result();
 }
 
 }  // namespace nicsched::control

@@ -429,6 +429,11 @@ NicEnv::NicEnv(NicEnvConfig cfg, TargetFactory factory)
 }
 
 NicEnv::~NicEnv() = default;
+NicEnv::NicEnv(const NicEnv&) = default;
+
+std::unique_ptr<NicEnv> NicEnv::fork() const {
+  return std::unique_ptr<NicEnv>(new NicEnv(*this));  // the copy constructor is private
+}
 
 std::size_t NicEnv::observation_size() const { return encoder_->size(); }
 ActionSpace NicEnv::action_space() const { return codec_->space(); }

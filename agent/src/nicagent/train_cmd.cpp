@@ -401,6 +401,13 @@ struct DrawTeacherSlot {
 class DrawTeacher final : public control::Controller {
  public:
   explicit DrawTeacher(std::shared_ptr<DrawTeacherSlot> slot) : slot_(std::move(slot)) {}
+  // A copy with a slot of its own holding a copy of the current teacher: the draw callback
+  // feeds the original only.
+  [[nodiscard]] std::unique_ptr<control::Controller> clone() const override {
+    auto slot = std::make_shared<DrawTeacherSlot>();
+    if (slot_->current) slot->current = slot_->current->clone();
+    return std::make_unique<DrawTeacher>(std::move(slot));
+  }
   [[nodiscard]] std::string name() const override {
     return slot_->current ? slot_->current->name() : std::string("best-of (no draw yet)");
   }

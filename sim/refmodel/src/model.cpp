@@ -139,8 +139,7 @@ const char* to_string(ParseDrop d) {
 
 // ---------------------------------------------------------------- RefModel
 
-RefModel::RefModel(const Params& params)
-    : params_(validated(params)), crypto_(params_.crypto_slots, params_.num_tenants) {
+RefModel::RefModel(const Params& params) : RefModelState(validated(params)) {
   cfg_ = reset_config(params_);
   const auto nt = static_cast<std::size_t>(params_.num_tenants);
   for (int d = 0; d < 2; ++d) {
@@ -167,6 +166,24 @@ RefModel::RefModel(const Params& params)
   update_servable();
   ctr_.queues.resize(nt * kNumClasses);
   ctr_.crypto.resize(nt);
+}
+
+RefModel::RefModel(const RefModel& other) : RefModelState(other) { rebind_queues(); }
+
+RefModel& RefModel::operator=(const RefModel& other) {
+  if (this != &other) {
+    RefModelState::operator=(other);
+    rebind_queues();
+  }
+  return *this;
+}
+
+void RefModel::rebind_queues() {
+  for (Path& p : paths_) {
+    for (auto& q : p.q) {
+      for (Live*& f : q) f = &live_.at(f->rec.id);  // f: the original's node, alive during the copy
+    }
+  }
 }
 
 void RefModel::commit(const Config& cfg) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "nicsched/clone_ptr.hpp"
 #include "nicsched/control/controller.hpp"
 #include "nicsched/control/env.hpp"
 #include "nicsched/control/guard.hpp"
@@ -104,6 +105,8 @@ class EnvTarget {
   [[nodiscard]] virtual std::vector<TenantProgress> progress() = 0;
   // The run is over (its scenario ended): the episode is truncated.
   [[nodiscard]] virtual bool finished() = 0;
+  // A copy that continues exactly as this target would (NicEnv::fork).
+  [[nodiscard]] virtual std::unique_ptr<EnvTarget> clone() const = 0;
 };
 // Builds a fresh target for an episode; the seed varies the workload's randomness.
 using TargetFactory = std::function<std::unique_ptr<EnvTarget>(std::uint64_t seed)>;
@@ -213,6 +216,12 @@ class NicEnv final : public Env {
   // The factory is called once here (to learn the NIC's shape) and at every reset.
   NicEnv(NicEnvConfig cfg, TargetFactory factory);
   ~NicEnv() override;
+  // A copy of the env mid-episode that continues exactly as this one would under the same
+  // actions, and shares nothing with it: the target (its simulation forked), tracker,
+  // observation history, action in force, guard counts, reward progress, teacher. Its
+  // reset() builds targets with the same factory. EnvError / sim::SimError where the
+  // target cannot be copied (the rtl backend).
+  [[nodiscard]] std::unique_ptr<NicEnv> fork() const;
 
   [[nodiscard]] std::size_t observation_size() const override;
   [[nodiscard]] ActionSpace action_space() const override;
@@ -229,10 +238,11 @@ class NicEnv final : public Env {
   [[nodiscard]] const host::Capabilities& caps() const { return caps_; }
 
  private:
+  NicEnv(const NicEnv&);  // fork(): every member's own copy (defaulted)
   void observe_interval();
   NicEnvConfig cfg_;
   TargetFactory factory_;
-  std::unique_ptr<EnvTarget> target_;
+  ClonePtr<EnvTarget> target_;
   host::Capabilities caps_;
   std::optional<TelemetryTracker> tracker_;
   std::optional<ActionCodec> codec_;
@@ -242,7 +252,7 @@ class NicEnv final : public Env {
   std::uint64_t start_cycle_ = 0;
   std::uint32_t steps_ = 0;
   RewardTerms reward_;
-  std::unique_ptr<Controller> teacher_;
+  ClonePtr<Controller> teacher_;
   StarvationGuard guard_;  // cfg_.guard(): over every decoded action
 };
 

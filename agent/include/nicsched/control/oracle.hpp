@@ -26,6 +26,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -75,6 +76,7 @@ struct OracleSpace {
 class StaticController final : public Controller {
  public:
   StaticController(StaticConfig config, std::string name) : config_(std::move(config)), name_(std::move(name)) {}
+  [[nodiscard]] std::unique_ptr<Controller> clone() const override { return std::make_unique<StaticController>(*this); }
   [[nodiscard]] std::string name() const override { return name_; }
   host::Policy decide(const TelemetryTracker& tracker, const host::Policy& base) override;
 

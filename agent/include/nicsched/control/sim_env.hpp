@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "nicsched/clone_ptr.hpp"
 #include "nicsched/control/controller.hpp"
 #include "nicsched/control/nic_env.hpp"
 #include "nicsched/control/vec_env.hpp"
@@ -48,7 +49,30 @@ struct ScenarioEntry {
                                                         std::uint32_t count, std::optional<std::uint64_t> cycles,
                                                         std::optional<sim::NicBackend> backend);
 
-// A fresh Simulation of the scenario whose workload seed is derived from `seed`.
+// An EnvTarget on a sim::Simulation of the scenario whose workload seed is derived from
+// `seed`. A copy forks the simulation (sim::Simulation::fork): it continues exactly as the
+// original would and shares nothing with it.
+class SimEnvTarget final : public EnvTarget {
+ public:
+  // policy_name: what the run's metrics call the controller (RunMetrics::policy).
+  SimEnvTarget(const ScenarioEntry& entry, std::uint64_t seed, const std::string& policy_name = {});
+  drivers::RegisterBus& bus() override { return *sim_; }
+  drivers::SimControl& clock() override { return *sim_; }
+  [[nodiscard]] double link_bytes_per_cycle() const override { return link_; }
+  std::vector<TenantProgress> progress() override;
+  bool finished() override { return sim_->finished(); }
+  [[nodiscard]] std::unique_ptr<EnvTarget> clone() const override { return std::make_unique<SimEnvTarget>(*this); }
+  [[nodiscard]] sim::Simulation& simulation() { return *sim_; }
+  [[nodiscard]] const sim::Simulation& simulation() const { return *sim_; }
+
+ private:
+  ClonePtr<sim::Simulation, &sim::Simulation::fork> sim_;
+  double link_ = 0;
+  std::vector<TenantProgress> info_;
+  std::vector<int> slot_;
+};
+
+// A fresh SimEnvTarget.
 [[nodiscard]] std::unique_ptr<EnvTarget> make_sim_target(const ScenarioEntry& entry, std::uint64_t seed);
 
 // Env k of a vectorised run trains on scenarios[k % size] (all must have the same NIC).
@@ -93,6 +117,60 @@ struct RunResult {
   std::optional<RewardTerms> episode_return;
   std::uint64_t reward_steps = 0;
 };
+// One controller on one scenario and seed, interval by interval: the closed loop that
+// run_controller runs from reset to the end, kept as an object so that it can be forked
+// at a decision (docs/simulation.md, "Forking a simulation"): a lookahead oracle forks the
+// run, lets each candidate decide in its copy for a horizon and compares them. fork()
+// copies the simulation (sim::Simulation::fork: NIC, workloads, host queues, frames in
+// flight, random streams, metric accumulators), the telemetry tracker, the controller
+// (Controller::clone: its guard counts and observation history), the base policy, the
+// reward's progress and what the run has recorded; the copy continues exactly as the
+// original would, and nothing done to the copy (set_controller, stepping) changes the
+// original. The model backend only (the rtl backend's fork throws sim::SimError).
+class ControlledRun {
+ public:
+  // Builds the simulation and reads the NIC's base policy and first snapshot; the first
+  // decision comes after the first interval (arguments as run_controller's).
+  ControlledRun(const ScenarioEntry& entry, std::uint64_t seed, std::unique_ptr<Controller> controller,
+                std::uint64_t interval_cycles, std::optional<std::uint64_t> min_iterations = std::nullopt,
+                std::optional<NicEnvConfig> reward = std::nullopt);
+  ControlledRun& operator=(const ControlledRun&) = delete;
+  ~ControlledRun();
+
+  // One control interval: the simulation runs it, its telemetry is folded in (and its
+  // reward), then, unless the run is over, the controller decides and its policy is
+  // committed. Returns false once the run is over (nothing more happens then).
+  bool step();
+  [[nodiscard]] bool done() const { return done_; }
+  // A copy that continues exactly as this run would; between steps.
+  [[nodiscard]] std::unique_ptr<ControlledRun> fork() const;
+  // `controller` decides from the next decision on, in the state it is in (a candidate
+  // in a forked run; call its reset() first for a fresh one).
+  void set_controller(std::unique_ptr<Controller> controller);
+  [[nodiscard]] Controller& controller() { return *controller_; }
+  [[nodiscard]] sim::Simulation& simulation() { return target_.simulation(); }
+  [[nodiscard]] const TelemetryTracker& tracker() const { return tracker_; }
+  // What the run has recorded, with the metrics as of now.
+  [[nodiscard]] RunResult result();
+
+ private:
+  ControlledRun(const ControlledRun&);  // fork(): every member's own copy (defaulted)
+
+  SimEnvTarget target_;
+  host::Capabilities caps_;
+  host::Policy base_;
+  TelemetryTracker tracker_;
+  ClonePtr<Controller> controller_;
+  std::uint64_t interval_cycles_;
+  std::optional<std::uint64_t> min_iterations_;
+  std::optional<NicEnvConfig> reward_;
+  std::vector<TenantProgress> start_progress_, last_progress_;
+  std::uint64_t start_cycle_ = 0;
+  double clock_mhz_ = 0;
+  bool done_ = false;
+  RunResult out_;
+};
+
 // min_iterations: stop at the end of the first interval where every_tenant_done() holds
 // (whole-scenario evaluation) instead of at the scenario's end (or entry.cycles).
 // reward: also sum the reward of this env config over the run (RunResult::episode_return).

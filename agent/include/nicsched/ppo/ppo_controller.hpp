@@ -18,6 +18,11 @@ class PpoController final : public control::Controller {
  public:
   explicit PpoController(std::shared_ptr<const TrainedPolicy> policy);
   [[nodiscard]] std::string name() const override { return "ppo"; }
+  // The trained network is shared (it does not change); the observation history, the
+  // action in force and the guard's counts are copied.
+  [[nodiscard]] std::unique_ptr<control::Controller> clone() const override {
+    return std::make_unique<PpoController>(*this);
+  }
   void reset() override;
   host::Policy decide(const control::TelemetryTracker& tracker, const host::Policy& base) override;
   [[nodiscard]] const control::NicEnvConfig& env_config() const { return env_; }

@@ -41,6 +41,10 @@ inline constexpr std::uint32_t kBaseQuantum = regmap::T_WEIGHT::QUANTUM.get(regm
 class Controller : public Interface {
  public:
   [[nodiscard]] virtual std::string name() const = 0;
+  // A copy in the same state that decides from now on exactly as this one would (its
+  // telemetry history, guard counts, observation frames): what a forked run continues
+  // with (ControlledRun::fork, docs/simulation.md "Forking a simulation").
+  [[nodiscard]] virtual std::unique_ptr<Controller> clone() const = 0;
   // Called at the start of a run.
   virtual void reset() {}
   // `base` is the NIC's configuration at the start of the run (engine settings, queue

@@ -101,6 +101,12 @@ class NicModel final : public drivers::RegisterBus, public drivers::SimControl {
   // Whether this build can simulate `tenants` tenants on the backend (model: 1..64).
   [[nodiscard]] static bool supports(NicBackend backend, std::uint32_t tenants);
 
+  // A copy of the whole NIC that continues exactly as this one would: the model, its
+  // queues and frames in flight, registers, MAC credits, statistics (Simulation::fork).
+  // The copy is detached: attach() its own source and sink before running it. The rtl
+  // backend throws SimError (a Verilated model's state cannot be copied).
+  [[nodiscard]] std::unique_ptr<NicModel> clone() const;
+
   void attach(FrameSource* source, FrameSink* sink);
   void notify_pending(Direction dir);
   // From a callback: run() returns after the current cycle.
@@ -123,6 +129,8 @@ class NicModel final : public drivers::RegisterBus, public drivers::SimControl {
   [[nodiscard]] const NicConfig& config() const { return cfg_; }
 
  private:
+  NicModel(const NicConfig& cfg, std::unique_ptr<NicCore> core);
+
   NicConfig cfg_;
   std::unique_ptr<NicCore> core_;
 };

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <vector>
 
 struct pcap;
@@ -31,10 +32,14 @@ class PcapWriter {
   ~PcapWriter();
   PcapWriter(const PcapWriter&) = delete;
   PcapWriter& operator=(const PcapWriter&) = delete;
+  // Refuses with SimError: a second writer of the same capture would interleave its frames
+  // with this one's (Simulation::fork of a run that writes pcap_out).
+  [[nodiscard]] std::unique_ptr<PcapWriter> clone() const;
   void write(std::uint64_t cycle, const std::uint8_t* data, std::uint32_t len);
   [[nodiscard]] std::uint64_t frames() const { return frames_; }
 
  private:
+  std::filesystem::path file_;
   pcap* handle_ = nullptr;
   pcap_dumper* dumper_ = nullptr;
   double clock_mhz_;

@@ -47,6 +47,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "nicsched/clone_ptr.hpp"
 #include "nicsched/drivers/sim_target.hpp"
 #include "nicsched/host/types.hpp"
 #include "nicsched/sim/frame.hpp"
@@ -83,14 +84,22 @@ class Simulation final : public drivers::SimTarget,
  public:
   struct Tenant {
     TenantSpec spec;
-    std::unique_ptr<Workload> workload;
+    ClonePtr<Workload> workload;
     [[nodiscard]] const Progress& progress() const { return workload->progress(); }
   };
 
   Simulation(Scenario scenario, SimOptions options);
   ~Simulation() override;
-  Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
+
+  // A copy of the running simulation that continues exactly as this one would, and shares
+  // nothing with it: the NIC (reference model, registers, MAC credits, frames inside), the
+  // workloads and their random streams, the simulated host's queues, frames in flight,
+  // expired ids, samples and metric accumulators (docs/simulation.md, "Forking a
+  // simulation"). Between steps only (not from a FrameSource/FrameSink callback). Throws
+  // SimError on the rtl backend (a Verilated model cannot be copied) and when the run
+  // writes a capture (pcap_out); the simulation is then unchanged.
+  [[nodiscard]] std::unique_ptr<Simulation> fork() const;
 
   // SimTarget
   std::uint32_t read32(std::uint32_t addr) override;
@@ -108,7 +117,7 @@ class Simulation final : public drivers::SimTarget,
   [[nodiscard]] bool finished() { return nic_->cycle() >= end_cycle_; }
 
   [[nodiscard]] std::size_t tenant_count() const { return tenants_.size(); }
-  [[nodiscard]] const Tenant& tenant(std::size_t i) const { return *tenants_.at(i); }
+  [[nodiscard]] const Tenant& tenant(std::size_t i) const { return tenants_.at(i); }
   [[nodiscard]] double progress_rate(std::size_t i);
 
   // The metrics stage (simulation_metrics.cpp): what the run achieved so far.
@@ -162,6 +171,10 @@ class Simulation final : public drivers::SimTarget,
                 std::uint64_t created) override;
   void cancel(std::uint32_t tenant) override;
 
+  // fork()'s copy: every member's own copy (the parts behind ClonePtr deep-copied), so a
+  // member added later is copied too; fork() then attaches the copied NIC to the copy.
+  Simulation(const Simulation&) = default;
+
   void configure_nic();
   void advance_to(std::uint64_t target, const std::function<bool()>& done);
   void process_due(std::uint64_t now);
@@ -172,9 +185,9 @@ class Simulation final : public drivers::SimTarget,
 
   Scenario scenario_;
   SimOptions options_;
-  std::unique_ptr<NicModel> nic_;
+  ClonePtr<NicModel> nic_;
   host::Capabilities caps_;
-  std::vector<std::unique_ptr<Tenant>> tenants_;
+  std::vector<Tenant> tenants_;
   std::vector<Host> host_;
   std::vector<int> slot_by_nic_tenant_;  // NIC tenant -> position, -1 none
   FrameBuilder builder_;
@@ -188,7 +201,7 @@ class Simulation final : public drivers::SimTarget,
   std::uint64_t next_sample_ = 0;
   std::uint64_t sample_interval_ = 0;
   std::vector<ProgressSample> samples_;
-  std::unique_ptr<PcapWriter> pcap_;
+  ClonePtr<PcapWriter> pcap_;
   std::uint64_t integrity_errors_ = 0;
   std::uint64_t misattributed_ = 0;
   std::uint64_t frames_checked_ = 0;

@@ -70,6 +70,9 @@ struct Progress {
 class Workload : public Interface {
  public:
   Workload(const TenantSpec& spec, std::uint64_t seed);
+  // A copy that continues exactly as this workload would (its random stream included):
+  // Simulation::fork. Each workload is plain values, so each class's is its copy.
+  [[nodiscard]] virtual std::unique_ptr<Workload> clone() const = 0;
 
   // Cycle at which the workload next changes state by itself (kNever: only deliveries).
   [[nodiscard]] virtual std::uint64_t next_wakeup() const = 0;
@@ -116,6 +119,7 @@ class Workload : public Interface {
 class DdpWorkload final : public Workload {
  public:
   DdpWorkload(const TenantSpec& spec, std::uint64_t seed);
+  [[nodiscard]] std::unique_ptr<Workload> clone() const override { return std::make_unique<DdpWorkload>(*this); }
   [[nodiscard]] std::uint64_t next_wakeup() const override;
   void wake(std::uint64_t now, TrafficSink& out) override;
   void on_delivered(Flow flow, std::uint64_t payload_bytes, std::uint64_t now, TrafficSink& out) override;
@@ -135,6 +139,7 @@ class DdpWorkload final : public Workload {
 class FlWorkload final : public Workload {
  public:
   using Workload::Workload;
+  [[nodiscard]] std::unique_ptr<Workload> clone() const override { return std::make_unique<FlWorkload>(*this); }
   [[nodiscard]] std::uint64_t next_wakeup() const override;
   void wake(std::uint64_t now, TrafficSink& out) override;
   void on_delivered(Flow flow, std::uint64_t payload_bytes, std::uint64_t now, TrafficSink& out) override;
@@ -167,6 +172,7 @@ class StreamWorkload : public Workload {
 class BackgroundWorkload final : public StreamWorkload {
  public:
   BackgroundWorkload(const TenantSpec& spec, std::uint64_t seed, double clock_mhz);
+  [[nodiscard]] std::unique_ptr<Workload> clone() const override { return std::make_unique<BackgroundWorkload>(*this); }
   [[nodiscard]] std::uint64_t next_wakeup() const override;
   void wake(std::uint64_t now, TrafficSink& out) override;
 
@@ -180,16 +186,17 @@ class BackgroundWorkload final : public StreamWorkload {
 class PcapWorkload final : public StreamWorkload {
  public:
   PcapWorkload(const TenantSpec& spec, std::uint64_t seed, double clock_mhz);
+  [[nodiscard]] std::unique_ptr<Workload> clone() const override { return std::make_unique<PcapWorkload>(*this); }
   [[nodiscard]] std::uint64_t next_wakeup() const override;
   void wake(std::uint64_t now, TrafficSink& out) override;
-  [[nodiscard]] std::size_t frames() const { return frames_.size(); }
+  [[nodiscard]] std::size_t frames() const { return frames_->size(); }
 
  private:
   struct Captured {
     std::uint64_t offset_cycles;
     std::vector<std::uint8_t> bytes;
   };
-  std::vector<Captured> frames_;
+  std::shared_ptr<const std::vector<Captured>> frames_;  // never changes: copies share it
   std::uint64_t span_cycles_ = 0;       // first to last frame, plus one gap, for looping
   std::size_t next_index_ = 0;
   std::uint64_t base_ = 0;              // cycle of the current pass's first frame

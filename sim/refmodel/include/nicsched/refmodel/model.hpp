@@ -67,9 +67,95 @@
 
 namespace nicsched::refmodel {
 
-class RefModel {
+namespace detail {
+
+// RefModel's state: plain values throughout but for the queues' pointers into live_, which
+// RefModel's copy rebinds. Kept apart from RefModel so that its copy is this struct's
+// defaulted one plus that rebinding: a member added here is copied without a field list.
+struct RefModelState {
+  explicit RefModelState(const Params& params)
+      : params_(params), crypto_(params_.crypto_slots, params_.num_tenants) {}
+
+  struct Live {
+    FrameRecord rec;
+    std::uint32_t cells = 0;
+    std::uint64_t visible = 0;  // first cycle it may be scheduled
+    std::uint64_t seq = 0;      // admission order (FIFO mode)
+  };
+  // One direction: per-(tenant, class) queues in a shared buffer, an arbiter, the
+  // crypto op it performs, and an output stream.
+  struct Path {
+    Direction dir = Direction::kTx;
+    CryptoOp op = CryptoOp::kEncrypt;
+    std::vector<std::deque<Live*>> q;  // live_'s nodes, which stay put until finish()
+    std::vector<std::uint64_t> qbytes;
+    std::uint64_t queued = 0;     // frames in q, all queues
+    std::uint64_t dispatched = 0;  // frames the arbiter released
+    std::array<std::uint64_t, kMaxTenants * kNumClasses / 64> nonempty{};  // bit q: q holds a frame
+    std::uint64_t cells_used = 0;
+    bool ready = true;            // tready of the output
+    bool active = false;          // a frame is on the output
+    // The grant decided last cycle, executing in this one (the registered grant).
+    struct Grant {
+      bool valid = false;
+      std::uint32_t queue = 0;
+      bool ctrl = false;           // granted at the control level
+      std::uint64_t id = 0;        // its frame, the queue's head until it executes
+      std::uint32_t quota = 0;     // its tenant's crypto quota when decided
+    } grant;
+    std::deque<std::uint64_t> fifo;  // plain frames granted, waiting for the output (<= 3)
+    std::uint64_t frame = 0;
+    std::uint64_t beats_left = 0;
+    Arbiter arb{0, 32};  // 32-bit timestamps: the admission order
+    ArbConfig arb_cfg;   // the arbiter's configuration inputs, rebuilt when cfg_ changes
+    std::uint64_t arb_cfg_serial = ~0ULL;  // cfg_serial_ that arb_cfg was built from
+    ArbHeads heads;      // this cycle's heads (kept to reuse their storage)
+    // The arbiter's last step saw no eligible head under the configuration in force, and
+    // these backlogged ones: a step without an eligible head grants nothing and only
+    // drops the positive credit of the tenants with nothing backlogged, so stepping it
+    // again with the same backlog changes nothing, and decide() skips it.
+    bool arb_at_rest = false;
+    std::vector<bool> rest_backlog;
+    bool rest_backlog_none = false;  // rest_backlog is all false
+  };
+
+  Params params_;
+  Config cfg_;
+  std::uint64_t cfg_serial_ = 0;  // counts the configurations cfg_ has held
+  bool commit_pending_ = false;
+  Config pending_cfg_;
+  std::uint64_t cycle_ = 0;
+  std::uint64_t next_id_ = 0;
+  std::uint64_t next_seq_ = 0;
+
+  std::multimap<std::uint64_t, std::uint64_t> arrivals_;  // arrival cycle -> id
+  std::unordered_map<std::uint64_t, Live> live_;
+  std::unordered_map<std::uint64_t, ParsedFrame> parsed_;  // until arrival
+  std::vector<FrameRecord> done_;
+
+  std::array<Path, 2> paths_{};
+  CryptoSlots crypto_;                           // the slot pool both directions share
+  std::vector<TokenBucket> buckets_;             // TX rate limit, per tenant
+  std::vector<std::uint32_t> sent_;              // per tenant: bytes sent this cycle (TX)
+  std::vector<TokenBucket> ctrl_buckets_;        // TX control level, per tenant
+  std::vector<std::uint32_t> ctrl_sent_;         // per tenant: bytes sent at the control level this cycle
+  std::vector<std::uint64_t> unservable_since_;  // per tenant; kServable when servable
+
+  Telemetry ctr_;
+};
+
+}  // namespace detail
+
+class RefModel : private detail::RefModelState {
  public:
   explicit RefModel(const Params& params);
+  // A copy continues exactly as the original would (the simulator's fork); the two
+  // share nothing.
+  RefModel(const RefModel& other);
+  RefModel& operator=(const RefModel& other);
+  RefModel(RefModel&&) noexcept = default;  // live_'s nodes move with it: the pointers stay valid
+  RefModel& operator=(RefModel&&) noexcept = default;
+  ~RefModel() = default;
 
   [[nodiscard]] const Params& params() const { return params_; }
   [[nodiscard]] const Config& config() const { return cfg_; }
@@ -126,49 +212,6 @@ class RefModel {
   [[nodiscard]] std::int64_t ctrl_bucket_tokens(std::uint32_t tenant) const { return ctrl_buckets_.at(tenant).tokens(); }
 
  private:
-  struct Live {
-    FrameRecord rec;
-    std::uint32_t cells = 0;
-    std::uint64_t visible = 0;  // first cycle it may be scheduled
-    std::uint64_t seq = 0;      // admission order (FIFO mode)
-  };
-  // One direction: per-(tenant, class) queues in a shared buffer, an arbiter, the
-  // crypto op it performs, and an output stream.
-  struct Path {
-    Direction dir = Direction::kTx;
-    CryptoOp op = CryptoOp::kEncrypt;
-    std::vector<std::deque<Live*>> q;  // live_'s nodes, which stay put until finish()
-    std::vector<std::uint64_t> qbytes;
-    std::uint64_t queued = 0;     // frames in q, all queues
-    std::uint64_t dispatched = 0;  // frames the arbiter released
-    std::array<std::uint64_t, kMaxTenants * kNumClasses / 64> nonempty{};  // bit q: q holds a frame
-    std::uint64_t cells_used = 0;
-    bool ready = true;            // tready of the output
-    bool active = false;          // a frame is on the output
-    // The grant decided last cycle, executing in this one (the registered grant).
-    struct Grant {
-      bool valid = false;
-      std::uint32_t queue = 0;
-      bool ctrl = false;           // granted at the control level
-      std::uint64_t id = 0;        // its frame, the queue's head until it executes
-      std::uint32_t quota = 0;     // its tenant's crypto quota when decided
-    } grant;
-    std::deque<std::uint64_t> fifo;  // plain frames granted, waiting for the output (<= 3)
-    std::uint64_t frame = 0;
-    std::uint64_t beats_left = 0;
-    Arbiter arb{0, 32};  // 32-bit timestamps: the admission order
-    ArbConfig arb_cfg;   // the arbiter's configuration inputs, rebuilt when cfg_ changes
-    std::uint64_t arb_cfg_serial = ~0ULL;  // cfg_serial_ that arb_cfg was built from
-    ArbHeads heads;      // this cycle's heads (kept to reuse their storage)
-    // The arbiter's last step saw no eligible head under the configuration in force, and
-    // these backlogged ones: a step without an eligible head grants nothing and only
-    // drops the positive credit of the tenants with nothing backlogged, so stepping it
-    // again with the same backlog changes nothing, and decide() skips it.
-    bool arb_at_rest = false;
-    std::vector<bool> rest_backlog;
-    bool rest_backlog_none = false;  // rest_backlog is all false
-  };
-
   void step_cycle();
   void skip_quiet(std::uint64_t cycles);
   void apply_commit();
@@ -204,30 +247,8 @@ class RefModel {
   [[nodiscard]] std::uint32_t limit(std::uint32_t q) const;
   [[nodiscard]] std::uint64_t buffer_capacity_cells() const;
   void update_depth(std::uint32_t q);
-
-  Params params_;
-  Config cfg_;
-  std::uint64_t cfg_serial_ = 0;  // counts the configurations cfg_ has held
-  bool commit_pending_ = false;
-  Config pending_cfg_;
-  std::uint64_t cycle_ = 0;
-  std::uint64_t next_id_ = 0;
-  std::uint64_t next_seq_ = 0;
-
-  std::multimap<std::uint64_t, std::uint64_t> arrivals_;  // arrival cycle -> id
-  std::unordered_map<std::uint64_t, Live> live_;
-  std::unordered_map<std::uint64_t, ParsedFrame> parsed_;  // until arrival
-  std::vector<FrameRecord> done_;
-
-  std::array<Path, 2> paths_{};
-  CryptoSlots crypto_;                           // the slot pool both directions share
-  std::vector<TokenBucket> buckets_;             // TX rate limit, per tenant
-  std::vector<std::uint32_t> sent_;              // per tenant: bytes sent this cycle (TX)
-  std::vector<TokenBucket> ctrl_buckets_;        // TX control level, per tenant
-  std::vector<std::uint32_t> ctrl_sent_;         // per tenant: bytes sent at the control level this cycle
-  std::vector<std::uint64_t> unservable_since_;  // per tenant; kServable when servable
-
-  Telemetry ctr_;
+  // After a copy: the queues point into the original's live_; point them into this one's.
+  void rebind_queues();
 };
 
 }  // namespace nicsched::refmodel
