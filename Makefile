@@ -1,7 +1,6 @@
 # nicsched: a thin driver over CMake. Every target says what it does.
 BUILD_DIR ?= build
 JOBS      ?= $(shell nproc)
-SEEDS     ?= 200
 DURATION  ?= 600
 BOARD     ?=
 CMAKE_ARGS ?=
@@ -9,22 +8,48 @@ CMAKE_ARGS ?=
 # (`ninja -t commands nicsim nicagent | wc -l` against `ninja -t commands | wc -l`).
 RUN_TARGETS := nicsim nicagent
 
-.PHONY: all deps configure build run test regress formal bench synth bitstream program clean help soak
+# Defaults of the agent targets (docs/guides/train.md); each can be given on the command line.
+# SEEDS and OUT mean the same in each target but default differently, so they are set per target.
+PPO_CONFIG ?= agent/configs/ppo.yaml
+ENV_CONFIG ?= agent/configs/env.yaml
+STEPS      ?= 40960
+POLICY     ?= agent/policies/default
+COUNT      ?= 20
+regress: SEEDS ?= 200
+train: FAMILY ?= sim/families/train.yaml
+train: OUT ?= runs/train
+eval: FAMILY ?= sim/families/test.yaml
+eval: SEEDS ?= 5
+eval: OUT ?= runs/eval-test
+NICAGENT := $(BUILD_DIR)/agent/nicagent
+
+.PHONY: all deps configure build run test regress formal bench synth bitstream program clean help soak \
+        train eval results
 
 all: build
 
 help:
+	@echo "make            the same as make all"
+	@echo "make all        the same as make build"
 	@echo "make deps       install the Debian packages in tools/packages.txt that are missing"
-	@echo "make build      configure (CMake, Ninja, Release) and build everything into $(BUILD_DIR)/"
+	@echo "make configure  deps + CMake (Ninja, Release) into $(BUILD_DIR)/ (CMAKE_ARGS=... passed to cmake)"
+	@echo "make build      configure and build everything into $(BUILD_DIR)/ (JOBS=$(JOBS))"
 	@echo "make run        deps + build nicsim and nicagent only, then run the default scenario and print the results table"
 	@echo "make test       deps + build, then run the whole test suite (CTest)"
-	@echo "make regress    constrained-random RTL regression against the reference model (SEEDS=$(SEEDS))"
+	@echo "make regress    constrained-random RTL regression against the reference model (SEEDS=200)"
 	@echo "make soak       soak and fuzz suite: hostile clients, kill -9, mutated YAML and frames (DURATION=$(DURATION) s)"
 	@echo "make formal     Yosys formal proofs of the arbiter and crypto slot accounting"
 	@echo "make bench      benchmarks; results are written to docs/"
 	@echo "make synth      Yosys synth_xilinx of the core; resource table to docs/fpga.md"
+	@echo "make train      train a PPO policy on a scenario family, best of its validation draws kept in OUT/best"
+	@echo "                (FAMILY=sim/families/train.yaml STEPS=$(STEPS) OUT=runs/train PPO_CONFIG=$(PPO_CONFIG) ENV_CONFIG=$(ENV_CONFIG))"
+	@echo "make eval       every baseline, a policy and the oracle on draws of the held-out test family"
+	@echo "                (POLICY=$(POLICY) FAMILY=sim/families/test.yaml COUNT=$(COUNT) SEEDS=5 OUT=runs/eval-test)"
+	@echo "make results    the family tables of docs/results.md (tools/results.sh; about 45 min on 2 cores)"
 	@echo "make bitstream BOARD=u250|vcu118|u280   Vivado bitstream (needs Vivado on the PATH)"
+	@echo "make program BOARD=u250|vcu118|u280     load the bitstream over JTAG (Vivado or openFPGALoader)"
 	@echo "make clean      remove $(BUILD_DIR)/"
+	@echo "make help       this list"
 
 deps:
 	@echo "==> deps: checking Debian packages (tools/packages.txt)"
@@ -51,6 +76,22 @@ test: build
 regress: build
 	@echo "==> regress: $(SEEDS) constrained-random seeds, RTL vs reference model"
 	@$(BUILD_DIR)/tests/verif/nicsched_regress --seeds $(SEEDS)
+
+train: configure
+	@echo "==> train: building nicagent, then nicagent train on $(FAMILY) ($(STEPS) steps) into $(OUT)/"
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target nicagent
+	$(NICAGENT) train --family $(FAMILY) --validation-family $(FAMILY) --ppo-config $(PPO_CONFIG) \
+	  --env-config $(ENV_CONFIG) --steps $(STEPS) --out $(OUT)
+
+eval: configure
+	@echo "==> eval: building nicagent, then nicagent eval of $(POLICY) on $(FAMILY) ($(COUNT) scenarios x $(SEEDS) seeds) into $(OUT)/"
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target nicagent
+	$(NICAGENT) eval --policy $(POLICY) --family $(FAMILY) --count $(COUNT) --seeds $(SEEDS) --out $(OUT)
+
+results: configure
+	@echo "==> results: building nicagent, then tools/results.sh (docs/results.md's family tables)"
+	@cmake --build $(BUILD_DIR) -j $(JOBS) --target nicagent
+	@bash tools/results.sh $(BUILD_DIR)
 
 soak: build
 	@echo "==> soak: soak and fuzz suite for $(DURATION) s, results in $(BUILD_DIR)/soak.json (docs/reliability.md)"

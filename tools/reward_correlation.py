@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""How well an episode's return tracks the evaluation metric (docs/results.md, "Reward and
-metric (issue 15)").
+"""How well an episode's return tracks the evaluation metric
+(docs/journal/2026-11-26-reward-and-metric.md).
 
 Usage: tools/reward_correlation.py RUNS_CSV [RUNS_CSV ...] [--label LABEL ...] [--by-controller]
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Where a policy starves tenants: paired comparison and worst tenants from `nicagent eval`
-output (docs/agent.md, "Starvation (issue 15)").
+output (docs/journal/2026-11-27-starvation-validation-draws.md).
 
 Usage: tools/starvation.py EVAL_DIR[:NAME] [EVAL_DIR[:NAME] ...] [--policy NAME] [--behind PCT]
 

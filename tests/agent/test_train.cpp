@@ -48,11 +48,13 @@ Finished nicagent(const fs::path& dir, std::vector<std::string> args, const char
   return run_to_end(args, dir, tag, 600s);
 }
 
+// No --backend: train simulates the reference model unless told otherwise.
 std::vector<std::string> fresh(const Scratch& s, const fs::path& out) {
   return {"--scenario", (s.dir / "scenario.yaml").string(), "--ppo-config", (s.dir / "ppo.yaml").string(),
-          "--env-config", (s.dir / "env.yaml").string(), "--backend", "model", "--cycles", "400000",
-          "--out", out.string()};
+          "--env-config", (s.dir / "env.yaml").string(), "--cycles", "400000", "--out", out.string()};
 }
+
+constexpr const char* kModelLog = "NIC simulator: the C++ reference model";
 
 // The update numbers of train.csv's rows, in order.
 std::vector<unsigned long> csv_updates(const fs::path& csv) {
@@ -88,6 +90,11 @@ TEST_CASE("train: the run folder holds what a resume needs, an existing run is n
   }
   CHECK(slurp(out / "scenarios/0/scenario.yaml") == slurp(s.dir / "scenario.yaml"));
   CHECK(csv_updates(out / "train.csv") == one_to(4));
+  // The scenario names no backend (nicsim runs it on the RTL); train simulates the model
+  // unless --backend rtl is given, records that in run.yaml and says so.
+  CHECK(slurp(s.dir / "scenario.yaml").find("backend") == std::string::npos);
+  CHECK(slurp(out / "run.yaml").find("backend: model") != std::string::npos);
+  CHECK(r.log.find(kModelLog) != std::string::npos);
 
   // Training into the same folder again, without --resume: refused, nothing touched.
   const std::string csv_before = slurp(out / "train.csv");
@@ -106,6 +113,7 @@ TEST_CASE("train: the run folder holds what a resume needs, an existing run is n
   REQUIRE(r.rc == 0);
   CHECK(r.log.find("resumed from") != std::string::npos);
   CHECK(r.log.find("dropped 2 rows") != std::string::npos);
+  CHECK(r.log.find(kModelLog) != std::string::npos);  // the run's own backend
   CHECK(csv_updates(out / "train.csv") == one_to(6));
   CHECK(slurp(out / "train.csv").find("5,80,0,0,0,0") == std::string::npos);
 

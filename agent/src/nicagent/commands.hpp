@@ -11,14 +11,19 @@
 
 namespace nicsched::agent_cli {
 
-// Exit codes of nicagent (docs/agent.md).
+// Exit codes of nicagent (docs/reference/exit-codes.md).
 enum Exit : int {
   kOk = 0,
-  kError = 1,           // any other error (one line on stderr)
-  kUsage = 2,           // bad command line
-  kUnreachable = 3,     // serve: the target could not be reached within --retries attempts
-  // train stopped by SIGINT / SIGTERM after writing a checkpoint: 128 + the signal (130, 143)
+  kError = 1,            // any other error (one line on stderr)
+  kUsage = 2,            // bad command line
+  kUnreachable = 3,      // serve: the target could not be reached within --retries attempts
+  kStoppedBySignal = 128,  // + the signal: train stopped by SIGINT (130) / SIGTERM (143) after a checkpoint
 };
+
+// The NIC simulator train and eval use unless --backend says otherwise: the C++ reference
+// model (cycle-exact scheduling, register accesses take no cycles), tens of times faster
+// than the Verilated RTL (docs/agent.md, "Behaviour-cloning warm start and the fast backend").
+inline constexpr char kDefaultBackend[] = "model";
 
 // serve gave up reaching its target.
 class TargetUnreachable : public std::runtime_error {
@@ -39,7 +44,7 @@ struct TrainOptions {
   std::optional<std::uint32_t> envs;          // overrides ppo num_envs
   std::optional<std::uint64_t> seed;          // overrides ppo seed
   std::optional<std::uint64_t> cycles;        // scenario run length override
-  std::string backend;                        // "rtl" or "model": NIC simulator (default: the scenario's)
+  std::string backend;                        // "rtl" or "model"; empty: kDefaultBackend (a resume: the run's own)
   std::filesystem::path out;                  // the run folder (default: --resume's)
   std::filesystem::path resume;               // continue the run in this folder
   bool force = false;                         // replace a run already in --out
@@ -65,7 +70,7 @@ struct EvalOptions {
   std::uint32_t oracle_evaluations = 24;      // static configurations the oracle judges (0: no oracle)
   std::optional<std::uint64_t> cycles;
   std::optional<std::uint64_t> interval;      // without a policy: control interval
-  std::string backend;                        // "rtl" or "model" (default: the scenario's)
+  std::string backend = kDefaultBackend;      // "rtl" or "model"; empty: each scenario's own
   std::filesystem::path out = "eval-out";
   std::filesystem::path training_log;         // train.csv for the training-curve plot
   std::filesystem::path reward_config;        // env config whose reward each run's return is summed in (runs.csv)

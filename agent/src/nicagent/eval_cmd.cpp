@@ -431,7 +431,7 @@ void write_family_table(std::ostream& md, const std::vector<ScenarioResult>& res
 }
 
 // Every decision's wall and thread CPU time (us), per controller: how long a control loop
-// waits for each controller (decision latency; docs/results.md, "Agent figures").
+// waits for each controller (decision latency; docs/agent.md, "Figures").
 struct DecisionTimes {
   std::vector<double> wall_us, cpu_us;
 };
@@ -482,6 +482,7 @@ int eval(const EvalOptions& o) {
 
   std::optional<sim::NicBackend> backend;
   if (!o.backend.empty()) backend = sim::parse_backend(o.backend);
+  spdlog::info("NIC simulator: {} backend", o.backend.empty() ? std::string("each scenario's") : o.backend);
   std::vector<Item> items;
   std::string family_name;
   if (!o.family.empty()) {

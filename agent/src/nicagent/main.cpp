@@ -1,8 +1,6 @@
 // nicagent: train the PPO scheduler on simulated scenarios, evaluate it against every
 // baseline, and serve it as the live control loop of a simulator or a card.
-// Exit codes (commands.hpp, docs/agent.md): 0 success, 1 error (one line on stderr), 2 bad
-// command line, 3 serve could not reach its target within --retries attempts, 130/143
-// train stopped by SIGINT/SIGTERM (a checkpoint was written).
+// Exit codes: enum Exit in commands.hpp (docs/reference/exit-codes.md).
 #include <CLI/CLI.hpp>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
@@ -49,7 +47,9 @@ int main(int argc, char** argv) {
   train_cmd->add_option("--envs", t.envs, "parallel environments (overrides the PPO config)");
   train_cmd->add_option("--seed", t.seed, "seed (overrides the PPO config)");
   train_cmd->add_option("--cycles", t.cycles, "simulate this many cycles per scenario run instead of its duration");
-  train_cmd->add_option("--backend", t.backend, "NIC simulator: rtl (Verilated RTL) or model (C++ reference model, fast)")
+  train_cmd->add_option("--backend", t.backend,
+                        std::string("NIC simulator: model (C++ reference model) or rtl (Verilated RTL, tens of times "
+                                    "slower); default ") + kDefaultBackend + ", on --resume the run's own")
       ->check(CLI::IsMember({"rtl", "model"}));
   train_cmd->add_option("--out", t.out,
                         "run folder: scenarios, configs, checkpoint, CSV log, exported policy (default: --resume's)");
@@ -91,8 +91,8 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   eval_cmd->add_option("--cycles", e.cycles, "simulate at most this many cycles instead of the scenario's duration");
   eval_cmd->add_option("--interval", e.interval, "control interval in cycles (default: the policy's)");
-  eval_cmd->add_option("--backend", e.backend, "NIC simulator: rtl (Verilated RTL) or model (C++ reference model)")
-      ->check(CLI::IsMember({"rtl", "model"}));
+  eval_cmd->add_option("--backend", e.backend, "NIC simulator: model (C++ reference model) or rtl (Verilated RTL)")
+      ->capture_default_str()->check(CLI::IsMember({"rtl", "model"}));
   eval_cmd->add_option("--out", e.out, "folder for results.md, CSVs and PNG plots")->capture_default_str();
   eval_cmd->add_option("--training-log", e.training_log, "train.csv to plot (default: the one in the policy's folder, or beside it; a validation.csv beside it is plotted too)");
   eval_cmd->add_option("--reward-config", e.reward_config,
@@ -130,7 +130,7 @@ int main(int argc, char** argv) {
                            "the observation clip the policy was trained with (the PPO config's obs_clip)")
       ->capture_default_str()->check(CLI::PositiveNumber);
 
-  if (const auto rc = nicsched::cli::parse_or_exit(app, argc, argv)) return *rc;
+  if (const auto rc = nicsched::cli::parse_or_exit(app, argc, argv)) return *rc == 0 ? kOk : kUsage;
   spdlog::set_default_logger(spdlog::stderr_color_mt("nicagent"));
   spdlog::set_level(spdlog::level::from_str(log_level));
   try {

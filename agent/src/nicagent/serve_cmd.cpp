@@ -113,7 +113,7 @@ class IntervalWatch {
 };
 
 // Wall and thread CPU time of the latest decisions (at most kKept: a loop may run for
-// months), summarised as p50 / p99 when serve stops (docs/results.md, "Agent figures").
+// months), summarised as p50 / p99 when serve stops (docs/agent.md, "Figures").
 class DecisionLatency {
  public:
   static constexpr std::size_t kKept = 100000;

@@ -85,7 +85,7 @@ extern "C" void on_train_signal(int sig) {
   if (g_stop_signal.exchange(sig) != 0) {
     constexpr char msg[] = "\nnicagent: interrupted again: exiting now; the last checkpoint written stays\n";
     (void)!::write(STDERR_FILENO, msg, sizeof msg - 1);
-    ::_exit(128 + sig);
+    ::_exit(kStoppedBySignal + sig);
   }
   constexpr char msg[] =
       "\nnicagent: interrupted: finishing the current update, then writing a checkpoint (interrupt again to quit "
@@ -183,6 +183,13 @@ RunInfo read_run(const fs::path& dir) {
   run.backend = r.choice("backend", {"rtl", "model"}, std::string());
   r.finish("format, scenarios, family, validation, cycles, backend");
   return run;
+}
+
+// What the run simulates the NIC with, for the log.
+std::string backend_description(const std::string& backend) {
+  if (backend == "model") return "the C++ reference model (--backend model; --backend rtl simulates the Verilated RTL)";
+  if (backend == "rtl") return "the Verilated RTL (--backend rtl; --backend model is tens of times faster)";
+  return "each scenario's own backend (a run made before train chose the model by default)";
 }
 
 // The test family is held out for the final numbers (docs/agent.md, "Training over a
@@ -308,7 +315,11 @@ void prepare_run_folder(const TrainOptions& o, const fs::path& out, bool in_plac
     }
   }
   if (o.cycles) run.cycles = o.cycles;
-  if (!o.backend.empty()) run.backend = o.backend;
+  if (!o.backend.empty()) {
+    run.backend = o.backend;
+  } else if (!resuming) {
+    run.backend = kDefaultBackend;
+  }
   fileio::write_file_atomically(out / "run.yaml", run_yaml(run));
 
   // Configs: explicit files win; on resume, the run's own copies; else the defaults.
@@ -471,6 +482,7 @@ int train(const TrainOptions& o) {
 
   std::optional<sim::NicBackend> backend;
   if (!run.backend.empty()) backend = sim::parse_backend(run.backend);
+  if (rank == 0) spdlog::info("NIC simulator: {}", backend_description(run.backend));
   // A family's draws run as long as an episode (its first observation's interval and
   // episode_steps steps) unless --cycles says otherwise: the episode is truncated there
   // anyway, and each draw's solo baselines are measured over no more than that.
@@ -750,7 +762,7 @@ int train(const TrainOptions& o) {
                  "--resume {}",
                  stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", trainer.updates_done(), cfg.num_updates,
                  trainer.global_step(), checkpoint.string(), policy_dir.string(), out.string());
-    return 128 + stop_signal;
+    return kStoppedBySignal + stop_signal;
   }
   spdlog::info("done: {} steps; checkpoint {}, policy {}", trainer.global_step(), checkpoint.string(),
                policy_dir.string());

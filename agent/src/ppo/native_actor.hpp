@@ -5,10 +5,11 @@
 // Why: a decision through the TorchScript interpreter and the ATen dispatcher costs
 // 130-250 us of CPU when their code and data are cold (after another process or the
 // simulator ran on the core), ~35 us warm, for ~50 k multiply-adds; this runs the same
-// arithmetic from a few contiguous arrays (docs/results.md, "Decision latency without the
-// interpreter"). The set network's layers run for all tenants at once, with a vectorised
+// arithmetic from a few contiguous arrays
+// (docs/journal/2026-11-26-decision-latency-native-path.md). The set network's layers run
+// for all tenants at once, with a vectorised
 // tanh and AVX2 where the CPU has it: ~5x cheaper than tenant by tenant with std::tanh, the
-// same decisions (docs/results.md, "Decision latency of the set network"). Private to
+// same decisions (docs/journal/2026-11-26-decision-latency-set-network.md). Private to
 // agent/src/ppo; no torch here.
 #pragma once
 

@@ -1,7 +1,7 @@
 // RegisterFile: the one C++ model of the CSR block's register file, driven by the
 // generated register table (nicsched::regmap::kRegisters, from rtl/regmap/nicsched.yaml),
 // so that it follows every register-map edit without code. It implements the CSR
-// contract (docs/regmap.md, "The CSR contract"; the YAML's header):
+// contract (docs/regmap.md, "Conventions of the generated CSR block"; the YAML's header):
 //   - rw fields: software writes a value (byte strobes honoured); a shadowed register's
 //     hardware copy takes it when COMMIT.GO is written 1, an unshadowed one at once;
 //     reads return what software wrote;

@@ -1,5 +1,5 @@
 // The oracle: the best static configuration of a scenario, found offline by search with the
-// simulator as the judge (docs/results.md, "Upper bounds"). It uses knowledge no online
+// simulator as the judge (docs/results.md, the oracle rows). It uses knowledge no online
 // controller has (the whole future of the scenario, every seed it is judged on), so it
 // is an upper bound for static policies, not a controller one could deploy.
 //

@@ -2,8 +2,8 @@
 // (eval, serve). Greedy actions: the most probable value of every head of the actor's
 // logits. The TorchScript module is the file format: at load the actor's weights and
 // observation statistics are copied out of it into plain arrays, and decisions run the
-// forward pass in plain C++ (no interpreter, no dispatcher: docs/agent.md, "Checkpoints
-// and export"), after a check that it computes the module's logits.
+// forward pass in plain C++ (no interpreter, no dispatcher: docs/agent.md, "Run folders,
+// checkpoints and export"), after a check that it computes the module's logits.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 // The process's MPI world as the nicagent commands see it, before any Trainer exists:
 // `nicagent train` under mpirun prepares its run folder on rank 0 while the other ranks
-// wait, and every rank must agree on when to stop (docs/agent.md, "Many processes").
+// wait, and every rank must agree on when to stop (docs/agent.md, "Data-parallel
+// training across processes and machines (MPI)").
 // Without MPI, or when not started by mpirun/srun, the world is rank 0 of 1 and these
 // are trivial.
 #pragma once

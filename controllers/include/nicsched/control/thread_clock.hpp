@@ -1,7 +1,7 @@
 // The calling thread's CPU time, for timing controller decisions (eval, serve,
 // bench_agent): a decision's wall time minus its thread CPU time is the time the thread
 // was not running (preempted), which says whether a slow decision was slow work or a
-// busy machine (docs/results.md, "Agent figures").
+// busy machine (docs/agent.md, "Figures").
 #pragma once
 
 #include <time.h>
