@@ -8,6 +8,7 @@
 #include "nicsched/control/controller.hpp"
 #include "nicsched/control/error.hpp"
 #include "nicsched/control/guard.hpp"
+#include "nicsched/control/selector.hpp"
 
 namespace nicsched::control {
 namespace {
@@ -190,7 +191,8 @@ std::vector<std::uint32_t> rank_to_levels(const std::vector<double>& key, std::u
 const std::vector<std::string>& baseline_names() {
   static const std::vector<std::string> names = {"fifo",     "fair",         "sp",
                                                  "stagger",  "las",          "progress",
-                                                 "crypto-equal", "crypto-prop", "progress+guard"};
+                                                 "crypto-equal", "crypto-prop", "progress+guard",
+                                                 "select"};
   return names;
 }
 
@@ -200,6 +202,7 @@ const std::vector<std::string>& static_baseline_names() {
 }
 
 std::unique_ptr<Controller> make_baseline(const std::string& name, std::vector<std::uint32_t> sp_levels) {
+  if (is_selector_name(name)) return make_selector(name, sp_levels);  // before NAME+guard: its list may hold some
   if (const auto plus = name.find("+guard"); plus != std::string::npos) {
     const std::string n = name.substr(plus + 6);
     GuardConfig g{kDefaultGuardIntervals};
@@ -221,7 +224,7 @@ std::unique_ptr<Controller> make_baseline(const std::string& name, std::vector<s
   if (name == "crypto-prop") return std::make_unique<CryptoSplit>(true);
   std::string known;
   for (const auto& n : baseline_names()) known += (known.empty() ? "" : ", ") + n;
-  throw EnvError("unknown baseline '" + name + "' (known: " + known + ", each also as NAME+guard or NAME+guardN)");
+  throw EnvError("unknown baseline '" + name + "' (known: " + known + ", each also as NAME+guard or NAME+guardN; select:A,B,... a selector over some)");
 }
 
 }  // namespace nicsched::control

@@ -37,6 +37,15 @@ constexpr const char* kPolicyRow = "ppo";
 
 double or_nan(const std::optional<double>& v) { return v.value_or(kNaN); }
 
+// A CSV field: quoted (RFC 4180) when it holds a comma or a quote, as a selector's
+// candidate list does (select:A,B,...).
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
 // Mean of the values that are not NaN; NaN when there are none.
 double avg(const std::vector<double>& v) {
   std::vector<double> ok;
@@ -511,7 +520,7 @@ int eval(const EvalOptions& o) {
     auto runs = control::run_seeds(entry, o.seeds, make, interval, o.min_iterations, pool, reward);
     for (std::size_t s = 0; s < runs.size(); ++s) {
       const auto sc = control::score_run(runs[s], entry.scenario);
-      csv << entry.scenario.name << ',' << runs[s].controller << ',' << s + 1 << ',' << sc.norm_time << ','
+      csv << entry.scenario.name << ',' << csv_field(runs[s].controller) << ',' << s + 1 << ',' << sc.norm_time << ','
           << sc.speed << ',' << runs[s].metrics.simulated_ms << ',' << runs[s].metrics.cycles;
       if (const auto& ret = runs[s].episode_return) {
         csv << ',' << control::reward_kind_name(reward->reward) << ',' << ret->total << ',' << ret->progress << ','
@@ -520,7 +529,7 @@ int eval(const EvalOptions& o) {
       }
       csv << '\n';
       for (const auto& t : sc.tenants) {
-        tenants_csv << entry.scenario.name << ',' << runs[s].controller << ',' << s + 1 << ','
+        tenants_csv << entry.scenario.name << ',' << csv_field(runs[s].controller) << ',' << s + 1 << ','
                     << entry.scenario.tenants[t.tenant].name << ','
                     << sim::to_string(entry.scenario.tenants[t.tenant].kind) << ',' << t.norm_time << ','
                     << (t.finished ? 1 : 0) << '\n';

@@ -16,6 +16,9 @@
 //   crypto-equal  fair, and crypto slots split equally among tenants that use crypto
 //   crypto-prop   fair, and crypto slots split in proportion to each tenant's demand
 //   progress+guard  progress with the starvation guard (below)
+//   select        online selector: tries candidate baselines during the run and keeps the
+//                 one whose measured progress is best (selector.hpp); select:A,B,... with
+//                 its own candidates
 //
 // NAME+guard (NAME+guardN): the baseline with the starvation guard over its decisions,
 // lifting a tenant held back for kDefaultGuardIntervals (N) intervals (guard.hpp).
