@@ -17,7 +17,7 @@ first seed with `nicsim gen --json`, runs each with `nicsim run --json --baselin
 With --presets it runs each named DDP preset alone (a one-tenant family drawn with
 `nicsim gen`) on 25, 50 and 100 Gbit/s links and reports its measured solo communication
 share instead (the families too only if named). With --write the tables replace the ones between the family_figures
-(and preset_figures) markers in docs/scaling.md. Only the Python standard library is used.
+(and preset_figures) markers in docs/scaling.md; with families named, only their rows are replaced. Only the Python standard library is used.
 """
 import argparse
 import json
@@ -98,6 +98,11 @@ def preset_rows(nicsim, presets, backend, work, cache):
             "| --- | ---: | ---: | ---: |\n" + "\n".join(rows))
 
 
+def between(doc, marker):
+    text = open(doc).read()
+    return text[text.index(f"<!-- {marker}:begin -->") + len(f"<!-- {marker}:begin -->"):text.index(f"<!-- {marker}:end -->")]
+
+
 def replace_between(doc, marker, table):
     text = open(doc).read()
     begin, end = f"<!-- {marker}:begin -->", f"<!-- {marker}:end -->"
@@ -146,7 +151,21 @@ def main():
              f"over tenants (comm share, speed) or scenarios (the rest).\n\n" + header + "\n" + "\n".join(rows))
     if rows:
         print(table)
-    if args.write and rows:
+    if args.write and rows and args.families:
+        # Families named: their rows replace those of the same family in the table, the
+        # others stay as measured, and the table's header says which rows were re-measured.
+        doc = os.path.join(ROOT, "docs", "scaling.md")
+        old = between(doc, "family_figures").strip().split("\n")
+        fresh = {r.split("|")[1].strip(): r for r in rows}
+        merged = [fresh.pop(line.split("|")[1].strip(), line) if line.startswith("| `") else line for line in old]
+        merged += list(fresh.values())
+        names = ", ".join(f"`{n}`" for n in (os.path.splitext(os.path.basename(f))[0] for f in families))
+        merged[0] = (merged[0].rstrip(".") + f"; the {names} row(s) re-measured {time.strftime('%Y-%m-%d')} by "
+                     f"`tools/family_figures.py --count {args.count} --backend {args.backend} --write "
+                     f"{' '.join(os.path.relpath(f, ROOT) for f in families)}` ({elapsed:.0f} s wall).")
+        replace_between(doc, "family_figures", "\n".join(merged))
+        print(f"family_figures: rewrote the rows of {names} in docs/scaling.md", file=sys.stderr)
+    elif args.write and rows:
         replace_between(os.path.join(ROOT, "docs", "scaling.md"), "family_figures", table)
         print("family_figures: wrote the table into docs/scaling.md", file=sys.stderr)
 

@@ -14,7 +14,8 @@ Definitions (the page's introduction says the same to its readers):
                scenarios with a 95 % Student-t CI over scenarios (sim::ci95_half_width).
   paired gain  per scenario the % by which A's slowdown is lower than B's, mean over scenarios
                with a 95 % CI (sim::paired_gain, mirrored by tools/starvation.py, imported here).
-  heuristics   every controller in runs.csv except the policy (`ppo`) and the oracle.
+  heuristics   every controller in runs.csv except the policy (`ppo`), the online selector
+               (`select`, a row of its own) and the oracle.
   oracle       runs.csv's `oracle` rows are every configuration the offline search ran, in
                order, each on every seed; FIFO's configuration is judged by the fifo rows.
                The oracle of a scenario is the candidate with the lowest mean over seeds.
@@ -39,6 +40,12 @@ from starvation import ci95_half_width, paired_gain  # noqa: E402  (one definiti
 # The families in page order: tools/results.sh evaluates these by default (--families).
 FAMILIES = ("test", "comm-heavy", "crypto-bound", "background", "arrivals")
 POLICY = "ppo"  # eval's row name for the policy given with --policy
+
+
+def is_selector(c):
+    """The online selector (`select`, `select:A,B,...`): it runs the heuristics, so it is
+    a row of its own, never one of them."""
+    return c == "select" or c.startswith("select:")
 ORACLE = "oracle"
 RUN_COLUMNS = ("scenario", "controller", "seed", "norm_iter_time")
 # measured.txt: how the family's runs were measured (tools/results.sh writes it beside runs.csv).
@@ -146,7 +153,11 @@ class Runs:
                                      f"fifo has {self.seeds}")
 
     def heuristics(self):
-        return [c for c in self.controllers if c != POLICY]
+        return [c for c in self.controllers if c != POLICY and not is_selector(c)]
+
+    def selector(self):
+        """The online selector's row name, or None when the runs have none."""
+        return next((c for c in self.controllers if is_selector(c)), None)
 
     def per_scenario(self, c):
         """The controller's per-scenario mean over seeds, in scenario order."""
@@ -196,6 +207,8 @@ def headline(runs):
         "fifo": ("FIFO", fifo),
         "best": (f"best single heuristic: `{best}`", runs.per_scenario(best)),
         "policy": ("committed policy", policy),
+        "selector": (f"online selector: `{runs.selector()}`", runs.per_scenario(runs.selector()) if runs.selector()
+                     else None),
         "oracle": ("oracle (static), chosen on the scored seeds",
                    [best_in_sample(runs.oracle_candidates(s)) for s in runs.scenarios]),
         "hindsight": ("hindsight: best heuristic per scenario, chosen on the scored seeds",
@@ -207,7 +220,9 @@ def headline(runs):
                                    [best_held_out(runs.oracle_candidates(s), runs.seeds) for s in runs.scenarios])
         rows["hindsight_held_out"] = ("hindsight, chosen on the other seeds",
                                       [best_held_out(heur[s], runs.seeds) for s in runs.scenarios])
-    order = ("fifo", "best", "policy", "oracle", "oracle_held_out", "hindsight", "hindsight_held_out", "solo")
+    if rows["selector"][1] is None:
+        del rows["selector"]
+    order = ("fifo", "best", "selector", "policy", "oracle", "oracle_held_out", "hindsight", "hindsight_held_out", "solo")
     return {k: Line(rows[k][0], rows[k][1], fifo, policy) for k in order if k in rows}, best
 
 
@@ -279,6 +294,9 @@ The rows of each family's table:
 - **FIFO**: the NIC's default, the reference of every gain.
 - **best single heuristic**: the heuristic with the lowest family mean, one for the whole
   family (chosen on these runs).
+- **online selector** (where the runs have it): `select`, a heuristic that tries the others
+  during the run and keeps the one whose measured progress is best (docs/agent.md); it
+  knows no future.
 - **committed policy**: `agent/policies/default` (docs/agent.md says how it was trained and
   chosen).
 - **oracle (static)**: per scenario, the best of the static NIC configurations an offline

@@ -40,7 +40,7 @@
 // again.
 //
 // State is held in plain value members (the candidates apart, each a Controller of its own),
-// so a copy of the members is a copy of the selector.
+// so a copy of the members is a copy of the selector (the candidates through ClonePtr).
 #pragma once
 
 #include <cstdint>
@@ -48,6 +48,7 @@
 #include <string>
 #include <vector>
 
+#include "nicsched/clone_ptr.hpp"
 #include "nicsched/control/controller.hpp"
 
 namespace nicsched::control {
@@ -82,6 +83,7 @@ class OnlineSelector final : public Controller {
                  const std::vector<std::uint32_t>& sp_levels);
 
   [[nodiscard]] std::string name() const override { return name_; }
+  [[nodiscard]] std::unique_ptr<Controller> clone() const override { return std::make_unique<OnlineSelector>(*this); }
   void reset() override;
   host::Policy decide(const TelemetryTracker& tracker, const host::Policy& base) override;
 
@@ -123,7 +125,7 @@ class OnlineSelector final : public Controller {
 
   std::string name_;
   std::vector<std::string> names_;
-  std::vector<std::unique_ptr<Controller>> arms_;
+  std::vector<ClonePtr<Controller>> arms_;  // a copy of the selector copies its candidates
   State st_;
 };
 
