@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
+#include <string>
 
 #include "nicsched/control/selector.hpp"
 #include "nicsched/control/sim_env.hpp"
@@ -69,6 +71,21 @@ double score(const ScenarioEntry& e, std::uint64_t seed, nicsched::control::Cont
   return nicsched::control::score_run(run_controller(e, seed, c, kInterval, kIterations), e.scenario).norm_time;
 }
 
+// A selector run to the end: the run's result and the selector that decided in it
+// (run_controller decides with a clone of the controller it is given, which it leaves as is).
+struct SelectorRun {
+  nicsched::control::RunResult result;
+  std::unique_ptr<nicsched::control::Controller> ran;
+  [[nodiscard]] const OnlineSelector& selector() const { return dynamic_cast<const OnlineSelector&>(*ran); }
+};
+
+SelectorRun run_selector(const ScenarioEntry& e, std::uint64_t seed, const std::string& name) {
+  nicsched::control::ControlledRun run(e, seed, make(name, e), kInterval, kIterations);
+  while (run.step()) {
+  }
+  return {run.result(), run.controller().clone()};
+}
+
 // Fraction of the run's intervals each candidate was in charge, from the trials.
 std::vector<double> time_shares(const OnlineSelector& s, std::uint64_t end_cycle) {
   std::vector<double> share(s.candidates().size(), 0.0);
@@ -99,10 +116,9 @@ Outcome compare(const ScenarioEntry& e, const std::vector<std::string>& candidat
   o.best = static_cast<std::size_t>(std::min_element(o.alone.begin(), o.alone.end()) - o.alone.begin());
   std::string name = "select:";
   for (const auto& c : candidates) name += (name.back() == ':' ? "" : ",") + c;
-  auto sel = make(name, e);
-  const auto run = run_controller(e, seed, *sel, kInterval, kIterations);
-  o.selected = nicsched::control::score_run(run, e.scenario).norm_time;
-  o.share = time_shares(dynamic_cast<const OnlineSelector&>(*sel), run.metrics.cycles);
+  const auto r = run_selector(e, seed, name);
+  o.selected = nicsched::control::score_run(r.result, e.scenario).norm_time;
+  o.share = time_shares(r.selector(), r.result.metrics.cycles);
   return o;
 }
 
@@ -143,9 +159,9 @@ TEST_CASE("selector: on a crypto-bound scenario keeps the candidate that wins th
 TEST_CASE("selector: a tenant's arrival makes it try every candidate again", "[selector]") {
   const auto e = entry_of(kLateArrival, "selector_late_arrival");
   const std::vector<std::string> candidates{"fifo", "fair", "progress"};
-  auto ctl = make("select:fifo,fair,progress", e);
-  const auto run = run_controller(e, 1, *ctl, kInterval, kIterations);
-  const auto& sel = dynamic_cast<const OnlineSelector&>(*ctl);
+  const auto r = run_selector(e, 1, "select:fifo,fair,progress");
+  const auto& run = r.result;
+  const auto& sel = r.selector();
   const std::uint64_t arrival = e.scenario.tenants[3].start_cycle;
   REQUIRE(arrival > 100000);
   REQUIRE(run.metrics.tenants[3].completed > 3);  // it arrived, and the run went on long enough
@@ -169,9 +185,7 @@ TEST_CASE("selector: a tenant's arrival makes it try every candidate again", "[s
 TEST_CASE("selector: the same seed gives the same choices", "[selector]") {
   const auto e = entry_of_file("default.yaml");
   const auto trials = [&](std::uint64_t seed) {
-    auto ctl = make("select", e);
-    (void)run_controller(e, seed, *ctl, kInterval, kIterations);
-    return dynamic_cast<const OnlineSelector&>(*ctl).trials();
+    return run_selector(e, seed, "select").selector().trials();
   };
   const auto a = trials(1), b = trials(1), c = trials(2);
   REQUIRE(a.size() > 4);

@@ -171,6 +171,8 @@ class ControlledRun {
   RunResult out_;
 };
 
+// The run decides with a clone of `controller`, which it leaves as it was (to read the
+// state of the controller that ran, step a ControlledRun and read its controller()).
 // min_iterations: stop at the end of the first interval where every_tenant_done() holds
 // (whole-scenario evaluation) instead of at the scenario's end (or entry.cycles).
 // reward: also sum the reward of this env config over the run (RunResult::episode_return).
