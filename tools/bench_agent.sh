@@ -50,13 +50,7 @@ stamp="Measured $(date -u +%Y-%m-%d) on $cpu ($(nproc) cores, load average $(cut
 echo "$stamp"
 echo
 echo "$table"
-python3 - "$doc" "$begin" "$end" "$stamp
+replace_block "$doc" "$begin" "$end" "$stamp
 
-$table" <<'PY'
-import sys
-doc, begin, end, block = sys.argv[1:]
-text = open(doc).read()
-i, j = text.index(begin) + len(begin), text.index(end)
-open(doc, "w").write(text[:i] + "\n" + block + "\n" + text[j:])
-PY
+$table"
 echo "bench_agent: wrote the table into docs/agent.md"

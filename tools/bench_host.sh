@@ -4,6 +4,7 @@
 # bench_host markers. Needs BUILD_DIR/host/bench_host; uses BUILD_DIR/sim/nicsim too when
 # it has been built (the Verilated NIC behind nicsim serve, 8 tenants; NICSIM=path overrides).
 set -euo pipefail
+source "$(dirname "$0")/lib.sh"
 BUILD_DIR=${1:-build}
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=$BUILD_DIR/host/bench_host
@@ -39,13 +40,6 @@ table=$(mktemp)
   echo "| --- | --- | --- | --- | --- |"
   cat "$rows"
 } >"$table"
-python3 - "$DOC" "$table" <<'PY'
-import sys
-doc, table = sys.argv[1], open(sys.argv[2]).read().rstrip("\n")
-text = open(doc).read()
-begin, end = "<!-- bench_host:begin -->", "<!-- bench_host:end -->"
-a, b = text.index(begin) + len(begin), text.index(end)
-open(doc, "w").write(text[:a] + "\n" + table + "\n" + text[b:])
-PY
+replace_block "$DOC" "<!-- bench_host:begin -->" "<!-- bench_host:end -->" "$(cat "$table")"
 rm -f "$table"
 echo "bench_host.sh: figures written to $DOC"

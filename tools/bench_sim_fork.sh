@@ -42,12 +42,5 @@ table=$(
 )
 echo "$table"
 doc="$root/docs/simulation.md"
-python3 - "$doc" "$table" <<'PY'
-import sys
-doc, table = sys.argv[1], sys.argv[2]
-text = open(doc).read()
-begin, end = "<!-- bench_sim_fork:begin -->", "<!-- bench_sim_fork:end -->"
-i, j = text.index(begin) + len(begin), text.index(end)
-open(doc, "w").write(text[:i] + "\n" + table + "\n" + text[j:])
-PY
+replace_block "$doc" "<!-- bench_sim_fork:begin -->" "<!-- bench_sim_fork:end -->" "$table"
 echo "bench_sim_fork: wrote the table into docs/simulation.md"

@@ -16,3 +16,19 @@ require_built() {
     exit 1
   fi
 }
+
+# replace_block DOC BEGIN END TEXT: puts TEXT (a line before and after it) between the marker
+# lines BEGIN and END of DOC, the generated block a benchmark or report owns; stops naming
+# DOC and the marker when either is missing.
+replace_block() {
+  python3 - "$@" <<'PY'
+import sys
+doc, begin, end, block = sys.argv[1:]
+text = open(doc).read()
+for m in (begin, end):
+    if m not in text:
+        sys.exit(f"replace_block: {doc} has no {m} marker")
+i, j = text.index(begin) + len(begin), text.index(end)
+open(doc, "w").write(text[:i] + "\n" + block.rstrip("\n") + "\n" + text[j:])
+PY
+}
