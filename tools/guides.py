@@ -138,6 +138,10 @@ def run_block(block_id, steps, scratch):
     """Runs a block's steps; returns [(step, masked output lines)]."""
     env = without_vivado(os.environ)
     env.pop("NICSCHED_TARGET", None)
+    # A guide's `make` is the user's top-level make: under `make test` the inherited
+    # MAKELEVEL/MAKEFLAGS would turn its messages into make[1]'s.
+    for name in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES", "MAKE_TERMOUT", "MAKE_TERMERR"):
+        env.pop(name, None)
     background, results = [], []
     exports = ""
     try:
