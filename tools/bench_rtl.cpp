@@ -15,14 +15,14 @@
 
 #include <fmt/format.h>
 
-#include "Vtop_t8.h"
+#include "Vnicsched_top.h"
 #include "top_bench.hpp"
 
 namespace {
 
 using namespace nicsched::coretest;
 namespace rm = nicsched::regmap;
-using Bench = TopBench<Vtop_t8, 8, 16, 512>;
+using Bench = TopBench<Vnicsched_top, 8, 16, 512>;
 
 struct Rate {
   std::uint64_t frames = 0;

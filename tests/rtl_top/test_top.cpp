@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "Vtop_t8.h"
+#include "Vnicsched_top.h"
+#include "Vnicsched_top_t16.h"
 #include "mixed_run.hpp"
 #include "run_case.hpp"
 
@@ -27,9 +28,14 @@ TEST_CASE("mixed tenants TX and RX: every frame leaves once intact or is counted
   }};
   std::uint64_t seed = 100;
   for (const auto& [idle, bp] : matrix) {
-    mixed_run<Vtop_t8, 8, 16, 512>(fmt::format("top_mixed_t8_idle-{}_bp-{}", idle.name(), bp.name()), idle, bp,
-                                   ++seed, 1200);
+    mixed_run<Vnicsched_top, 8, 16, 512>(fmt::format("top_mixed_t8_idle-{}_bp-{}", idle.name(), bp.name()), idle, bp,
+                                         ++seed, 1200);
   }
+}
+
+TEST_CASE("mixed tenants TX and RX at 16 tenants") {
+  mixed_run<Vnicsched_top_t16, 16, 32, 512>("top_mixed_t16", bfm::StallPattern::random(0.2), bfm::StallPattern::random(0.5), 8,
+                                            1200);
 }
 
 namespace {
@@ -63,7 +69,7 @@ std::vector<std::uint64_t> bytes_by_tenant(Bench& b, unsigned tenants) {
 
 TEST_CASE("DWRR bandwidth shares match the weights within 2 percent") {
   run_case("top_dwrr_shares", [](const std::string& trace) {
-    TopBench<Vtop_t8, 8, 16, 512> b(trace, bfm::StallPattern::none(), bfm::StallPattern::random(0.5), 21);
+    TopBench<Vnicsched_top, 8, 16, 512> b(trace, bfm::StallPattern::none(), bfm::StallPattern::random(0.5), 21);
     b.set_flows(b.all_flows());
     const std::array<unsigned, 4> weight{1, 2, 3, 4};
     for (unsigned t = 0; t < 4; ++t) b.set_tenant(t, 0, 1600 * weight[t]);
@@ -97,7 +103,7 @@ TEST_CASE("DWRR bandwidth shares match the weights within 2 percent") {
 TEST_CASE("strict priority serves the higher level only, and a policy committed mid-run applies at once") {
   run_case("top_sp_commit", [](const std::string& trace) {
     // the MAC takes 30% of clocks: both tenants' input exceeds it, so both stay backlogged
-    TopBench<Vtop_t8, 8, 16, 512> b(trace, bfm::StallPattern::none(), bfm::StallPattern::random(0.7), 22);
+    TopBench<Vnicsched_top, 8, 16, 512> b(trace, bfm::StallPattern::none(), bfm::StallPattern::random(0.7), 22);
     b.set_flows(b.all_flows());
     b.set_tenant(0, 0, 1500);
     b.set_tenant(1, 1, 1500);
@@ -135,7 +141,7 @@ TEST_CASE("strict priority serves the higher level only, and a policy committed 
 
 TEST_CASE("the token-bucket rate limit holds a tenant to its rate") {
   run_case("top_rate_limit", [](const std::string& trace) {
-    TopBench<Vtop_t8, 8, 16, 512> b(trace, bfm::StallPattern::none(), bfm::StallPattern::none(), 23);
+    TopBench<Vnicsched_top, 8, 16, 512> b(trace, bfm::StallPattern::none(), bfm::StallPattern::none(), 23);
     namespace rm = nicsched::regmap;
     b.set_flows(b.all_flows());
     b.set_tenant(0, 0, 1500, 4, true);

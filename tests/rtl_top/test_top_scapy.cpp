@@ -19,7 +19,7 @@
 #include <iostream>
 #include <map>
 
-#include "Vtop_t8.h"
+#include "Vnicsched_top.h"
 #include "nicsched/nic/codec.hpp"
 #include "nicsched/refmodel/parser.hpp"
 #include "scapy_vectors.hpp"
@@ -160,7 +160,7 @@ void run(const std::vector<ScapyVector>& vectors, const std::string& name, bfm::
          bfm::StallPattern bp, std::uint64_t seed) {
   namespace rm = nicsched::regmap;
   const auto err = run_traced(name, [&](const std::string& trace) {
-    TopBench<Vtop_t8, kTenants, kEntries, 512> b(trace, idle, bp, seed);
+    TopBench<Vnicsched_top, kTenants, kEntries, 512> b(trace, idle, bp, seed);
     // non-IP frames take the default class the register map names, from reset
     check(b.read(rm::CTRL::kOffset) == rm::CTRL::kReset, "CTRL is not at its reset value");
     check(b.read(rm::DEFAULT_ACTION::kOffset) == rm::DEFAULT_ACTION::kReset, "DEFAULT_ACTION is not at its reset value");
