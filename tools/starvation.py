@@ -101,8 +101,18 @@ def main():
         d, _, name = arg.partition(":")
         rename = (lambda c: name if c == "ppo" else c) if name else (lambda c: c)
         here = set()
-        for r in read_csv(os.path.join(d, "runs.csv"), {"scenario", "controller", "seed", "norm_iter_time"}):
+        rows = read_csv(os.path.join(d, "runs.csv"), {"scenario", "controller", "seed", "norm_iter_time"})
+        # A controller with several rows for one (scenario, seed) in one folder is a search
+        # (the static oracle writes every configuration it evaluated), not one controller's run.
+        per_run = collections.Counter((r["scenario"], rename(r["controller"]), r["seed"]) for r in rows)
+        searched = sorted({c for (_, c, _), n in per_run.items() if n > 1})
+        if searched:
+            print(f"{d}: left out {', '.join(searched)} (several rows per scenario and seed: a search, not one run)",
+                  file=sys.stderr)
+        for r in rows:
             c, v = rename(r["controller"]), float(r["norm_iter_time"])
+            if c in searched:
+                continue
             key = (r["scenario"], c, r["seed"])
             if key in seen:
                 if key in here or not (seen[key] == v or (math.isnan(v) and math.isnan(seen[key]))):

@@ -12,7 +12,13 @@
                           other's, their mean, and t(0.975, n-1) x sample sd / sqrt(n) with t
                           from print_student_t.
 
-Both can fail. A wrong quantile fails both: tried by hand (2026-11-27) by putting the old
+  search_rows_left_out   a folder whose runs.csv has several rows per (scenario, seed) for one
+                          controller (the static oracle writes every configuration it tried)
+                          is read with that controller left out and named on stderr, the
+                          others' table unchanged; a run repeated across folders with another
+                          value is still an error that names it.
+
+The first two can fail on a wrong quantile. A wrong quantile fails both: tried by hand (2026-11-27) by putting the old
 "next tabulated df above" rule back into starvation.t95 (2.021 for df 31-40, 2.000 for 41-60,
 1.980 for 61-120, 1.960 above): t95_matches_cpp reported df 31-300 (270 of 300 quantiles), and
 paired_gain_end_to_end each of the three CIs (6.89 printed against 6.95 by the definition, ...;
@@ -173,13 +179,52 @@ def paired_gain_end_to_end(a):
     return 1 if failures else 0
 
 
+def search_rows_left_out(a):
+    failures = []
+    runs = {(f"train-{900000 + i}", c, seed): [1.0 + 0.1 * i + 0.01 * seed + (0.05 if c == "ppo" else 0.0)]
+            for i in range(3) for c in ("fifo", "ppo") for seed in SEEDS}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = os.path.join(tmp, "ev")
+        write_eval(folder, runs)
+        with open(os.path.join(folder, "runs.csv"), "a", newline="") as f:
+            w = csv.writer(f)
+            for i in range(3):
+                for seed in SEEDS:
+                    for config in range(3):  # three configurations tried per run
+                        w.writerow([f"train-{900000 + i}", "oracle", seed, repr(0.9 + 0.1 * config)])
+        r = subprocess.run([sys.executable, a.tool, folder], capture_output=True, text=True)
+        if r.returncode != 0:
+            failures.append(f"the tool failed on a folder with oracle search rows:\n{r.stderr}")
+        else:
+            if "left out oracle" not in r.stderr:
+                failures.append(f"the tool did not name the left-out search on stderr:\n{r.stderr}")
+            if "| oracle |" in r.stdout:
+                failures.append(f"the oracle's search rows were read as one controller's runs:\n{r.stdout}")
+            if "| ppo | 1.1700 |" not in r.stdout:
+                failures.append(f"ppo's mean (1.1700 by construction) is not in the table:\n{r.stdout}")
+        other = os.path.join(tmp, "ev2")
+        changed = dict(runs)
+        changed[("train-900001", "fifo", 2)] = [5.0]
+        write_eval(other, changed)
+        r = subprocess.run([sys.executable, a.tool, folder, other], capture_output=True, text=True)
+        if r.returncode == 0 or "train-900001 / fifo / seed 2" not in r.stderr:
+            failures.append(f"a run repeated with another value was not named as an error: rc {r.returncode}, "
+                            f"stderr {r.stderr!r}")
+    for f in failures:
+        print(f, file=sys.stderr)
+    if not failures:
+        print("oracle search rows left out and named; a conflicting repeat is an error")
+    return 1 if failures else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("check", choices=["t95_matches_cpp", "paired_gain_end_to_end"])
+    ap.add_argument("check", choices=["t95_matches_cpp", "paired_gain_end_to_end", "search_rows_left_out"])
     ap.add_argument("--tool", required=True, help="tools/starvation.py")
     ap.add_argument("--student-t", required=True, help="the print_student_t executable")
     a = ap.parse_args()
-    return {"t95_matches_cpp": t95_matches_cpp, "paired_gain_end_to_end": paired_gain_end_to_end}[a.check](a)
+    return {"t95_matches_cpp": t95_matches_cpp, "paired_gain_end_to_end": paired_gain_end_to_end,
+            "search_rows_left_out": search_rows_left_out}[a.check](a)
 
 
 if __name__ == "__main__":
