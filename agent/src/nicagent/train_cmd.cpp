@@ -442,12 +442,8 @@ int train(const TrainOptions& o) {
   if (!resuming && o.scenarios.empty() && o.family.empty()) {
     throw std::runtime_error("train: give --scenario or --family (or --resume DIR)");
   }
-  if (resuming && (!o.scenarios.empty() || !o.family.empty() || !o.validation_family.empty())) {
-    throw std::runtime_error("train: --resume trains on the run's own scenarios or family and validates as it did (" +
-                             (o.resume / "run.yaml").string() +
-                             "); --scenario, --family and --validation-family cannot be given with it");
-  }
-  const bool cloning = !o.bc_teacher.empty() && !resuming;
+  // --resume with --scenario, --family, --validation-family or --bc-teacher: CLI11 refused it.
+  const bool cloning = !o.bc_teacher.empty();
   TeacherSpec teacher;
   if (cloning) {
     teacher = parse_teacher(o.bc_teacher);
