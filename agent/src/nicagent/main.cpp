@@ -116,7 +116,8 @@ int main(int argc, char** argv) {
 
   ServeOptions s;
   auto* serve_cmd = app.add_subcommand("serve", "live control loop against nicsim serve or a card");
-  auto* serve_policy = serve_cmd->add_option("--policy", s.policy, "exported policy folder")->check(CLI::ExistingDirectory);
+  auto* serve_policy =
+      serve_cmd->add_option("--policy", s.policy, "exported policy folder")->check(CLI::ExistingDirectory);
   serve_cmd->add_option("--baseline", s.baseline, "serve a baseline controller instead of a policy")
       ->excludes(serve_policy);
   serve_cmd->add_option("--target", s.target, "sim://HOST:PORT, unix:///PATH, pcie://..., xdma://...")->required();
