@@ -29,6 +29,8 @@
 
 namespace nicsched::control {
 
+// What NicEnv runs on: the NIC's register bus and clock, and what only a simulated target
+// knows (each tenant's training progress, the run's end).
 class EnvTarget {
  public:
   virtual ~EnvTarget() = default;
