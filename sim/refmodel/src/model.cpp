@@ -286,7 +286,7 @@ void RefModel::clock_buckets_idle(std::uint64_t cycles) {
 }
 
 std::uint64_t RefModel::inert_cycles(std::uint64_t max) const {
-  if (commit_pending_ || max == 0) return 0;
+  if (commit_pending_ || max == 0 || paths_[0].grant.valid || paths_[1].grant.valid) return 0;
   std::uint64_t n = max;
   if (!arrivals_.empty()) n = std::min(n, arrivals_.begin()->first - cycle_);
   // A hold that ends makes its frame done (crypto_done, the output may take it).
@@ -307,26 +307,29 @@ std::uint64_t RefModel::path_inert_cycles(const Path& p, std::uint64_t max) cons
   if (!p.arb_at_rest || p.arb_cfg_serial != cfg_serial_) return 0;
   std::uint64_t n = max;
   const bool plain_ok = p.fifo.size() < 3;  // no plain grant executes
-  for (std::uint32_t q = 0; q < p.q.size(); ++q) {
-    const bool queued = !p.q[q].empty();
-    const Live* f = queued ? p.q[q].front() : nullptr;
-    const bool head = queued && f->visible <= cycle_;
-    if (head != p.rest_backlog[q]) return 0;
-    if (!queued) continue;
+  // The backlog is the one the arbiter came to rest with: the same visible heads (empty
+  // queues are not in it, so the count of heads settles those).
+  bool same_backlog = true;
+  std::uint32_t heads = 0;
+  bool eligible = false;
+  for_each_queued(p, [&](std::uint32_t q) {
+    const Live& f = *p.q[q].front();
+    const bool head = f.visible <= cycle_;
+    same_backlog = same_backlog && head == p.rest_backlog[q];
     if (!head) {
-      n = std::min(n, f->visible - cycle_);  // becomes visible: the backlog changes
-      continue;
+      n = std::min(n, f.visible - cycle_);  // becomes visible: the backlog changes
+      return;
     }
-    if (queue_eligible(p, q, plain_ok)) return 0;
+    ++heads;
+    eligible = eligible || queue_eligible(p, q, plain_ok);
     const std::uint32_t t = q / kNumClasses;
     // An ineligible TX tenant whose bucket is paying back becomes servable when it conforms.
     const TokenBucket::Config bc = bucket_config(cfg_.tenants[t]);
-    if (p.dir == Direction::kTx && bc.enabled && buckets_[t].tokens() < 0) {
-      if (bc.rate_bytes_per_kcycle != 0) {
-        n = std::min(n, ceil_div(static_cast<std::uint64_t>(-buckets_[t].tokens()), bc.rate_bytes_per_kcycle));
-      }
+    if (p.dir == Direction::kTx && bc.enabled && buckets_[t].tokens() < 0 && bc.rate_bytes_per_kcycle != 0) {
+      n = std::min(n, ceil_div(static_cast<std::uint64_t>(-buckets_[t].tokens()), bc.rate_bytes_per_kcycle));
     }
-  }
+  });
+  if (!same_backlog || eligible || heads != p.rest_heads) return 0;
   // The pool's turn stays: no want of this path's crypto heads would pass it.
   bool starves = false;
   for_each_crypto_tenant(p, [&](std::uint32_t t) {
@@ -337,10 +340,6 @@ std::uint64_t RefModel::path_inert_cycles(const Path& p, std::uint64_t max) cons
 
 void RefModel::advance_inert(std::uint64_t cycles, const std::array<std::uint64_t, 2>& ready_cycles) {
   if (cycles == 0) return;
-  if (cycles > inert_cycles(cycles)) {
-    throw ModelError("refmodel: advance_inert(" + std::to_string(cycles) + ") at cycle " + std::to_string(cycle_) +
-                     " over a span that is not inert (caller's bug)");
-  }
   for (std::size_t d = 0; d < 2; ++d) {
     Path& p = paths_[d];
     count_crypto_waits(p, cycles);
@@ -738,7 +737,7 @@ ArbDecision RefModel::decide_step(Path& p, const ArbConfig& ac, bool new_cfg, bo
   // Entries of empty queues are kept clear (see the pop in execute()).
   ArbHeads& h = p.heads;
   h.now = static_cast<std::uint32_t>(next_seq_);
-  bool any_head = false;
+  std::uint32_t heads = 0;
   bool any_eligible = false;
   for_each_queued(p, [&](std::uint32_t q) {
     const Live& f = *p.q[q].front();
@@ -747,14 +746,15 @@ ArbDecision RefModel::decide_step(Path& p, const ArbConfig& ac, bool new_cfg, bo
     h.elig[q] = head && queue_eligible(p, q, plain_ok);
     h.len[q] = head ? f.rec.len : 0;
     h.ts[q] = head ? static_cast<std::uint32_t>(f.seq) : 0;
-    any_head = any_head || head;
+    heads += head ? 1 : 0;
     any_eligible = any_eligible || h.elig[q];
   });
   if (!any_eligible && p.arb_at_rest && !new_cfg && h.backlog == p.rest_backlog) return {};
   p.arb_at_rest = !any_eligible;
   if (p.arb_at_rest) {
     p.rest_backlog = h.backlog;
-    p.rest_backlog_none = !any_head;
+    p.rest_backlog_none = heads == 0;
+    p.rest_heads = heads;
   }
   // The control buckets only matter to a decision that is made (not on the early return above).
   if (ac.ctrl_level) {

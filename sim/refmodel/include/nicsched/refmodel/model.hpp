@@ -117,6 +117,7 @@ struct RefModelState {
     bool arb_at_rest = false;
     std::vector<bool> rest_backlog;
     bool rest_backlog_none = false;  // rest_backlog is all false
+    std::uint32_t rest_heads = 0;    // rest_backlog's true entries
   };
 
   Params params_;
@@ -196,8 +197,8 @@ class RefModel : private detail::RefModelState {
   [[nodiscard]] std::uint64_t output_beats_left(Direction d) const {
     return path(d).active ? path(d).beats_left : 0;
   }
-  // `cycles` (<= inert_cycles()) cycles at once, in ready_cycles[d] of which output d was
-  // ready (fewer than output_beats_left(d)). Throws ModelError on a span that is not inert.
+  // `cycles` (<= inert_cycles(), which the caller asked) cycles at once, in ready_cycles[d]
+  // of which output d was ready (fewer than output_beats_left(d); ModelError otherwise).
   void advance_inert(std::uint64_t cycles, const std::array<std::uint64_t, 2>& ready_cycles);
   // Steps until idle() or `max_cycles` more cycles; returns true if idle.
   bool run_until_idle(std::uint64_t max_cycles);
