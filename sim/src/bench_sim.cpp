@@ -10,6 +10,8 @@
 //   bench_sim control FILE --steps K --interval C   control steps/s as an agent makes them: step C
 //                                          cycles, read a telemetry snapshot, apply a policy
 //   --backend model (scenario, scaling, replay, control): the same on the reference-model backend
+//   --stepping cycle (scenario, scaling, control; model backend): the reference model stepped
+//                                          cycle by cycle instead of event to event
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
@@ -51,9 +53,10 @@ struct Speed {
   [[nodiscard]] double rate() const { return static_cast<double>(cycles) / seconds; }
 };
 
-Speed time_scenario(sim::Scenario s, std::uint64_t cycles, sim::NicBackend backend) {
+Speed time_scenario(sim::Scenario s, std::uint64_t cycles, sim::NicBackend backend, refmodel::Stepping stepping) {
   s.backend = backend;
   sim::SimOptions o;
+  o.model_stepping = stepping;
   o.baseline = "fair";
   o.cycles = cycles;
   sim::Simulation simulation(s, o);
@@ -65,9 +68,11 @@ Speed time_scenario(sim::Scenario s, std::uint64_t cycles, sim::NicBackend backe
 }
 
 // Control steps per CPU second: what the agent's NicEnv does each step, through nicsched::host.
-Speed time_control(sim::Scenario s, std::uint64_t steps, std::uint64_t interval, sim::NicBackend backend) {
+Speed time_control(sim::Scenario s, std::uint64_t steps, std::uint64_t interval, sim::NicBackend backend,
+                   refmodel::Stepping stepping) {
   s.backend = backend;
   sim::SimOptions o;
+  o.model_stepping = stepping;
   o.baseline = "fair";
   sim::Simulation simulation(s, o);
   const auto caps = host::discover(simulation);
@@ -263,23 +268,29 @@ int main(int argc, char** argv) {
     sub->add_option("--backend", backend, "rtl (Verilated top) or model (reference model)")
         ->check(CLI::IsMember({"rtl", "model"}));
   }
+  std::string stepping_name = "event";
+  for (auto* sub : {sc, scal, ctl}) {
+    sub->add_option("--stepping", stepping_name, "model backend: event (event to event) or cycle (per cycle)")
+        ->check(CLI::IsMember({"event", "cycle"}));
+  }
   CLI11_PARSE(app, argc, argv);
   try {
     nicsched::sim::register_bench_variants();
     const auto be = nicsched::sim::parse_backend(backend);
+    const auto stepping = stepping_name == "cycle" ? refmodel::Stepping::kPerCycle : refmodel::Stepping::kEvent;
     if (sc->parsed()) {
       const auto s = nicsched::sim::load_scenario(file);
-      const Speed sp = time_scenario(s, cycles, be);
+      const Speed sp = time_scenario(s, cycles, be, stepping);
       std::cout << fmt::format("scenario {} backend {} tenants {} cycles {} seconds {:.3f} cycles_per_second {:.0f}\n",
                                s.name, backend, s.nic_tenants, sp.cycles, sp.seconds, sp.rate());
     } else if (scal->parsed()) {
       for (std::uint32_t n : {4U, 8U, 16U, 64U}) {
-        const Speed sp = time_scenario(generated(n), cycles, be);
+        const Speed sp = time_scenario(generated(n), cycles, be, stepping);
         std::cout << fmt::format("tenants {} cycles {} seconds {:.3f} cycles_per_second {:.0f}\n", n, sp.cycles,
                                  sp.seconds, sp.rate());
       }
     } else if (ctl->parsed()) {
-      const Speed sp = time_control(nicsched::sim::load_scenario(file), steps, interval, be);
+      const Speed sp = time_control(nicsched::sim::load_scenario(file), steps, interval, be, stepping);
       std::cout << fmt::format("control backend {} interval {} steps {} seconds {:.3f} steps_per_second {:.0f}\n",
                                backend, interval, sp.cycles, sp.seconds, sp.rate());
     } else if (em->parsed()) {

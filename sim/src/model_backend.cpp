@@ -35,6 +35,7 @@ Params model_params(const NicConfig& cfg) {
   p.cell_bytes = kBeatBytes;  // one cell per beat
   p.reserved_cells = 1;       // the free list's sentinel
   p.ingress_latency = 1;      // a queue's head is valid the clock after tlast
+  p.stepping = cfg.model_stepping;
   return p;
 }
 
@@ -65,15 +66,20 @@ class ModelCore final : public NicCore {
   }
 
   std::uint64_t run(std::uint64_t max_cycles) override {
-    for (std::uint64_t i = 0; i < max_cycles; ++i) {
+    for (std::uint64_t i = 0; i < max_cycles;) {
       if (quiet(max_cycles - i)) {
         skip_quiet(max_cycles - i);
         return max_cycles;
       }
+      if (const std::uint64_t inert = run_inert(max_cycles - i); inert > 0) {
+        i += inert;
+        continue;
+      }
       tick();
+      ++i;
       if (break_requested) {  // as run_until_break(): only a frame sink sets it
         break_requested = false;
-        return i + 1;
+        return i;
       }
     }
     return max_cycles;
@@ -221,6 +227,64 @@ class ModelCore final : public NicCore {
     const bool paused = pauses_.paused(cycle);
     tx_ready_ = !paused && tx_credit_.credit > 0;
     if (paused) ++stats.paused_cycles;
+  }
+
+  // Event-driven stepping (NicConfig::model_stepping): up to `max` ticks at once, those
+  // in which the model is inert (RefModel::inert_cycles()) and no input frame ends or is
+  // fetched, the TX mirror's busy state holds and no output moves its last beat. What
+  // tick() does in each is then integer bookkeeping, done here cycle by cycle: input
+  // beats, the MAC and host link credits, the pause schedule and the TX ready that
+  // follows from them (the model is told how many of the span's cycles were ready).
+  // Returns the ticks run, 0 when the next one must be a tick().
+  std::uint64_t run_inert(std::uint64_t max) {
+    if (params_.stepping != refmodel::Stepping::kEvent) return 0;
+    for (int d = 0; d < 2; ++d) {
+      if (!in_[d].active && source != nullptr && pending[d]) return 0;  // a fetch
+    }
+    // mirror_dispatches() has nothing to look at (no dispatch or arrival since its last look)
+    const bool mirror_idle = tx_out_.size() == tx_frames_.size() ||
+                             (model_.dispatched(Direction::kTx) == mirror_dispatched_ && !mirror_arrived_);
+    if (!mirror_idle) return 0;
+    std::uint64_t n = model_.inert_cycles(max);
+    if (n == 0) return 0;
+    bool tx_busy = false;  // tx_output_busy(), which holds until a dispatched frame's on_output_from
+    for (const auto& o : tx_out_) {
+      if (o.second <= cycle) {
+        tx_busy = true;
+      } else {
+        n = std::min(n, o.second - cycle);
+      }
+    }
+    const std::uint64_t tx_beats = model_.output_beats_left(Direction::kTx);
+    const std::uint64_t rx_beats = model_.output_beats_left(Direction::kRx);  // m_axis_rx is always ready
+    if (rx_beats > 0) n = std::min(n, rx_beats - 1);
+    std::uint64_t k = 0;
+    std::uint64_t tx_ready_cycles = 0;
+    for (; k < n; ++k) {
+      if (tx_ready_ && tx_beats > 0 && tx_ready_cycles + 1 >= tx_beats) break;  // the TX output's last beat
+      if (in_[0].valid && in_[0].off + kBeatBytes >= in_[0].len) break;       // a TX frame's tlast
+      if (in_[1].valid && in_[1].off + kBeatBytes >= in_[1].len) break;       // an RX frame's tlast
+      if (in_[0].valid) in_[0].off += kBeatBytes;  // offered again next cycle
+      if (in_[1].valid) {
+        in_[1].off += kBeatBytes;
+        in_[1].valid = false;
+        rx_credit_.credit -= static_cast<std::int64_t>(kBeatBytes) * 256;
+        stats.wire_bytes_in_rx += kBeatBytes;
+      }
+      if (tx_ready_) {
+        ++tx_ready_cycles;
+        if (tx_busy) tx_credit_.credit -= static_cast<std::int64_t>(kBeatBytes) * 256;
+      }
+      ++cycle;
+      rx_credit_.refill();
+      if (rx_credit_.credit > 0 && in_[1].active) in_[1].valid = true;
+      tx_credit_.refill();
+      const bool paused = pauses_.paused(cycle);
+      tx_ready_ = !paused && tx_credit_.credit > 0;
+      if (paused) ++stats.paused_cycles;
+    }
+    if (k > 0) model_.advance_inert(k, {tx_ready_cycles, k});
+    return k;
   }
 
   // Whether the next `cycles` ticks would only move the clocks: no input frame being

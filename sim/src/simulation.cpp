@@ -45,6 +45,7 @@ Simulation::Simulation(Scenario scenario, SimOptions options)
   nc.link_bytes_per_cycle = scenario_.link_bytes_per_cycle();
   nc.pauses = scenario_.pauses;
   nc.trace = options_.trace;
+  nc.model_stepping = options_.model_stepping;
   nic_ = std::make_unique<NicModel>(nc);
   end_cycle_ = options_.cycles.value_or(scenario_.duration_cycles);
   sample_interval_ = options_.sample_interval_cycles != 0 ? options_.sample_interval_cycles

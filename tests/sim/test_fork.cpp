@@ -19,9 +19,12 @@
 #include "nicsched/sim/family.hpp"
 #include "nicsched/sim/scenario_policy.hpp"
 #include "nicsched/sim/simulation.hpp"
+#include "observe.hpp"
 
 using namespace nicsched;
 using namespace nicsched::sim;
+using nicsched::sim::test::observe;
+using nicsched::sim::test::run_intervals;
 using nlohmann::json;
 
 namespace {
@@ -57,54 +60,6 @@ SimOptions options(std::uint64_t cycles, const char* baseline = "fair") {
   o.baseline = baseline;
   o.cycles = cycles;
   return o;
-}
-
-// Everything a run leaves that can be observed: the metrics JSON without its wall-clock
-// fields, the progress series, the integrity counters, the MAC statistics and every
-// readable register after a SNAPSHOT (the NIC's counters and configuration).
-json observe(Simulation& sim) {
-  json j = json::parse(sim.metrics_json());
-  j.erase("wall_seconds");
-  j.erase("cycles_per_second");
-  json samples = json::array();
-  for (const ProgressSample& s : sim.samples()) {
-    samples.push_back({s.cycle, s.tenant, static_cast<int>(s.phase), s.completed, s.units, s.delivered_bytes,
-                       s.wire_bytes_tx});
-  }
-  j["samples"] = std::move(samples);
-  j["integrity"] = {sim.integrity_errors(), sim.misattributed(), sim.frames_checked()};
-  const MacStats& mac = sim.nic().mac_stats();
-  j["mac"] = {mac.wire_bytes_out_tx, mac.wire_bytes_in_rx, mac.frames_out[0], mac.frames_out[1], mac.frames_in[0],
-              mac.frames_in[1], mac.paused_cycles};
-  namespace rm = nicsched::regmap;
-  sim.write32(rm::SNAPSHOT::kOffset, rm::SNAPSHOT::GO.set(0, 1));
-  json regs = json::object();
-  for (const auto& r : rm::kRegisters) {
-    if (!r.readable()) continue;
-    for (std::uint32_t i = 0; i < r.max_count; ++i) {
-      for (std::uint32_t w = 0; w < r.width / 32; ++w) {
-        const std::uint32_t addr = r.address(i) + 4 * w;
-        try {
-          regs[std::to_string(addr)] = sim.read32(addr);
-        } catch (const drivers::BusResponseError&) {
-          break;  // past the instance's count
-        }
-      }
-    }
-  }
-  j["registers"] = std::move(regs);
-  return j;
-}
-
-// Steps `sim` the way a controller does: intervals of `interval` cycles, each followed by a
-// telemetry snapshot read over the bus (so register accesses interleave with the run).
-void run_intervals(Simulation& sim, std::uint64_t until, std::uint64_t interval) {
-  while (sim.cycle() < until) {
-    sim.step(std::min(interval, until - sim.cycle()));
-    namespace rm = nicsched::regmap;
-    sim.write32(rm::SNAPSHOT::kOffset, rm::SNAPSHOT::GO.set(0, 1));
-    (void)sim.read32(rm::CYCLE::kOffset);
-  }
 }
 
 // Runs `s` to the end, forking at `points` random cycles (drawn from `seed`) and running

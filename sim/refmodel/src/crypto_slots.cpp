@@ -2,6 +2,7 @@
 #include "nicsched/refmodel/crypto_slots.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 namespace nicsched::refmodel {
@@ -52,8 +53,20 @@ bool CryptoSlots::may_leave(Direction d, std::uint64_t tag) const {
                      [&](const Slot& s) { return s.dir == d && s.tag == tag && !s.taken && leaves(s); });
 }
 
+bool CryptoSlots::starves(Direction d, std::uint32_t tenant, std::uint32_t quota) const {
+  return d != turn_ && lenient(tenant, quota) && !can_claim_now(d, tenant, quota);
+}
+
+std::uint64_t CryptoSlots::cycles_to_hold_end() const {
+  std::uint64_t n = std::numeric_limits<std::uint64_t>::max();
+  for (const Slot& s : slots_) {
+    if (s.state == State::kHold) n = std::min(n, s.hold_left);
+  }
+  return n;
+}
+
 void CryptoSlots::want(Direction d, std::uint32_t tenant, std::uint32_t quota) {
-  if (d != turn_ && lenient(tenant, quota) && !can_claim_now(d, tenant, quota)) other_starved_ = true;
+  if (starves(d, tenant, quota)) other_starved_ = true;
 }
 
 void CryptoSlots::claim(Direction d, std::uint32_t tenant, std::uint32_t quota, std::uint64_t tag,
@@ -129,6 +142,17 @@ std::vector<std::uint64_t> CryptoSlots::clock() {
   }
   claims_.clear();
   return ended;
+}
+
+void CryptoSlots::advance(std::uint64_t cycles) {
+  if (!claims_.empty() || other_starved_ || cycles >= cycles_to_hold_end()) {
+    throw ModelError("crypto slots: advance(" + std::to_string(cycles) +
+                     ") over a claim, a starved want or the end of a hold (caller's bug)");
+  }
+  for (Slot& s : slots_) {
+    if (s.taken) throw ModelError("crypto slots: advance() over a take (caller's bug)");
+    if (s.state == State::kHold) s.hold_left -= cycles;
+  }
 }
 
 }  // namespace nicsched::refmodel

@@ -235,6 +235,20 @@ void RefModel::set_output_ready(Direction dir, bool ready) { path(dir).ready = r
 
 void RefModel::step(std::uint64_t cycles) {
   while (cycles > 0) {
+    if (params_.stepping == Stepping::kEvent) {
+      std::uint64_t inert = inert_cycles(cycles);
+      std::array<std::uint64_t, 2> ready{};
+      for (std::size_t d = 0; d < 2; ++d) {
+        const Path& p = paths_[d];
+        if (p.active && p.ready) inert = std::min(inert, p.beats_left - 1);
+      }
+      if (inert > 0) {
+        for (std::size_t d = 0; d < 2; ++d) ready[d] = paths_[d].ready ? inert : 0;
+        advance_inert(inert, ready);
+        cycles -= inert;
+        continue;
+      }
+    }
     step_cycle();
     --cycles;
     // The first quiet cycle is stepped in full (it brings the arbiters to rest); the rest
@@ -259,10 +273,85 @@ std::uint64_t RefModel::quiet_cycles() const {
 // count the cycle and refill the buckets, rate limit and control (no arrival, head, slot, beat or commit; the
 // servable state follows the configuration, the arbiters are at rest).
 void RefModel::skip_quiet(std::uint64_t cycles) {
+  clock_buckets_idle(cycles);
+  cycle_ += cycles;
+  ctr_.cycle += cycles;
+}
+
+void RefModel::clock_buckets_idle(std::uint64_t cycles) {
   for (std::size_t t = 0; t < buckets_.size(); ++t) {
     buckets_[t].clock_idle(bucket_config(cfg_.tenants[t]), cycles);
     ctrl_buckets_[t].clock_idle(ctrl_bucket_config(cfg_, cfg_.tenants[t]), cycles);
   }
+}
+
+std::uint64_t RefModel::inert_cycles(std::uint64_t max) const {
+  if (commit_pending_ || max == 0 || paths_[0].grant.valid || paths_[1].grant.valid) return 0;
+  std::uint64_t n = max;
+  if (!arrivals_.empty()) n = std::min(n, arrivals_.begin()->first - cycle_);
+  // A hold that ends makes its frame done (crypto_done, the output may take it).
+  const std::uint64_t hold = crypto_.cycles_to_hold_end();
+  if (hold != std::numeric_limits<std::uint64_t>::max()) n = std::min(n, hold - 1);
+  for (const Path& p : paths_) {
+    if (n == 0) return 0;
+    n = path_inert_cycles(p, n);
+  }
+  return n;
+}
+
+std::uint64_t RefModel::path_inert_cycles(const Path& p, std::uint64_t max) const {
+  // A grant executes in the next cycle; a free output takes a done crypto frame or the FIFO's first.
+  if (p.grant.valid) return 0;
+  if (!p.active && (!p.fifo.empty() || (crypto_.held_total() != 0 && crypto_.offered(p.dir)))) return 0;
+  // decide() skips the arbiter only when it is at rest with this backlog and configuration.
+  if (!p.arb_at_rest || p.arb_cfg_serial != cfg_serial_) return 0;
+  std::uint64_t n = max;
+  const bool plain_ok = p.fifo.size() < 3;  // no plain grant executes
+  // The backlog is the one the arbiter came to rest with: the same visible heads (empty
+  // queues are not in it, so the count of heads settles those).
+  bool same_backlog = true;
+  std::uint32_t heads = 0;
+  bool eligible = false;
+  for_each_queued(p, [&](std::uint32_t q) {
+    const Live& f = *p.q[q].front();
+    const bool head = f.visible <= cycle_;
+    same_backlog = same_backlog && head == p.rest_backlog[q];
+    if (!head) {
+      n = std::min(n, f.visible - cycle_);  // becomes visible: the backlog changes
+      return;
+    }
+    ++heads;
+    eligible = eligible || queue_eligible(p, q, plain_ok);
+    const std::uint32_t t = q / kNumClasses;
+    // An ineligible TX tenant whose bucket is paying back becomes servable when it conforms.
+    const TokenBucket::Config bc = bucket_config(cfg_.tenants[t]);
+    if (p.dir == Direction::kTx && bc.enabled && buckets_[t].tokens() < 0 && bc.rate_bytes_per_kcycle != 0) {
+      n = std::min(n, ceil_div(static_cast<std::uint64_t>(-buckets_[t].tokens()), bc.rate_bytes_per_kcycle));
+    }
+  });
+  if (!same_backlog || eligible || heads != p.rest_heads) return 0;
+  // The pool's turn stays: no want of this path's crypto heads would pass it.
+  bool starves = false;
+  for_each_crypto_tenant(p, [&](std::uint32_t t) {
+    if (tenant_servable(p, t) && crypto_.starves(p.dir, t, cfg_.tenants[t].crypto_quota)) starves = true;
+  });
+  return starves ? 0 : n;
+}
+
+void RefModel::advance_inert(std::uint64_t cycles, const std::array<std::uint64_t, 2>& ready_cycles) {
+  if (cycles == 0) return;
+  for (std::size_t d = 0; d < 2; ++d) {
+    Path& p = paths_[d];
+    count_crypto_waits(p, cycles);
+    if (!p.active) continue;
+    if (ready_cycles[d] >= p.beats_left) {
+      throw ModelError("refmodel: advance_inert over the last beat of an output (caller's bug)");
+    }
+    p.beats_left -= ready_cycles[d];
+  }
+  count_busy(cycles);
+  clock_buckets_idle(cycles);
+  crypto_.advance(cycles);
   cycle_ += cycles;
   ctr_.cycle += cycles;
 }
@@ -598,10 +687,7 @@ void RefModel::decide(Path& p) {
   const bool plain_ok = p.fifo.size() + (exec_plain ? 1U : 0U) < 3;
   const auto nt = static_cast<std::uint32_t>(params_.num_tenants);
 
-  // Crypto wait: a visible head that needs a slot its tenant cannot claim now.
-  for_each_crypto_tenant(p, [&](std::uint32_t t) {
-    if (!slot_available(p, t)) ++(p.dir == Direction::kTx ? ctr_.crypto[t].tx_wait : ctr_.crypto[t].rx_wait);
-  });
+  count_crypto_waits(p, 1);
 
   // The arbiter (Arbiter, arbiter.hpp: nicsched_arbiter's documented decision) sees the
   // visible heads; eligible = its tenant is servable (enables, token bucket) and not in
@@ -638,13 +724,20 @@ void RefModel::decide(Path& p) {
   p.grant.quota = cfg_.tenants[f.rec.action.tenant].crypto_quota;
 }
 
+// Crypto wait: a visible head that needs a slot its tenant cannot claim now.
+void RefModel::count_crypto_waits(Path& p, std::uint64_t cycles) {
+  for_each_crypto_tenant(p, [&](std::uint32_t t) {
+    if (!slot_available(p, t)) (p.dir == Direction::kTx ? ctr_.crypto[t].tx_wait : ctr_.crypto[t].rx_wait) += cycles;
+  });
+}
+
 ArbDecision RefModel::decide_step(Path& p, const ArbConfig& ac, bool new_cfg, bool plain_ok) {
   const auto nt = static_cast<std::uint32_t>(params_.num_tenants);
   if (p.queued == 0 && p.arb_at_rest && p.rest_backlog_none && !new_cfg) return {};
   // Entries of empty queues are kept clear (see the pop in execute()).
   ArbHeads& h = p.heads;
   h.now = static_cast<std::uint32_t>(next_seq_);
-  bool any_head = false;
+  std::uint32_t heads = 0;
   bool any_eligible = false;
   for_each_queued(p, [&](std::uint32_t q) {
     const Live& f = *p.q[q].front();
@@ -653,14 +746,15 @@ ArbDecision RefModel::decide_step(Path& p, const ArbConfig& ac, bool new_cfg, bo
     h.elig[q] = head && queue_eligible(p, q, plain_ok);
     h.len[q] = head ? f.rec.len : 0;
     h.ts[q] = head ? static_cast<std::uint32_t>(f.seq) : 0;
-    any_head = any_head || head;
+    heads += head ? 1 : 0;
     any_eligible = any_eligible || h.elig[q];
   });
   if (!any_eligible && p.arb_at_rest && !new_cfg && h.backlog == p.rest_backlog) return {};
   p.arb_at_rest = !any_eligible;
   if (p.arb_at_rest) {
     p.rest_backlog = h.backlog;
-    p.rest_backlog_none = !any_head;
+    p.rest_backlog_none = heads == 0;
+    p.rest_heads = heads;
   }
   // The control buckets only matter to a decision that is made (not on the early return above).
   if (ac.ctrl_level) {
@@ -692,11 +786,11 @@ void RefModel::move_beats(Path& p) {
 }
 
 // Slot-busy cycles: the slots in their hold this cycle.
-void RefModel::count_busy() {
+void RefModel::count_busy(std::uint64_t cycles) {
   if (crypto_.held_total() == 0) return;  // no slot in its hold
   for (std::uint32_t t = 0; t < static_cast<std::uint32_t>(params_.num_tenants); ++t) {
-    ctr_.crypto[t].tx_busy += crypto_.busy(Direction::kTx, t);
-    ctr_.crypto[t].rx_busy += crypto_.busy(Direction::kRx, t);
+    ctr_.crypto[t].tx_busy += cycles * crypto_.busy(Direction::kTx, t);
+    ctr_.crypto[t].rx_busy += cycles * crypto_.busy(Direction::kRx, t);
   }
 }
 

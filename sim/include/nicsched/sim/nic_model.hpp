@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "nicsched/drivers/register_bus.hpp"
+#include "nicsched/refmodel/types.hpp"
 #include "nicsched/sim/scenario.hpp"
 
 namespace nicsched::sim {
@@ -43,6 +44,10 @@ struct NicConfig {
   std::uint32_t buffer_bytes = 262144;
   std::uint32_t axil_timeout_cycles = 2000;  // an access not answered by then is a BusError
                                              // (RTL backend; the model answers at once)
+  // Model backend: the reference model steps event to event (spans in which nothing but
+  // counters, beats, buckets and timers move run in closed form), or cycle by cycle (the
+  // definition; the equivalence test's checker). The results are the same.
+  refmodel::Stepping model_stepping = refmodel::Stepping::kEvent;
 };
 
 // A frame that left the NIC (TX: onto the wire; RX: to the host).

@@ -73,6 +73,8 @@ struct SimOptions {
   std::filesystem::path trace;             // FST waveform
   std::filesystem::path pcap_out;          // frames that leave on the wire
   std::uint64_t sample_interval_cycles = 0;  // CSV time series; 0: duration / 200
+  // Model backend: event-to-event (default) or per-cycle stepping (NicConfig::model_stepping).
+  refmodel::Stepping model_stepping = refmodel::Stepping::kEvent;
   // Solo baselines for slowdown and normalised progress (index = position in scenario).
   std::vector<std::optional<SoloResult>> solo;
 };

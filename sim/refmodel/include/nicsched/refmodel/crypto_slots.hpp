@@ -52,6 +52,12 @@ class CryptoSlots {
   [[nodiscard]] std::optional<std::uint64_t> offered(Direction d) const;
   [[nodiscard]] bool may_leave(Direction d, std::uint64_t tag) const;
 
+  // want(d, tenant, quota) in this clock would pass the turn at its edge.
+  [[nodiscard]] bool starves(Direction d, std::uint32_t tenant, std::uint32_t quota) const;
+  // Clocks until the first hold ends (its slot is done after that many edges); the
+  // maximum when no slot is in its hold.
+  [[nodiscard]] std::uint64_t cycles_to_hold_end() const;
+
   // ---- inputs of this clock's edge
   // Tenant `tenant` of direction d has a crypto head that waits for a slot only.
   void want(Direction d, std::uint32_t tenant, std::uint32_t quota);
@@ -66,6 +72,9 @@ class CryptoSlots {
 
   // The clock edge. Returns the tags whose hold ended (done from the next clock).
   std::vector<std::uint64_t> clock();
+  // `cycles` clock edges without a claim, a take or a want that starves(), none ending a
+  // hold (cycles < cycles_to_hold_end()): as clock() that many times.
+  void advance(std::uint64_t cycles);
 
  private:
   enum class State : std::uint8_t { kFree, kHold, kDone };

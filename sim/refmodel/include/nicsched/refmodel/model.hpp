@@ -117,6 +117,7 @@ struct RefModelState {
     bool arb_at_rest = false;
     std::vector<bool> rest_backlog;
     bool rest_backlog_none = false;  // rest_backlog is all false
+    std::uint32_t rest_heads = 0;    // rest_backlog's true entries
   };
 
   Params params_;
@@ -183,6 +184,22 @@ class RefModel : private detail::RefModelState {
   // or on an output), no COMMIT waits, and no frame arrives before cycle() + the result
   // (the maximum when none is pushed). 0 when the model is busy.
   [[nodiscard]] std::uint64_t quiet_cycles() const;
+  // Event-driven stepping (Params::stepping == Stepping::kEvent; step() uses it, and a
+  // caller whose output ready changes from cycle to cycle, the model backend's MAC, may
+  // call it directly). The cycles from cycle() on, at most `max`, in each of which the
+  // per-cycle step would make no decision, claim, take, admission or commit, no head
+  // would become visible or eligible, no token bucket would cross into conformance, no
+  // crypto hold would end and no crypto turn would pass: all it would do is count, move
+  // beats, refill buckets and count down holds, which advance_inert() does in closed
+  // form. An output's last beat is the caller's bound (output_beats_left()).
+  [[nodiscard]] std::uint64_t inert_cycles(std::uint64_t max) const;
+  // Beats the frame on output d has still to move (0 when none is on it).
+  [[nodiscard]] std::uint64_t output_beats_left(Direction d) const {
+    return path(d).active ? path(d).beats_left : 0;
+  }
+  // `cycles` (<= inert_cycles(), which the caller asked) cycles at once, in ready_cycles[d]
+  // of which output d was ready (fewer than output_beats_left(d); ModelError otherwise).
+  void advance_inert(std::uint64_t cycles, const std::array<std::uint64_t, 2>& ready_cycles);
   // Steps until idle() or `max_cycles` more cycles; returns true if idle.
   bool run_until_idle(std::uint64_t max_cycles);
   // Nothing pending, queued, in a slot or on an output.
@@ -220,13 +237,19 @@ class RefModel : private detail::RefModelState {
   void admit_arrivals();
   void admit(Live& f);
   void clock_buckets();
+  // `cycles` bucket edges in which no frame is sent (rate limit and control buckets).
+  void clock_buckets_idle(std::uint64_t cycles);
+  // The crypto wait counters of `cycles` decisions with p's heads and the pool as they are.
+  void count_crypto_waits(Path& p, std::uint64_t cycles);
+  // The inert cycles of one path (inert_cycles()), at most `max`.
+  [[nodiscard]] std::uint64_t path_inert_cycles(const Path& p, std::uint64_t max) const;
   void decide(Path& p);
   // The arbiter's step for decide(): the heads it sees, eligibility, the decision.
   [[nodiscard]] ArbDecision decide_step(Path& p, const ArbConfig& ac, bool new_cfg, bool plain_ok);
   void claim_granted(Path& p);
   void execute(Path& p, const Path::Grant& g);
   void move_beats(Path& p);
-  void count_busy();
+  void count_busy(std::uint64_t cycles = 1);
   void finish(std::uint64_t id, Fate fate);
   void start_output(Path& p, std::uint64_t id);
 

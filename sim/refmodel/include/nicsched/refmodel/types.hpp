@@ -52,6 +52,13 @@ enum class Fate : std::uint8_t {
   kBufferDrop,    // the direction's shared buffer had no room
 };
 
+// How RefModel::step() advances the clock. Both give the same results cycle for cycle:
+// kPerCycle runs every cycle's phases (the definition, which the RTL regression checks);
+// kEvent runs in one go each span in which those phases would change nothing but counters,
+// beats, token buckets and crypto hold timers (RefModel::inert_cycles()), which the
+// equivalence test (tests/sim/test_event_equivalence.cpp) checks against kPerCycle.
+enum class Stepping : std::uint8_t { kPerCycle, kEvent };
+
 // Elaboration parameters of the modelled nicsched_top, plus the model's own pipeline
 // latencies (documented in docs/verification.md; the RTL's are measured, not assumed).
 struct Params {
@@ -64,6 +71,7 @@ struct Params {
   std::uint32_t reserved_cells = 0;    // cells of the buffer that never hold frames
   std::uint32_t ingress_latency = 0;   // cycles from a frame's tlast to being eligible
   bool rx_obeys_enables = false;       // RX arbiter honours CTRL.ENABLE and T_CTRL.ENABLE
+  Stepping stepping = Stepping::kPerCycle;  // the model's own choice, not the RTL's
   void validate() const;               // throws ModelError naming the bad parameter
 };
 
