@@ -59,6 +59,7 @@ std::string to_json(const RunMetrics& m) {
     o["nic_drops"] = t.nic_drops;
     o["retransmits"] = t.retransmits;
     o["host_drops"] = t.host_drops;
+    o["spoofed_frames"] = t.spoofed_frames;
     o["crypto_wait_cycles"] = t.crypto_wait_cycles;
     o["crypto_busy_cycles"] = t.crypto_busy_cycles;
     o["offered_bytes"] = t.offered_bytes;
