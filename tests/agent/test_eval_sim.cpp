@@ -225,7 +225,7 @@ TEST_CASE("family training: each episode observes its own draw's NIC", "[eval][f
   fixed.reset(episode_seed, b);
   CHECK(a == b);
   std::vector<int> action(drawn.action_space().heads(), 0);
-  float busiest = 0;  // the largest bytes / line-rate bytes of a tenant in an interval (feature 2)
+  float busiest = 0;  // the largest bytes / line-rate bytes of a tenant in an interval
   for (int k = 0; k < 50; ++k) {
     const auto ra = drawn.step(action, a);
     const auto rb = fixed.step(action, b);
@@ -233,7 +233,8 @@ TEST_CASE("family training: each episode observes its own draw's NIC", "[eval][f
     CHECK(ra.reward == rb.reward);
     CHECK(ra.truncated == rb.truncated);
     for (std::size_t t = 0; t < drawn.caps().tenants; ++t) {
-      busiest = std::max(busiest, a[t * nicsched::control::ObservationEncoder::kTenantFeatures + 2]);
+      busiest = std::max(busiest, a[t * nicsched::control::ObservationEncoder::kTenantFeatures +
+                                    nicsched::control::TenantFeature::kLinkFraction]);
     }
   }
   CHECK(busiest > 0.05F);  // traffic was seen

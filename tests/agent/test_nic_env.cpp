@@ -66,11 +66,12 @@ TEST_CASE("nic_env: observations stack frames newest first", "[nic_env]") {
   std::vector<float> obs(enc.size());
   enc.write(obs);
   const std::size_t t1 = ObservationEncoder::kTenantFeatures;
-  CHECK(obs[2] == Approx(0.0));       // newest frame: tenant 0 sent nothing
-  CHECK(obs[t1 + 2] == Approx(1.0));  // newest frame: tenant 1 at line rate
-  CHECK(obs[frame + 2] == Approx(0.5));  // older frame: tenant 0 at half the line rate
-  CHECK(obs[frame + t1 + 0] == Approx(0.0));  // tenant 1 was not present then
-  CHECK(obs[t1 + 0] == Approx(1.0));
+  constexpr auto kLink = TenantFeature::kLinkFraction;
+  CHECK(obs[kLink] == Approx(0.0));               // newest frame: tenant 0 sent nothing
+  CHECK(obs[t1 + kLink] == Approx(1.0));          // newest frame: tenant 1 at line rate
+  CHECK(obs[frame + kLink] == Approx(0.5));       // older frame: tenant 0 at half the line rate
+  CHECK(obs[frame + t1 + TenantFeature::kPresent] == Approx(0.0));  // tenant 1 was not present then
+  CHECK(obs[t1 + TenantFeature::kPresent] == Approx(1.0));
 }
 
 TEST_CASE("nic_env: the reward adds progress, fairness, drops and deadlines", "[nic_env]") {

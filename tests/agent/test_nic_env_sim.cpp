@@ -66,9 +66,13 @@ TEST_CASE("nic_env_sim: actions are committed to the NIC and observed back", "[n
     CHECK(applied.tenants[t].crypto_quota == 2);
   }
   // The newest frame shows the action in force and at least one tenant present.
-  CHECK(obs[3 * nicsched::control::ObservationEncoder::kTenantFeatures + 16] == Approx(1.0));
+  using nicsched::control::ObservationEncoder;
+  using nicsched::control::TenantFeature;
+  CHECK(obs[3 * ObservationEncoder::kTenantFeatures + TenantFeature::kPriority] == Approx(1.0));
   int present = 0;
-  for (int t = 0; t < 8; ++t) present += obs[static_cast<std::size_t>(t) * nicsched::control::ObservationEncoder::kTenantFeatures] > 0.5F ? 1 : 0;
+  for (std::size_t t = 0; t < 8; ++t) {
+    present += obs[t * ObservationEncoder::kTenantFeatures + TenantFeature::kPresent] > 0.5F ? 1 : 0;
+  }
   CHECK(present >= 1);
   CHECK(reward_sum > 0.0);  // tenants made progress
 }

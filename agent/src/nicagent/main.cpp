@@ -27,7 +27,7 @@ int main(int argc, char** argv) {
   auto* train_scenarios = train_cmd->add_option(
       "--scenario", t.scenarios, "scenario YAML files (env k trains on scenario k mod n); copied into the run folder")
       ->check(CLI::ExistingFile);
-  train_cmd->add_option("--family", t.family,
+  auto* train_family = train_cmd->add_option("--family", t.family,
                         "train on a fresh draw of this scenario family every episode (its training seeds); copied "
                         "into the run folder")
       ->check(CLI::ExistingFile)
@@ -51,23 +51,36 @@ int main(int argc, char** argv) {
                         std::string("NIC simulator: model (C++ reference model) or rtl (Verilated RTL, tens of times "
                                     "slower); default ") + kDefaultBackend + ", on --resume the run's own")
       ->check(CLI::IsMember({"rtl", "model"}));
-  train_cmd->add_option("--out", t.out,
-                        "run folder: scenarios, configs, checkpoint, CSV log, exported policy (default: --resume's)");
-  train_cmd->add_option("--resume", t.resume,
-                        "continue the run in this folder (its scenarios, configs and checkpoint; nothing else needed)")
-      ->check(CLI::ExistingDirectory);
-  train_cmd->add_flag("--force", t.force, "replace a training run already in --out");
+  auto* train_out = train_cmd->add_option(
+      "--out", t.out, "run folder: scenarios, configs, checkpoint, CSV log, exported policy (default: --resume's)");
+  // A resumed run trains on its own scenarios or family, validates as it did and was warm
+  // started already: the options that would choose those again conflict with --resume.
+  auto* resume_opt =
+      train_cmd->add_option("--resume", t.resume,
+                            "continue the run in this folder (its scenarios, configs and checkpoint; nothing else "
+                            "needed)")
+          ->check(CLI::ExistingDirectory)
+          ->excludes(train_scenarios)
+          ->excludes(train_family)
+          ->excludes(validation_opt);
+  train_cmd->add_flag("--force", t.force, "replace a training run already in --out")->needs(train_out);
   train_cmd->add_option("--ppo-config", t.ppo_config, "PPO settings (YAML)")->check(CLI::ExistingFile);
   train_cmd->add_option("--env-config", t.env_config, "environment settings (YAML)")->check(CLI::ExistingFile);
   train_cmd->add_flag("--quiet", t.quiet, "no progress bar");
-  train_cmd->add_option("--bc-teacher", t.bc_teacher,
-                         "warm start: behaviour-clone this baseline (e.g. progress) before PPO (not on --resume); "
-                         "best:A,B,... (with --family): on each draw, the baseline of A, B, ... that scores best on it");
-  train_cmd->add_option("--bc-steps", t.bc_steps, "behaviour-cloning steps per env")->capture_default_str();
-  train_cmd->add_option("--bc-epochs", t.bc_epochs, "behaviour-cloning epochs")->capture_default_str();
-  train_cmd->add_option("--bc-lr", t.bc_lr, "behaviour-cloning learning rate")->capture_default_str();
+  auto* bc_teacher_opt =
+      train_cmd->add_option("--bc-teacher", t.bc_teacher,
+                            "warm start: behaviour-clone this baseline (e.g. progress) before PPO; best:A,B,... (with "
+                            "--family): on each draw, the baseline of A, B, ... that scores best on it")
+          ->excludes(resume_opt);
+  train_cmd->add_option("--bc-steps", t.bc_steps, "behaviour-cloning steps per env")
+      ->capture_default_str()->needs(bc_teacher_opt);
+  train_cmd->add_option("--bc-epochs", t.bc_epochs, "behaviour-cloning epochs")
+      ->capture_default_str()->needs(bc_teacher_opt);
+  train_cmd->add_option("--bc-lr", t.bc_lr, "behaviour-cloning learning rate")
+      ->capture_default_str()->needs(bc_teacher_opt);
   train_cmd->add_option("--bc-permutations", t.bc_permutations,
-                        "add this many tenant-permuted copies of the behaviour-cloning data")->capture_default_str();
+                        "add this many tenant-permuted copies of the behaviour-cloning data")
+      ->capture_default_str()->needs(bc_teacher_opt);
 
   EvalOptions e;
   auto* eval_cmd = app.add_subcommand(
@@ -94,22 +107,25 @@ int main(int argc, char** argv) {
   eval_cmd->add_option("--backend", e.backend, "NIC simulator: model (C++ reference model) or rtl (Verilated RTL)")
       ->capture_default_str()->check(CLI::IsMember({"rtl", "model"}));
   eval_cmd->add_option("--out", e.out, "folder for results.md, CSVs and PNG plots")->capture_default_str();
-  eval_cmd->add_option("--training-log", e.training_log, "train.csv to plot (default: the one in the policy's folder, or beside it; a validation.csv beside it is plotted too)");
+  auto* training_log_opt = eval_cmd->add_option("--training-log", e.training_log, "train.csv to plot (default: the one in the policy's folder, or beside it; a validation.csv beside it is plotted too)");
   eval_cmd->add_option("--reward-config", e.reward_config,
                        "env config (YAML): add each run's return under its reward to runs.csv")
       ->check(CLI::ExistingFile);
   eval_cmd->add_option("--threads", e.threads, "runs in parallel (0: one per core)")->capture_default_str();
-  eval_cmd->add_flag("!--no-plots", e.plots, "skip the gnuplot PNGs");
+  eval_cmd->add_flag("!--no-plots", e.plots, "skip the gnuplot PNGs")->excludes(training_log_opt);
 
   ServeOptions s;
   auto* serve_cmd = app.add_subcommand("serve", "live control loop against nicsim serve or a card");
-  serve_cmd->add_option("--policy", s.policy, "exported policy folder")->check(CLI::ExistingDirectory);
-  serve_cmd->add_option("--baseline", s.baseline, "serve a baseline controller instead of a policy");
+  auto* serve_policy =
+      serve_cmd->add_option("--policy", s.policy, "exported policy folder")->check(CLI::ExistingDirectory);
+  serve_cmd->add_option("--baseline", s.baseline, "serve a baseline controller instead of a policy")
+      ->excludes(serve_policy);
   serve_cmd->add_option("--target", s.target, "sim://HOST:PORT, unix:///PATH, pcie://..., xdma://...")->required();
-  serve_cmd->add_option("--interval-ms", s.interval_ms, "wall time between decisions")->capture_default_str()
-      ->check(CLI::PositiveNumber);
+  auto* interval_ms_opt = serve_cmd->add_option("--interval-ms", s.interval_ms, "wall time between decisions")
+      ->capture_default_str()->check(CLI::PositiveNumber);
   serve_cmd->add_option("--step-cycles", s.step_cycles,
-                        "lock-step simulator: advance this many cycles per decision instead of sleeping");
+                        "lock-step simulator: advance this many cycles per decision instead of sleeping")
+      ->excludes(interval_ms_opt);
   serve_cmd->add_option("--max-decisions", s.max_decisions, "stop after this many decisions (0: until SIGINT)");
   serve_cmd->add_option("--retries", s.retries,
                         "failed attempts in a row to reach the target (backoff 0.2 s doubling to 5 s) before exit 3")
@@ -117,7 +133,7 @@ int main(int argc, char** argv) {
   serve_cmd->add_option("--interval-tolerance", s.interval_tolerance,
                         "warn when the achieved cycles between decisions differ from the policy's trained interval "
                         "by more than this fraction")
-      ->capture_default_str()->check(CLI::Range(0.0, 100.0));
+      ->capture_default_str()->check(CLI::Range(0.0, 100.0))->needs(serve_policy);
 
   std::filesystem::path reexport_from, reexport_to;
   double reexport_clip = nicsched::ppo::PpoConfig{}.obs_clip;
@@ -142,8 +158,8 @@ int main(int argc, char** argv) {
                    reexport_to.string());
       return kOk;
     }
-    if (s.policy.empty() == s.baseline.empty()) {
-      std::cerr << "nicagent serve: give exactly one of --policy and --baseline\n";
+    if (s.policy.empty() && s.baseline.empty()) {  // both: CLI11 refused them (excludes)
+      std::cerr << "nicagent serve: give --policy or --baseline\n";
       return kUsage;
     }
     return serve(s);

@@ -433,46 +433,66 @@ struct TeacherChoices {
   double cpu_seconds = 0;
 };
 
-}  // namespace
+// ---------------------------------------------------------------- the steps of train()
 
-int train(const TrainOptions& o) {
-  const bool resuming = !o.resume.empty();
-  const fs::path out = o.out.empty() ? o.resume : o.out;
-  if (out.empty()) throw std::runtime_error("train: give --out DIR (or --resume DIR to continue a run in place)");
-  if (!resuming && o.scenarios.empty() && o.family.empty()) {
+// What the command line asks for, checked before anything is touched. (--resume with
+// --scenario, --family, --validation-family or --bc-teacher never gets here: CLI11 refuses
+// those, main.cpp.)
+struct TrainRequest {
+  fs::path out;           // the run folder
+  bool resuming = false;  // --resume
+  bool in_place = false;  // resuming into the run's own folder
+  bool cloning = false;   // --bc-teacher: a behaviour-cloning warm start
+  TeacherSpec teacher;
+};
+
+TrainRequest check_request(const TrainOptions& o) {
+  TrainRequest req;
+  req.resuming = !o.resume.empty();
+  req.out = o.out.empty() ? o.resume : o.out;
+  if (req.out.empty()) throw std::runtime_error("train: give --out DIR (or --resume DIR to continue a run in place)");
+  if (!req.resuming && o.scenarios.empty() && o.family.empty()) {
     throw std::runtime_error("train: give --scenario or --family (or --resume DIR)");
   }
-  if (resuming && (!o.scenarios.empty() || !o.family.empty() || !o.validation_family.empty())) {
-    throw std::runtime_error("train: --resume trains on the run's own scenarios or family and validates as it did (" +
-                             (o.resume / "run.yaml").string() +
-                             "); --scenario, --family and --validation-family cannot be given with it");
-  }
-  const bool cloning = !o.bc_teacher.empty() && !resuming;
-  TeacherSpec teacher;
-  if (cloning) {
-    teacher = parse_teacher(o.bc_teacher);
-    if (teacher.per_draw && o.family.empty()) {
+  req.cloning = !o.bc_teacher.empty();
+  if (req.cloning) {
+    req.teacher = parse_teacher(o.bc_teacher);
+    if (req.teacher.per_draw && o.family.empty()) {
       throw std::runtime_error("train: --bc-teacher " + o.bc_teacher + " chooses a teacher per family draw: give " +
                                "--family (with --scenario, name one baseline)");
     }
+    if (ppo::world_size() > 1) {
+      throw std::runtime_error("train: behaviour cloning (--bc-teacher) runs in one process, not under mpirun: start "
+                               "the run without mpirun, then continue it with mpirun ... nicagent train --resume DIR");
+    }
   }
-  if (cloning && ppo::world_size() > 1) {
-    throw std::runtime_error("train: behaviour cloning (--bc-teacher) runs in one process, not under mpirun: start "
-                             "the run without mpirun, then continue it with mpirun ... nicagent train --resume DIR");
-  }
-  // Under mpirun only rank 0 touches the run folder: it checks, copies the scenarios and
-  // writes run.yaml, ppo.yaml and env.yaml; the other ranks wait for it, then read the same
-  // files (so every rank trains on the same scenarios and settings) or stop with its error.
-  const int rank = ppo::world_rank();
-  const bool in_place = resuming && fs::exists(out) && fs::equivalent(o.resume, out);
+  req.in_place = req.resuming && fs::exists(req.out) && fs::equivalent(o.resume, req.out);
+  return req;
+}
+
+// The run and its settings, the same on every rank.
+struct RunSettings {
   RunInfo run;
   ppo::PpoConfig cfg;
   control::NicEnvConfig env_cfg;
+  std::optional<sim::NicBackend> backend;  // empty: each scenario's own
+  // Simulated cycles per scenario run: --cycles, else a family's draws run as long as an
+  // episode (its first observation's interval and episode_steps steps): the episode is
+  // truncated there anyway, and each draw's solo baselines are measured over no more than
+  // that. Empty: each scenario's duration.
+  std::optional<std::uint64_t> cycles;
+};
+
+// Under mpirun only rank 0 touches the run folder: it checks, copies the scenarios and
+// writes run.yaml, ppo.yaml and env.yaml; the other ranks wait for it, then read the same
+// files (so every rank trains on the same scenarios and settings) or stop with its error.
+RunSettings settle_run(const TrainOptions& o, const TrainRequest& req, int rank) {
+  RunSettings s;
   std::exception_ptr failure;
   std::string failure_text;
   if (rank == 0) {
     try {
-      prepare_run_folder(o, out, in_place, run, cfg, env_cfg);
+      prepare_run_folder(o, req.out, req.in_place, s.run, s.cfg, s.env_cfg);
     } catch (const std::exception& e) {
       failure = std::current_exception();
       failure_text = e.what();
@@ -480,282 +500,384 @@ int train(const TrainOptions& o) {
   }
   failure_text = ppo::world_from_root(failure_text);
   if (failure) std::rethrow_exception(failure);
-  if (!failure_text.empty()) throw std::runtime_error("train: rank 0 could not prepare the run folder: " + failure_text);
+  if (!failure_text.empty()) {
+    throw std::runtime_error("train: rank 0 could not prepare the run folder: " + failure_text);
+  }
   if (rank != 0) {
-    run = read_run(out);
-    cfg = ppo::load_ppo_config(out / "ppo.yaml");
-    env_cfg = control::load_env_config(out / "env.yaml");
+    s.run = read_run(req.out);
+    s.cfg = ppo::load_ppo_config(req.out / "ppo.yaml");
+    s.env_cfg = control::load_env_config(req.out / "env.yaml");
+  }
+  if (!s.run.backend.empty()) s.backend = sim::parse_backend(s.run.backend);
+  if (rank == 0) spdlog::info("NIC simulator: {}", backend_description(s.run.backend));
+  s.cycles = s.run.cycles;
+  if (!s.cycles && !s.run.family.empty()) {
+    s.cycles = (std::uint64_t{s.env_cfg.episode_steps} + 1) * s.env_cfg.interval_cycles;
+  }
+  return s;
+}
+
+// The training envs (one per cfg.num_envs) and, under --bc-teacher best:..., the record of
+// each draw's teacher.
+struct TrainingEnvs {
+  std::vector<std::unique_ptr<control::Env>> envs;
+  std::shared_ptr<TeacherChoices> choices;
+};
+
+// Env k's draw callback under --bc-teacher best:...: scores the candidates on the new draw
+// and puts the best into the env's teacher slot (bc-teachers.csv gets a row).
+control::DrawCallback choose_draw_teacher(std::uint32_t k, std::shared_ptr<const sim::Family> family,
+                                          std::shared_ptr<DrawTeacherSlot> slot,
+                                          std::shared_ptr<TeacherChoices> choices,
+                                          std::vector<std::string> candidates, std::uint32_t seeds,
+                                          std::uint64_t interval) {
+  return [k, family = std::move(family), slot = std::move(slot), choices = std::move(choices),
+          candidates = std::move(candidates), seeds, interval,
+          pool = std::make_shared<control::ParallelFor>(1)](std::uint64_t seed, const control::ScenarioEntry& draw) {
+    if (!choices->choosing) return;
+    const double c0 = control::thread_cpu_us();
+    const auto pick = control::best_baseline(draw, candidates, seeds, interval, EvalOptions{}.min_iterations, *pool);
+    slot->current = control::make_scenario_baseline(candidates[pick.best], draw.scenario);
+    const double cpu = (control::thread_cpu_us() - c0) / 1e6;
+    std::string row = fmt::format("{},{},{},{}", k, seed, family->scenario_name(seed), candidates[pick.best]);
+    std::string text;
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+      row += fmt::format(",{:.6f}", pick.scores[c]);
+      text += fmt::format("{}{} {:.4f}", c == 0 ? "" : ", ", candidates[c], pick.scores[c]);
+    }
+    row += fmt::format(",{:.3f}", cpu);
+    spdlog::info("env {}: {}: teacher {} ({}; {:.1f} s CPU)", k, family->scenario_name(seed), candidates[pick.best],
+                 text, cpu);
+    const std::lock_guard lock(choices->mutex);
+    choices->rows.push_back(std::move(row));
+    ++choices->counts[candidates[pick.best]];
+    choices->cpu_seconds += cpu;
+  };
+}
+
+// --family: a fresh draw of the family per episode, from its training seeds. Fills the
+// teachers' slots and choices under --bc-teacher best:....
+std::vector<control::TargetFactory> family_factories(const TrainOptions& o, const TrainRequest& req,
+                                                     const RunSettings& s,
+                                                     std::vector<std::shared_ptr<DrawTeacherSlot>>& teacher_slots,
+                                                     std::shared_ptr<TeacherChoices>& choices) {
+  const auto family = std::make_shared<const sim::Family>(load_usable_family(req.out / s.run.family, "--family"));
+  const std::uint32_t nic_lo = sim::nic_tenants_for(static_cast<std::uint32_t>(family->tenants.min()));
+  const std::uint32_t nic_hi = sim::nic_tenants_for(static_cast<std::uint32_t>(family->tenants.max()));
+  if (nic_lo != nic_hi) {
+    throw std::runtime_error(fmt::format(
+        "train: family {} draws {}..{} tenants, on NICs of {} and {} tenant slots: a run trains on one NIC size "
+        "(the observation's size); split the family by tenant count",
+        family->file.string(), family->tenants.min(), family->tenants.max(), nic_lo, nic_hi));
+  }
+  const auto seeds = control::training_seeds(*family);
+  spdlog::info("family {}: a fresh draw per episode from seeds {}..{} ({} cycles each); seeds {}..{} are held out "
+               "for validation", family->name, seeds.first, seeds.last, *s.cycles, seeds.last + 1, family->seed_last);
+  if (req.teacher.per_draw) {
+    choices = std::make_shared<TeacherChoices>();
+    std::string header = "env,family_seed,scenario,teacher";
+    for (const auto& c : req.teacher.candidates) header += ",score_" + c;
+    choices->rows.push_back(header + ",cpu_seconds");
+  }
+  std::vector<control::TargetFactory> factories;
+  for (std::uint32_t k = 0; k < s.cfg.num_envs; ++k) {
+    control::DrawCallback on_draw = [k, family](std::uint64_t seed, const control::ScenarioEntry&) {
+      spdlog::debug("env {}: episode on {}", k, family->scenario_name(seed));
+    };
+    if (choices) {
+      teacher_slots.push_back(std::make_shared<DrawTeacherSlot>());
+      on_draw = choose_draw_teacher(k, family, teacher_slots.back(), choices, req.teacher.candidates,
+                                    o.validation_seeds, s.env_cfg.interval_cycles);
+    }
+    factories.push_back(control::family_target_factory(family, s.cycles, s.backend, std::move(on_draw)));
+  }
+  return factories;
+}
+
+// --scenario: env k trains on scenario k mod n (the run folder's copies).
+std::vector<control::TargetFactory> scenario_factories(const TrainRequest& req, const RunSettings& s) {
+  auto scenarios = std::make_shared<std::vector<control::ScenarioEntry>>();
+  for (const auto& rel : s.run.scenarios) {
+    const fs::path file = req.out / rel;
+    spdlog::info("scenario {}: loading and measuring solo baselines (cached)", file.string());
+    scenarios->push_back(control::load_scenario_entry(file, s.cycles, s.backend));
+  }
+  std::vector<control::TargetFactory> factories;
+  for (std::uint32_t k = 0; k < s.cfg.num_envs; ++k) factories.push_back(control::sim_target_factory(scenarios, k));
+  return factories;
+}
+
+// One NicEnv per factory, each with its teacher when cloning.
+TrainingEnvs make_training_envs(const TrainOptions& o, const TrainRequest& req, const RunSettings& s) {
+  TrainingEnvs out;
+  std::vector<std::shared_ptr<DrawTeacherSlot>> teacher_slots;  // one per env under best:...
+  auto factories =
+      s.run.family.empty() ? scenario_factories(req, s) : family_factories(o, req, s, teacher_slots, out.choices);
+  for (std::size_t k = 0; k < factories.size(); ++k) {
+    auto env = std::make_unique<control::NicEnv>(s.env_cfg, std::move(factories[k]));
+    if (req.cloning) {
+      env->set_teacher(req.teacher.per_draw ? std::make_unique<DrawTeacher>(teacher_slots[k])
+                                            : control::make_baseline(req.teacher.candidates.front()));
+    }
+    out.envs.push_back(std::move(env));
+  }
+  return out;
+}
+
+// Where each tenant sits in observations and actions (the set network, BC augmentation).
+ppo::TenantLayout tenant_layout(const control::NicEnvConfig& env_cfg, const control::Env& env) {
+  const control::ActionCodec codec(env_cfg, host::Capabilities{});
+  const auto tenants = static_cast<std::size_t>(env.action_space().heads() / codec.heads_per_tenant());
+  ppo::TenantLayout layout;
+  layout.frames = env_cfg.history;
+  layout.tenant_features = control::ObservationEncoder::tenant_features(env_cfg);
+  layout.frame_size = tenants * layout.tenant_features + control::ObservationEncoder::kGlobalFeatures;
+  layout.tenants = tenants;
+  layout.heads_per_tenant = codec.heads_per_tenant();
+  layout.logits_per_tenant = codec.logits_per_tenant();
+  return layout;
+}
+
+// Model selection's draws, fixed for the run: every rank checks the family, so that a
+// refusal stops them all; rank 0 alone validates, so only it draws them.
+std::vector<control::ScenarioEntry> validation_draws(const RunSettings& s, const fs::path& out,
+                                                     const ppo::TenantLayout& layout, int rank) {
+  if (!s.run.validation) return {};
+  const auto vf = load_usable_family(out / s.run.validation->family, "--validation-family");
+  const std::uint32_t nic_hi = sim::nic_tenants_for(static_cast<std::uint32_t>(vf.tenants.max()));
+  if (s.cfg.network != "set" && (sim::nic_tenants_for(static_cast<std::uint32_t>(vf.tenants.min())) != layout.tenants ||
+                                 nic_hi != layout.tenants)) {
+    throw std::runtime_error(fmt::format(
+        "train: validation family {} draws NICs of up to {} tenant slots, the {} policy has {} fixed slots: "
+        "validate on a family of this NIC size, or train the set network (network: set), which runs on any",
+        vf.file.string(), nic_hi, s.cfg.network, layout.tenants));
+  }
+  if (rank != 0) return {};
+  const auto seeds = control::validation_seeds(vf);
+  const std::uint32_t count =
+      static_cast<std::uint32_t>(std::min<std::uint64_t>(s.run.validation->count, seeds.last - seeds.first + 1));
+  spdlog::info("validation: {} draws of {} (seeds {}..{}), {} runs each, every {} updates; measuring their solo "
+               "baselines (cached)", count, vf.name, seeds.first, seeds.first + count - 1, s.run.validation->seeds,
+               s.run.validation->every);
+  return control::family_entries(vf, seeds.first, count, s.cycles, s.backend);
+}
+
+// What train writes in the run folder (the header comment of this file).
+struct RunFiles {
+  explicit RunFiles(const fs::path& out)
+      : checkpoint(out / "checkpoint.pt"), policy(out / "policy"), train_csv(out / "train.csv"),
+        validation_csv(out / "validation.csv"), best(out / "best"), candidate(out / "validation-candidate"),
+        bc_yaml(out / "bc.yaml"), bc_teachers_csv(out / "bc-teachers.csv"), bc_policy(out / "bc-policy") {}
+  fs::path checkpoint, policy, train_csv, validation_csv, best, candidate, bc_yaml, bc_teachers_csv, bc_policy;
+};
+
+// Model selection (rank 0 only): the current policy on the validation draws, scored as
+// eval scores it; the best so far is kept in best/ (with selection.yaml saying when).
+class ModelSelection {
+ public:
+  ModelSelection(const std::optional<Validation>& settings, std::vector<control::ScenarioEntry> draws,
+                 const RunFiles& files, std::string env_yaml, std::uint64_t interval_cycles)
+      : draws_(std::move(draws)), files_(files), env_yaml_(std::move(env_yaml)), interval_cycles_(interval_cycles) {
+    if (draws_.empty()) return;
+    every_ = settings->every;
+    seeds_ = settings->seeds;
+    pool_.emplace(std::min<std::size_t>(seeds_, std::max(1U, std::thread::hardware_concurrency())));
   }
 
-  std::optional<sim::NicBackend> backend;
-  if (!run.backend.empty()) backend = sim::parse_backend(run.backend);
-  if (rank == 0) spdlog::info("NIC simulator: {}", backend_description(run.backend));
-  // A family's draws run as long as an episode (its first observation's interval and
-  // episode_steps steps) unless --cycles says otherwise: the episode is truncated there
-  // anyway, and each draw's solo baselines are measured over no more than that.
-  std::optional<std::uint64_t> cycles = run.cycles;
-  std::vector<control::TargetFactory> factories;
-  std::shared_ptr<TeacherChoices> choices;                    // --bc-teacher best:...
-  std::vector<std::shared_ptr<DrawTeacherSlot>> teacher_slots;  // one per env
-  if (!run.family.empty()) {
-    const auto family = std::make_shared<const sim::Family>(load_usable_family(out / run.family, "--family"));
-    const std::uint32_t nic_lo = sim::nic_tenants_for(static_cast<std::uint32_t>(family->tenants.min()));
-    const std::uint32_t nic_hi = sim::nic_tenants_for(static_cast<std::uint32_t>(family->tenants.max()));
-    if (nic_lo != nic_hi) {
-      throw std::runtime_error(fmt::format(
-          "train: family {} draws {}..{} tenants, on NICs of {} and {} tenant slots: a run trains on one NIC size "
-          "(the observation's size); split the family by tenant count",
-          family->file.string(), family->tenants.min(), family->tenants.max(), nic_lo, nic_hi));
-    }
-    if (!cycles) cycles = (std::uint64_t{env_cfg.episode_steps} + 1) * env_cfg.interval_cycles;
-    const auto seeds = control::training_seeds(*family);
-    spdlog::info("family {}: a fresh draw per episode from seeds {}..{} ({} cycles each); seeds {}..{} are held out "
-                 "for validation", family->name, seeds.first, seeds.last, *cycles, seeds.last + 1, family->seed_last);
-    if (teacher.per_draw) {
-      choices = std::make_shared<TeacherChoices>();
-      std::string header = "env,family_seed,scenario,teacher";
-      for (const auto& c : teacher.candidates) header += ",score_" + c;
-      choices->rows.push_back(header + ",cpu_seconds");
-    }
-    for (std::uint32_t k = 0; k < cfg.num_envs; ++k) {
-      control::DrawCallback on_draw = [k, family](std::uint64_t seed, const control::ScenarioEntry&) {
-        spdlog::debug("env {}: episode on {}", k, family->scenario_name(seed));
-      };
-      if (choices) {
-        auto slot = std::make_shared<DrawTeacherSlot>();
-        teacher_slots.push_back(slot);
-        on_draw = [k, family, slot, choices, candidates = teacher.candidates, seeds = o.validation_seeds,
-                   interval = env_cfg.interval_cycles,
-                   pool = std::make_shared<control::ParallelFor>(1)](std::uint64_t seed,
-                                                                      const control::ScenarioEntry& draw) {
-          if (!choices->choosing) return;
-          const double c0 = control::thread_cpu_us();
-          const auto pick =
-              control::best_baseline(draw, candidates, seeds, interval, EvalOptions{}.min_iterations, *pool);
-          slot->current = control::make_scenario_baseline(candidates[pick.best], draw.scenario);
-          const double cpu = (control::thread_cpu_us() - c0) / 1e6;
-          std::string row = fmt::format("{},{},{},{}", k, seed, family->scenario_name(seed), candidates[pick.best]);
-          std::string text;
-          for (std::size_t c = 0; c < candidates.size(); ++c) {
-            row += fmt::format(",{:.6f}", pick.scores[c]);
-            text += fmt::format("{}{} {:.4f}", c == 0 ? "" : ", ", candidates[c], pick.scores[c]);
-          }
-          row += fmt::format(",{:.3f}", cpu);
-          spdlog::info("env {}: {}: teacher {} ({}; {:.1f} s CPU)", k, family->scenario_name(seed),
-                       candidates[pick.best], text, cpu);
-          const std::lock_guard lock(choices->mutex);
-          choices->rows.push_back(std::move(row));
-          ++choices->counts[candidates[pick.best]];
-          choices->cpu_seconds += cpu;
-        };
-      }
-      factories.push_back(control::family_target_factory(family, cycles, backend, std::move(on_draw)));
-    }
-  } else {
-    auto scenarios = std::make_shared<std::vector<control::ScenarioEntry>>();
-    for (const auto& rel : run.scenarios) {
-      const fs::path s = out / rel;
-      spdlog::info("scenario {}: loading and measuring solo baselines (cached)", s.string());
-      scenarios->push_back(control::load_scenario_entry(s, cycles, backend));
-    }
-    for (std::uint32_t k = 0; k < cfg.num_envs; ++k) factories.push_back(control::sim_target_factory(scenarios, k));
-  }
-  std::vector<std::unique_ptr<control::Env>> envs;
-  for (std::size_t k = 0; k < factories.size(); ++k) {
-    auto env = std::make_unique<control::NicEnv>(env_cfg, std::move(factories[k]));
-    if (cloning) {
-      env->set_teacher(teacher.per_draw ? std::make_unique<DrawTeacher>(teacher_slots[k])
-                                        : control::make_baseline(teacher.candidates.front()));
-    }
-    envs.push_back(std::move(env));
-  }
-  // Where each tenant sits in observations and actions (the set network, BC augmentation).
-  ppo::TenantLayout layout;
-  {
-    const control::ActionCodec codec(env_cfg, host::Capabilities{});
-    const auto tenants = static_cast<std::size_t>(envs.front()->action_space().heads() / codec.heads_per_tenant());
-    layout.frames = env_cfg.history;
-    layout.tenant_features = control::ObservationEncoder::tenant_features(env_cfg);
-    layout.frame_size = tenants * layout.tenant_features + control::ObservationEncoder::kGlobalFeatures;
-    layout.tenants = tenants;
-    layout.heads_per_tenant = codec.heads_per_tenant();
-    layout.logits_per_tenant = codec.logits_per_tenant();
-  }
-  // Model selection: the validation draws, fixed for the run (every rank checks the family,
-  // so that a refusal stops them all; rank 0 alone validates).
-  std::vector<control::ScenarioEntry> validation;
-  if (run.validation) {
-    const auto vf = load_usable_family(out / run.validation->family, "--validation-family");
-    const std::uint32_t nic_hi = sim::nic_tenants_for(static_cast<std::uint32_t>(vf.tenants.max()));
-    if (cfg.network != "set" && (sim::nic_tenants_for(static_cast<std::uint32_t>(vf.tenants.min())) != layout.tenants ||
-                                 nic_hi != layout.tenants)) {
-      throw std::runtime_error(fmt::format(
-          "train: validation family {} draws NICs of up to {} tenant slots, the {} policy has {} fixed slots: "
-          "validate on a family of this NIC size, or train the set network (network: set), which runs on any",
-          vf.file.string(), nic_hi, cfg.network, layout.tenants));
-    }
-    const auto seeds = control::validation_seeds(vf);
-    const std::uint32_t count = static_cast<std::uint32_t>(
-        std::min<std::uint64_t>(run.validation->count, seeds.last - seeds.first + 1));
-    if (rank == 0) {
-      spdlog::info("validation: {} draws of {} (seeds {}..{}), {} runs each, every {} updates; measuring their solo "
-                   "baselines (cached)", count, vf.name, seeds.first, seeds.first + count - 1, run.validation->seeds,
-                   run.validation->every);
-      validation = control::family_entries(vf, seeds.first, count, cycles, backend);
-    }
-  }
-  ppo::Trainer trainer(cfg, std::move(envs), layout);
-  spdlog::info("{}", trainer.world_description());
-  const auto checkpoint = out / "checkpoint.pt";
-  const auto policy_dir = out / "policy";
-  const std::string env_yaml = control::env_config_yaml(env_cfg);
-  const auto csv_path = out / "train.csv";
-  const auto validation_csv = out / "validation.csv";
-  const auto best_dir = out / "best";
-  // The best validation score so far: the one best/ was selected with.
-  double best_score = std::numeric_limits<double>::infinity();
-  if (rank == 0 && run.validation && resuming && fs::exists(o.resume / "best" / "selection.yaml")) {
-    const auto doc = fileio::YamlDoc::load(o.resume / "best" / "selection.yaml", "the model selection record");
+  // On resume: the score best/ was selected with, so that only a better policy replaces it.
+  void resume_best(const fs::path& resumed_from) {
+    const fs::path file = resumed_from / "best" / "selection.yaml";
+    if (draws_.empty() || !fs::exists(file)) return;
+    const auto doc = fileio::YamlDoc::load(file, "the model selection record");
     fileio::MapReader r(doc, doc.root(), "");
-    best_score = r.num("norm_iter_time", std::nullopt, 0, 1e12, "validation score");
+    best_score_ = r.num("norm_iter_time", std::nullopt, 0, 1e12, "validation score");
   }
+
+  // Every `every` updates and after the last.
+  [[nodiscard]] bool due(const ppo::UpdateStats& st, bool finished) const {
+    return !draws_.empty() && (st.update % every_ == 0 || finished);
+  }
+
+  void validate(const ppo::Trainer& trainer, const ppo::UpdateStats& st) {
+    const auto t0 = std::chrono::steady_clock::now();
+    fs::remove_all(files_.candidate);
+    trainer.export_policy(files_.candidate, env_yaml_);
+    const auto policy = std::make_shared<const ppo::TrainedPolicy>(files_.candidate);
+    const double score = control::validation_score(
+        draws_, seeds_, [&] { return std::make_unique<ppo::PpoController>(policy); }, interval_cycles_,
+        EvalOptions{}.min_iterations, *pool_);
+    const bool better = score < best_score_;
+    if (better) {
+      best_score_ = score;
+      std::ostringstream sel;
+      sel << "# the policy of update " << st.update << ", best on the validation draws (validation.csv)\nupdate: "
+          << st.update << "\nglobal_step: " << st.global_step << "\nnorm_iter_time: " << std::setprecision(17)
+          << score << "\n";
+      fileio::write_file_atomically(files_.candidate / "selection.yaml", sel.str());
+      fs::remove_all(files_.best);
+      fs::rename(files_.candidate, files_.best);
+    } else {
+      fs::remove_all(files_.candidate);
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::ofstream(files_.validation_csv, std::ios::app) << st.update << ',' << st.global_step << ',' << score << ','
+                                                        << best_score_ << ',' << (better ? 1 : 0) << ',' << seconds
+                                                        << '\n';
+    spdlog::info("validation at update {}: normalised iteration time {:.4f}{} ({:.0f} s)", st.update, score,
+                 better ? ", the best so far: exported to " + files_.best.string()
+                        : fmt::format(" (best {:.4f})", best_score_),
+                 seconds);
+  }
+
+ private:
+  std::vector<control::ScenarioEntry> draws_;  // empty: no model selection (or not rank 0)
+  const RunFiles& files_;
+  std::string env_yaml_;
+  std::uint64_t interval_cycles_;
+  std::uint32_t every_ = 0, seeds_ = 0;
+  std::optional<control::ParallelFor> pool_;
+  double best_score_ = std::numeric_limits<double>::infinity();  // the one best/ was selected with
+};
+
+// SIGINT / SIGTERM from here on ask the update loop to stop (on_train_signal).
+void install_stop_signals() {
   g_stop_signal.store(0);
   std::signal(SIGINT, on_train_signal);
   std::signal(SIGTERM, on_train_signal);
-  if (resuming) {
+}
+
+// A new run starts its logs; a resumed one loads the checkpoint and keeps the logs' rows up
+// to its update (and, continued in another folder, writes the checkpoint there).
+void start_or_resume(ppo::Trainer& trainer, const TrainOptions& o, const TrainRequest& req, const RunSettings& s,
+                     const RunFiles& files, int rank) {
+  if (req.resuming) {
     trainer.load_checkpoint(o.resume / "checkpoint.pt");
     spdlog::info("resumed from {} at update {} (step {})", (o.resume / "checkpoint.pt").string(),
                  trainer.updates_done(), trainer.global_step());
     if (rank == 0) {
-      resume_csv(o.resume / "train.csv", csv_path, trainer.updates_done());
-      if (run.validation) resume_csv(o.resume / "validation.csv", validation_csv, trainer.updates_done(), kValidationHeader);
-      if (!in_place) trainer.save_checkpoint(checkpoint);
+      resume_csv(o.resume / "train.csv", files.train_csv, trainer.updates_done());
+      if (s.run.validation) {
+        resume_csv(o.resume / "validation.csv", files.validation_csv, trainer.updates_done(), kValidationHeader);
+      }
+      if (!req.in_place) trainer.save_checkpoint(files.checkpoint);
     }
   } else if (rank == 0) {
-    fileio::write_file_atomically(csv_path, std::string(kCsvHeader) + "\n");
-    if (run.validation) fileio::write_file_atomically(validation_csv, std::string(kValidationHeader) + "\n");
+    fileio::write_file_atomically(files.train_csv, std::string(kCsvHeader) + "\n");
+    if (s.run.validation) fileio::write_file_atomically(files.validation_csv, std::string(kValidationHeader) + "\n");
   }
-  if (cloning) {
-    spdlog::info("behaviour cloning '{}': {} envs x {} steps, {} epochs", o.bc_teacher, cfg.num_envs, o.bc_steps,
-                 o.bc_epochs);
-    ppo::TenantLayout augment;
-    if (o.bc_permutations > 0) {
-      augment = layout;
-      augment.copies = o.bc_permutations;
-    }
-    const auto bc = trainer.behaviour_clone(o.bc_steps, o.bc_epochs, o.bc_lr, augment);
-    if (choices) choices->choosing = false;
-    spdlog::info("behaviour cloning done: {} samples, teacher reward/step {:.4f}, cross-entropy {:.4f} -> {:.4f}, "
-                 "value loss {:.4f}, greedy agreement {:.3f}; collect {:.0f} s, fit {:.0f} s",
-                 bc.samples, bc.mean_step_reward, bc.first_loss, bc.final_loss, bc.final_value_loss, bc.accuracy,
-                 bc.collect_seconds, bc.train_seconds);
-    std::ostringstream bc_log;
-    bc_log << "teacher: " << o.bc_teacher << "\npermuted_copies: " << o.bc_permutations << "\nsamples: " << bc.samples << "\nepochs: " << bc.epochs
-           << "\nteacher_reward_per_step: " << bc.mean_step_reward << "\ncross_entropy_first: " << bc.first_loss
-           << "\ncross_entropy_final: " << bc.final_loss << "\nvalue_loss_final: " << bc.final_value_loss
-           << "\ngreedy_agreement: " << bc.accuracy << "\ncollect_seconds: " << bc.collect_seconds
-           << "\nfit_seconds: " << bc.train_seconds << "\n";
-    if (choices) {
-      // Every draw an env made while cloning, the one its last step reset to included (PPO's
-      // first episode: chosen, not cloned); the CPU is included in collect_seconds.
-      const std::lock_guard lock(choices->mutex);
-      bc_log << "teacher_draws: " << choices->rows.size() - 1 << "\nteacher_choices:\n";
-      for (const auto& [name, n] : choices->counts) bc_log << "  " << name << ": " << n << "\n";
-      bc_log << "teacher_choice_cpu_seconds: " << choices->cpu_seconds << "\n";
-      std::string csv;
-      for (const auto& row : choices->rows) csv += row + "\n";
-      fileio::write_file_atomically(out / "bc-teachers.csv", csv);
-      spdlog::info("per-draw teachers: {} draws, {:.0f} s CPU choosing; bc-teachers.csv", choices->rows.size() - 1,
-                   choices->cpu_seconds);
-    }
-    if (rank == 0) {
-      fileio::write_file_atomically(out / "bc.yaml", bc_log.str());
-      trainer.save_checkpoint(checkpoint);
-      trainer.export_policy(out / "bc-policy", env_yaml);
-    }
+}
+
+// --bc-teacher: the warm start. The actor and critic cloned from the teacher's decisions,
+// bc.yaml (and bc-teachers.csv under best:...) saying how; the clone checkpointed and
+// exported to bc-policy/.
+void warm_start_by_cloning(ppo::Trainer& trainer, const TrainOptions& o, const ppo::TenantLayout& layout,
+                           TeacherChoices* choices, const RunFiles& files, const std::string& env_yaml, int rank) {
+  spdlog::info("behaviour cloning '{}': {} envs x {} steps, {} epochs", o.bc_teacher, trainer.config().num_envs,
+               o.bc_steps, o.bc_epochs);
+  ppo::TenantLayout augment;
+  if (o.bc_permutations > 0) {
+    augment = layout;
+    augment.copies = o.bc_permutations;
   }
+  const auto bc = trainer.behaviour_clone(o.bc_steps, o.bc_epochs, o.bc_lr, augment);
+  if (choices) choices->choosing = false;
+  spdlog::info("behaviour cloning done: {} samples, teacher reward/step {:.4f}, cross-entropy {:.4f} -> {:.4f}, "
+               "value loss {:.4f}, greedy agreement {:.3f}; collect {:.0f} s, fit {:.0f} s",
+               bc.samples, bc.mean_step_reward, bc.first_loss, bc.final_loss, bc.final_value_loss, bc.accuracy,
+               bc.collect_seconds, bc.train_seconds);
+  std::ostringstream bc_log;
+  bc_log << "teacher: " << o.bc_teacher << "\npermuted_copies: " << o.bc_permutations << "\nsamples: " << bc.samples
+         << "\nepochs: " << bc.epochs << "\nteacher_reward_per_step: " << bc.mean_step_reward
+         << "\ncross_entropy_first: " << bc.first_loss << "\ncross_entropy_final: " << bc.final_loss
+         << "\nvalue_loss_final: " << bc.final_value_loss << "\ngreedy_agreement: " << bc.accuracy
+         << "\ncollect_seconds: " << bc.collect_seconds << "\nfit_seconds: " << bc.train_seconds << "\n";
+  if (choices) {
+    // Every draw an env made while cloning, the one its last step reset to included (PPO's
+    // first episode: chosen, not cloned); the CPU is included in collect_seconds.
+    const std::lock_guard lock(choices->mutex);
+    bc_log << "teacher_draws: " << choices->rows.size() - 1 << "\nteacher_choices:\n";
+    for (const auto& [name, n] : choices->counts) bc_log << "  " << name << ": " << n << "\n";
+    bc_log << "teacher_choice_cpu_seconds: " << choices->cpu_seconds << "\n";
+    std::string csv;
+    for (const auto& row : choices->rows) csv += row + "\n";
+    fileio::write_file_atomically(files.bc_teachers_csv, csv);
+    spdlog::info("per-draw teachers: {} draws, {:.0f} s CPU choosing; bc-teachers.csv", choices->rows.size() - 1,
+                 choices->cpu_seconds);
+  }
+  if (rank == 0) {
+    fileio::write_file_atomically(files.bc_yaml, bc_log.str());
+    trainer.save_checkpoint(files.checkpoint);
+    trainer.export_policy(files.bc_policy, env_yaml);
+  }
+}
+
+// train.csv's row of an update (kCsvHeader's columns).
+void append_update_row(const fs::path& csv_path, const ppo::UpdateStats& st, double episode_return) {
+  std::ofstream csv(csv_path, std::ios::app);
+  csv << st.update << ',' << st.global_step << ',' << st.learning_rate << ',' << st.mean_step_reward << ','
+      << episode_return << ',' << st.episodes.size() << ',' << st.policy_loss << ',' << st.value_loss << ','
+      << st.entropy << ',' << st.approx_kl << ',' << st.old_approx_kl << ',' << st.clip_fraction << ','
+      << st.explained_variance << ',' << st.epochs_run << ',' << st.steps_per_second << ',' << st.rollout_seconds
+      << ',' << st.update_seconds << '\n';
+}
+
+// The progress bar on stderr, redrawn after each update.
+void print_progress(const ppo::UpdateStats& st, double last_return) {
+  const double frac = static_cast<double>(st.update) / static_cast<double>(st.num_updates);
+  const int filled = static_cast<int>(frac * 30);
+  std::cerr << '\r' << '[' << std::string(static_cast<std::size_t>(filled), '#')
+            << std::string(static_cast<std::size_t>(30 - filled), '.') << "] " << st.update << '/' << st.num_updates
+            << std::fixed << std::setprecision(3) << " r/step " << st.mean_step_reward << " ep "
+            << std::setprecision(1) << last_return << std::setprecision(3) << " pg " << st.policy_loss << " v "
+            << st.value_loss << " H " << st.entropy << " kl " << st.approx_kl << " clip " << st.clip_fraction
+            << " ev " << st.explained_variance << std::setprecision(0) << ' ' << st.steps_per_second << " sps   "
+            << std::flush;
+}
+
+// A signal to any rank stops every rank after the same update: the ranks agree after each
+// update (a rank that was not signalled reports SIGTERM).
+class StopAgreement {
+ public:
+  bool agree() {
+    const int mine = g_stop_signal.load();
+    if (signal_ == 0 && ppo::world_any(mine != 0)) signal_ = mine != 0 ? mine : SIGTERM;
+    return signal_ != 0;
+  }
+  [[nodiscard]] int signal() const { return signal_; }
+
+ private:
+  int signal_ = 0;
+};
+
+// PPO updates until the run is done or a signal stops it: each logged to train.csv (rank 0;
+// the parameters are identical on every rank), validated when due, checkpointed with its
+// exported policy every checkpoint_every updates, at the end and at a stop. Returns the
+// exit code.
+int run_updates(ppo::Trainer& trainer, const TrainOptions& o, const fs::path& out, const RunFiles& files,
+                ModelSelection& selection, const std::string& env_yaml, int rank) {
+  const ppo::PpoConfig& cfg = trainer.config();
   spdlog::info("training: {} envs x {} steps per update, {} updates, obs {}, {} action heads", cfg.num_envs,
                cfg.num_steps, cfg.num_updates, trainer.envs().observation_size(),
                trainer.envs().action_space().heads());
+  const auto save = [&] {
+    trainer.save_checkpoint(files.checkpoint);
+    trainer.export_policy(files.policy, env_yaml);
+  };
   double last_return = std::nan("");
   bool saved_at_stop = false;
-  // A signal to any rank stops every rank after the same update: the ranks agree after
-  // each update (a rank that was not signalled reports SIGTERM).
-  int stop_signal = 0;
-  const auto agree_stop = [&] {
-    const int mine = g_stop_signal.load();
-    if (stop_signal == 0 && ppo::world_any(mine != 0)) stop_signal = mine != 0 ? mine : SIGTERM;
-    return stop_signal != 0;
-  };
-  // The checkpoint and the policy exported from it, written together (rank 0 only).
-  const auto save = [&] {
-    trainer.save_checkpoint(checkpoint);
-    trainer.export_policy(policy_dir, env_yaml);
-  };
-  // Model selection (rank 0 only): the current policy on the validation draws, scored as
-  // eval scores it; the best so far is kept in best/ (with selection.yaml saying when).
-  std::optional<control::ParallelFor> validation_pool;
-  if (!validation.empty()) {
-    validation_pool.emplace(std::min<std::size_t>(run.validation->seeds,
-                                                  std::max(1U, std::thread::hardware_concurrency())));
-  }
-  const auto validate = [&](const ppo::UpdateStats& st) {
-    const auto t0 = std::chrono::steady_clock::now();
-    const fs::path candidate = out / "validation-candidate";
-    fs::remove_all(candidate);
-    trainer.export_policy(candidate, env_yaml);
-    const auto policy = std::make_shared<const ppo::TrainedPolicy>(candidate);
-    const double score = control::validation_score(
-        validation, run.validation->seeds, [&] { return std::make_unique<ppo::PpoController>(policy); },
-        env_cfg.interval_cycles, EvalOptions{}.min_iterations, *validation_pool);
-    const bool better = score < best_score;
-    if (better) {
-      best_score = score;
-      std::ostringstream sel;
-      sel << "# the policy of update " << st.update << ", best on the validation draws (validation.csv)\nupdate: "
-          << st.update << "\nglobal_step: " << st.global_step << "\nnorm_iter_time: " << std::setprecision(17) << score
-          << "\n";
-      fileio::write_file_atomically(candidate / "selection.yaml", sel.str());
-      fs::remove_all(best_dir);
-      fs::rename(candidate, best_dir);
-    } else {
-      fs::remove_all(candidate);
-    }
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::ofstream(validation_csv, std::ios::app) << st.update << ',' << st.global_step << ',' << score << ','
-                                                 << best_score << ',' << (better ? 1 : 0) << ',' << seconds << '\n';
-    spdlog::info("validation at update {}: normalised iteration time {:.4f}{} ({:.0f} s)", st.update, score,
-                 better ? ", the best so far: exported to " + best_dir.string() : fmt::format(" (best {:.4f})", best_score),
-                 seconds);
-  };
-  bool stopping = agree_stop();
+  StopAgreement stop;
+  bool stopping = stop.agree();
   while (!trainer.finished() && !stopping) {
     const auto st = trainer.update();
     const double ret = mean_return(st);
     if (!std::isnan(ret)) last_return = ret;
-    stopping = agree_stop();
-    if (rank != 0) continue;  // rank 0 logs and saves; the parameters are identical on every rank
-    std::ofstream csv(csv_path, std::ios::app);
-    csv << st.update << ',' << st.global_step << ',' << st.learning_rate << ',' << st.mean_step_reward << ','
-        << ret << ',' << st.episodes.size() << ',' << st.policy_loss << ',' << st.value_loss << ',' << st.entropy
-        << ',' << st.approx_kl << ',' << st.old_approx_kl << ',' << st.clip_fraction << ','
-        << st.explained_variance << ',' << st.epochs_run << ',' << st.steps_per_second << ','
-        << st.rollout_seconds << ',' << st.update_seconds << '\n';
-    csv.flush();
-    if (!o.quiet) {
-      const double frac = static_cast<double>(st.update) / static_cast<double>(st.num_updates);
-      const int filled = static_cast<int>(frac * 30);
-      std::cerr << '\r' << '[' << std::string(static_cast<std::size_t>(filled), '#')
-                << std::string(static_cast<std::size_t>(30 - filled), '.') << "] " << st.update << '/'
-                << st.num_updates << std::fixed << std::setprecision(3) << " r/step " << st.mean_step_reward
-                << " ep " << std::setprecision(1) << last_return << std::setprecision(3) << " pg "
-                << st.policy_loss << " v " << st.value_loss << " H " << st.entropy << " kl " << st.approx_kl
-                << " clip " << st.clip_fraction << " ev " << st.explained_variance << std::setprecision(0)
-                << ' ' << st.steps_per_second << " sps   " << std::flush;
-    }
-    if (!validation.empty() && (st.update % run.validation->every == 0 || trainer.finished())) {
+    stopping = stop.agree();
+    if (rank != 0) continue;
+    append_update_row(files.train_csv, st, ret);
+    if (!o.quiet) print_progress(st, last_return);
+    if (selection.due(st, trainer.finished())) {
       if (!o.quiet) std::cerr << "\n";
-      validate(st);
+      selection.validate(trainer, st);
     }
     if ((cfg.checkpoint_every > 0 && st.update % cfg.checkpoint_every == 0) || trainer.finished() || stopping) {
       save();
@@ -763,17 +885,43 @@ int train(const TrainOptions& o) {
     }
   }
   if (rank == 0 && !o.quiet) std::cerr << "\n";
-  if (stop_signal != 0) {
+  if (stop.signal() != 0) {
     if (rank == 0 && !saved_at_stop) save();  // stopped before the first update of this session ended
     spdlog::warn("{}: stopped at update {} of {} (step {}); checkpoint {}, policy {}; continue with: nicagent train "
                  "--resume {}",
-                 stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", trainer.updates_done(), cfg.num_updates,
-                 trainer.global_step(), checkpoint.string(), policy_dir.string(), out.string());
-    return kStoppedBySignal + stop_signal;
+                 stop.signal() == SIGTERM ? "SIGTERM" : "SIGINT", trainer.updates_done(), cfg.num_updates,
+                 trainer.global_step(), files.checkpoint.string(), files.policy.string(), out.string());
+    return kStoppedBySignal + stop.signal();
   }
-  spdlog::info("done: {} steps; checkpoint {}, policy {}", trainer.global_step(), checkpoint.string(),
-               policy_dir.string());
+  spdlog::info("done: {} steps; checkpoint {}, policy {}", trainer.global_step(), files.checkpoint.string(),
+               files.policy.string());
   return 0;
+}
+
+}  // namespace
+
+// The method, step by step: the command line checked; the run folder prepared (or read
+// back on a resume); the envs built on the run's scenarios or family (each with its
+// teacher when cloning); model selection's draws; the learner; a resume's checkpoint and
+// logs; the behaviour-cloning warm start; then PPO updates with validation and checkpoints.
+int train(const TrainOptions& o) {
+  const TrainRequest req = check_request(o);
+  const int rank = ppo::world_rank();
+  const RunSettings settings = settle_run(o, req, rank);
+  TrainingEnvs training = make_training_envs(o, req, settings);
+  const ppo::TenantLayout layout = tenant_layout(settings.env_cfg, *training.envs.front());
+  auto validation = validation_draws(settings, req.out, layout, rank);
+  ppo::Trainer trainer(settings.cfg, std::move(training.envs), layout);
+  spdlog::info("{}", trainer.world_description());
+  const RunFiles files(req.out);
+  const std::string env_yaml = control::env_config_yaml(settings.env_cfg);
+  ModelSelection selection(settings.run.validation, std::move(validation), files, env_yaml,
+                           settings.env_cfg.interval_cycles);
+  if (req.resuming) selection.resume_best(o.resume);
+  install_stop_signals();
+  start_or_resume(trainer, o, req, settings, files, rank);
+  if (req.cloning) warm_start_by_cloning(trainer, o, layout, training.choices.get(), files, env_yaml, rank);
+  return run_updates(trainer, o, req.out, files, selection, env_yaml, rank);
 }
 
 }  // namespace nicsched::agent_cli
