@@ -27,6 +27,9 @@ RunMetrics Simulation::metrics() {
   RunMetrics m;
   m.scenario = scenario_.name;
   m.policy = options_.policy_name;
+  m.tx_identity = scenario_.tx_identity == TxIdentity::kHeaders ? "headers"
+                  : scenario_.drop_spoofed                      ? "source, spoofs dropped"
+                                                                : "source, spoofs kept";
   m.cycles = nic_->cycle();
   m.clock_mhz = scenario_.clock_mhz;
   m.simulated_ms = static_cast<double>(m.cycles) / scenario_.clock_mhz / 1e3;

@@ -68,6 +68,7 @@ struct TenantMetrics {
 struct RunMetrics {
   std::string scenario;
   std::string policy;                     // baseline name or policy file
+  std::string tx_identity;                // "headers" (header-only), "source, spoofs kept" or "source, spoofs dropped"
   std::uint64_t cycles = 0;
   double clock_mhz = 0;
   double simulated_ms = 0;
