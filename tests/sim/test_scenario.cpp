@@ -138,7 +138,7 @@ TEST_CASE("nic.tx_identity: headers by default, source with on_spoof keep or dro
                 });
 }
 
-TEST_CASE("spoof_as claims another tenant's VLAN and port; bulk_dscp marks a DDP tenant's bulk",
+TEST_CASE("spoof_as claims another tenant's VLAN and port, bulk_dscp marks a DDP tenant's bulk",
           "[scenario][tx-identity]") {
   const std::string head = "name: t\nduration_s: 1\ntenants:\n";
   const Scenario s = parse_scenario(head +
