@@ -92,6 +92,15 @@ class ModelCore final : public NicCore {
     return copy;
   }
 
+  void set_tx_sources(const refmodel::SourceTable& sources) override {
+    try {
+      model_.set_sources(sources);
+    } catch (const refmodel::ModelError& e) {
+      throw SimError(std::string("model backend: ") + e.what());
+    }
+  }
+  [[nodiscard]] std::uint64_t tx_spoofed(std::uint32_t source) const override { return model_.spoofed(source); }
+
   AxilResult axil_read(std::uint32_t addr, std::uint32_t /*timeout*/) override {
     const auto [value, resp] = regs_.read(addr & kAddrMask);
     return {value, static_cast<std::uint8_t>(resp), false};
@@ -122,6 +131,7 @@ class ModelCore final : public NicCore {
     std::uint32_t off = 0;
     bool active = false;  // a frame is being offered
     bool valid = false;   // a beat is offered this cycle
+    std::uint32_t source = 0;  // TX: the frame's source (FrameSource::tx_source)
   };
 
   // ID and VERSION are constants of the map; the RTL drives CAPS from its parameters.
@@ -170,6 +180,7 @@ class ModelCore final : public NicCore {
       pending[di] = false;
       return false;
     }
+    in.source = d == Direction::kTx ? source->tx_source() : 0;
     in.len = static_cast<std::uint32_t>(in.buf.size());
     if (in.len == 0 || in.len > kMaxTaggedFrame) {
       throw SimError("frame source gave a frame of " + std::to_string(in.len) + " bytes");
@@ -189,8 +200,8 @@ class ModelCore final : public NicCore {
     in.valid = false;
     if (in.off < in.len) return {n, false};
     in.active = false;
-    const std::uint64_t id = model_.push(d, in.buf, cycle);
-    if (d == Direction::kTx) mirror_arrival(id, in.buf);
+    const std::uint64_t id = model_.push(d, in.buf, cycle, in.source);
+    if (d == Direction::kTx) mirror_arrival(id, in.buf, in.source);
     frames_.emplace(id, std::move(in.buf));
     in.buf = take_buffer();
     return {n, true};
@@ -324,11 +335,13 @@ class ModelCore final : public NicCore {
     std::uint64_t on_output_from = 0;  // first cycle it may be on the output
   };
 
-  void mirror_arrival(std::uint64_t id, const std::vector<std::uint8_t>& bytes) {
+  void mirror_arrival(std::uint64_t id, const std::vector<std::uint8_t>& bytes, std::uint32_t source) {
     const refmodel::ParsedFrame pf = refmodel::parse_frame(bytes, false, refmodel::kMinHostFrameBytes);
     const bool to_default = pf.drop == refmodel::ParseDrop::kUnknownEtype && active_.bad_to_default;
     if (pf.drop != refmodel::ParseDrop::kNone && !to_default) return;  // the parser drops it
-    const refmodel::ClassifierAction a = refmodel::classify(pf, active_);
+    const refmodel::TxIdentity ident = refmodel::classify_tx(pf, active_, model_.sources(), source);
+    if (ident.dropped) return;  // dropped as a spoof
+    const refmodel::ClassifierAction& a = ident.action;
     TxFrame f;
     f.q = a.tenant * refmodel::kNumClasses + a.cls;
     f.len = std::max(static_cast<std::uint32_t>(bytes.size()), refmodel::kMinFrameBytes);  // padded

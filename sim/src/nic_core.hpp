@@ -39,6 +39,15 @@ class NicCore {
   // A copy that continues exactly as this core would, source and sink detached (null);
   // SimError where the backend's state cannot be copied (NicModel::clone).
   [[nodiscard]] virtual std::unique_ptr<NicCore> clone() const = 0;
+  // TX source bindings (NicModel::set_tx_sources). The RTL has no s_axis_tx_tuser yet:
+  // its cores take only an empty list (every source unbound, header-only).
+  virtual void set_tx_sources(const refmodel::SourceTable& sources) {
+    if (!sources.empty()) {
+      throw SimError("TX source binding needs the model backend (nic.backend: model): the RTL has no "
+                     "s_axis_tx_tuser source yet (docs/trust.md)");
+    }
+  }
+  [[nodiscard]] virtual std::uint64_t tx_spoofed(std::uint32_t /*source*/) const { return 0; }
 
   FrameSource* source = nullptr;
   FrameSink* sink = nullptr;

@@ -26,6 +26,7 @@ std::string to_json(const RunMetrics& m) {
   nlohmann::json j;
   j["scenario"] = m.scenario;
   j["policy"] = m.policy;
+  j["tx_identity"] = m.tx_identity;
   j["cycles"] = m.cycles;
   j["clock_mhz"] = m.clock_mhz;
   j["simulated_ms"] = m.simulated_ms;
@@ -59,6 +60,7 @@ std::string to_json(const RunMetrics& m) {
     o["nic_drops"] = t.nic_drops;
     o["retransmits"] = t.retransmits;
     o["host_drops"] = t.host_drops;
+    o["spoofed_frames"] = t.spoofed_frames;
     o["crypto_wait_cycles"] = t.crypto_wait_cycles;
     o["crypto_busy_cycles"] = t.crypto_busy_cycles;
     o["offered_bytes"] = t.offered_bytes;
@@ -73,6 +75,7 @@ std::string to_json(const RunMetrics& m) {
 void write_table(std::ostream& os, const RunMetrics& m) {
   os << fmt::format("scenario {}  policy {}  {:.3f} ms simulated ({} cycles) in {:.2f} s ({:.2f} M cycles/s)\n",
                     m.scenario, m.policy, m.simulated_ms, m.cycles, m.wall_seconds, m.cycles_per_second / 1e6);
+  os << fmt::format("TX identity: {}\n", m.tx_identity == "headers" ? "headers only (no source binding)" : m.tx_identity);
   os << fmt::format("{:<14} {:<10} {:>5} {:>10} {:>10} {:>8} {:>9} {:>9} {:>6} {:>6} {:>6} {:>11} {:>8}\n", "tenant",
                     "kind", "iters", "iter_us", "p99_us", "slowdn", "ctl50_us", "ctl99_us", "miss", "drops", "retx",
                     "crypto_wait", "Gbit/s");

@@ -114,6 +114,7 @@ void read_ddp(MapReader& r, TenantSpec& t, const Scenario& s) {
   const double burst_mb = t.model_mb_real * 2.0 * (t.workers - 1) / t.workers;
   t.burst_bytes = std::max<std::uint64_t>(1, scaled_mb(burst_mb, s));
   t.compute_cycles = scaled_ms(t.compute_ms_real, s);
+  t.bulk_dscp = static_cast<std::uint8_t>(r.integer("bulk_dscp", 0, 0, 63, "a DSCP value for bulk TX (46: EF)"));
   read_window(r, t, 32768, false);
 }
 
@@ -159,6 +160,7 @@ void read_background(MapReader& r, TenantSpec& t, const Scenario& s) {
     }
   }
   read_window(r, t, 0, true);
+  if (r.has("spoof_as") && t.direction != Direction::kTx) r.fail_key("spoof_as", "only allowed with direction: tx");
 }
 
 void read_pcap(MapReader& r, TenantSpec& t, const Scenario&) {
@@ -183,10 +185,11 @@ struct WorkloadType {
   const char* keys;
 };
 constexpr WorkloadType kWorkloadTypes[] = {
-    {WorkloadKind::kDdp, "ddp", read_ddp_and_control, "model, model_mb, compute_ms, workers, window_bytes, control"},
+    {WorkloadKind::kDdp, "ddp", read_ddp_and_control,
+     "model, model_mb, compute_ms, workers, window_bytes, control, bulk_dscp"},
     {WorkloadKind::kFl, "fl", read_fl, "model, update_mb, train_ms, expansion, window_bytes"},
     {WorkloadKind::kBackground, "background", read_background,
-     "pattern, rate_gbps, packet_bytes, on_ms, off_ms, direction, window_bytes"},
+     "pattern, rate_gbps, packet_bytes, on_ms, off_ms, direction, window_bytes, spoof_as"},
     {WorkloadKind::kPcap, "pcap", read_pcap, "file, direction, loop, speed, classify"},
 };
 
@@ -241,7 +244,16 @@ Scenario read_scenario(const fileio::YamlDoc& doc, const std::string& yaml_text,
       s.crypto_latency = static_cast<std::uint32_t>(n.integer("crypto_latency", 32, 0, 65535, "engine latency in cycles"));
     }
     s.backend = parse_backend(n.choice("backend", {"rtl", "model"}, std::string("rtl")));
-    n.finish("tenants, crypto_slots, crypto_engine, crypto_bytes_per_cycle, crypto_latency, backend");
+    s.tx_identity_set = n.has("tx_identity");
+    s.tx_identity = n.choice("tx_identity", {"headers", "source"}, std::string("headers")) == "source"
+                        ? TxIdentity::kSource
+                        : TxIdentity::kHeaders;
+    if (n.has("on_spoof") && s.tx_identity != TxIdentity::kSource) {
+      n.fail_key("on_spoof", "only allowed with tx_identity: source");
+    }
+    s.drop_spoofed = n.choice("on_spoof", {"keep", "drop"}, std::string("keep")) == "drop";
+    n.finish("tenants, crypto_slots, crypto_engine, crypto_bytes_per_cycle, crypto_latency, backend, tx_identity, "
+             "on_spoof");
   }
 
   if (r.has("mac")) {
@@ -308,6 +320,19 @@ Scenario read_scenario(const fileio::YamlDoc& doc, const std::string& yaml_text,
       spec.pcap_file = std::filesystem::path(file_name).parent_path() / spec.pcap_file;
     }
     s.tenants.push_back(std::move(spec));
+  }
+  // spoof_as names a tenant that may be defined after the attacker.
+  for (std::size_t i = 0; i < tl.size(); ++i) {
+    MapReader t(doc, tl[i], "tenants[" + std::to_string(i) + "]");
+    if (!t.has("spoof_as")) continue;
+    const std::string victim = t.str("spoof_as");
+    const auto it = std::find_if(s.tenants.begin(), s.tenants.end(), [&](const TenantSpec& v) { return v.name == victim; });
+    if (it == s.tenants.end() || it->index == i) {
+      t.fail_key("spoof_as", "expected the name of another tenant, got '" + victim + "'");
+    }
+    s.tenants[i].spoofs = true;
+    s.tenants[i].spoof_vlan = it->vlan;
+    s.tenants[i].spoof_port = it->port;
   }
   r.finish("name, seed, scale, clock_mhz, link_gbps, duration_s, rto_us, nic, mac, tenants");
   return s;

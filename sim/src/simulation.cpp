@@ -64,7 +64,10 @@ Simulation::Simulation(Scenario scenario, SimOptions options)
     slot_by_nic_tenant_[spec.index] = static_cast<int>(i);
     Host& h = host_[i];
     h.flow[static_cast<int>(Flow::kControl)] = {spec.vlan, kDscpControl, 40000, spec.port};
-    h.flow[static_cast<int>(Flow::kBulkTx)] = {spec.vlan, kDscpBulk, 40000, spec.port};
+    h.flow[static_cast<int>(Flow::kBulkTx)] = {spec.vlan, spec.bulk_dscp, 40000, spec.port};
+    if (spec.spoofs) {  // claims the victim's identity: its VLAN, DSCP EF and bulk port
+      h.flow[static_cast<int>(Flow::kBulkTx)] = {spec.spoof_vlan, kDscpControl, 40000, spec.spoof_port};
+    }
     h.flow[static_cast<int>(Flow::kBulkRx)] = {spec.vlan, kDscpBulk, 40000, static_cast<std::uint16_t>(spec.port + 1)};
   }
   configure_nic();
@@ -108,7 +111,29 @@ void Simulation::configure_nic() {
   p = with_scenario_classifier(std::move(p), scenario_);
   if (options_.control_level) p.control_level = *options_.control_level;
   if (p.tenants.size() != caps_.tenants) p.tenants.resize(caps_.tenants);
+  configure_tx_identity();
   host::apply_policy(*nic_, caps_, p);
+}
+
+// Each tenant sends from its own source (host queue), numbered as the tenant; with
+// nic.tx_identity: source each source is bound to its tenant (docs/trust.md).
+void Simulation::configure_tx_identity() {
+  if (scenario_.tx_identity == TxIdentity::kHeaders) {
+    if (!scenario_.tx_identity_set) {
+      spdlog::info("{}: no nic.tx_identity: TX frames are classified by their headers alone (header-only mode, "
+                   "source binding off)",
+                   scenario_.name);
+    }
+    nic_->set_tx_sources({});
+    return;
+  }
+  if (scenario_.backend != NicBackend::kModel) {
+    throw SimError(scenario_.file.string() + ": nic.tx_identity: source needs nic.backend: model (the RTL has no "
+                   "s_axis_tx_tuser source yet; docs/trust.md)");
+  }
+  refmodel::SourceTable sources(scenario_.nic_tenants);
+  for (const TenantSpec& t : scenario_.tenants) sources[t.index] = {true, t.index, scenario_.drop_spoofed};
+  nic_->set_tx_sources(sources);
 }
 
 // ------------------------------------------------------------------ SimTarget
@@ -283,6 +308,7 @@ bool Simulation::next_frame(Direction dir, std::uint64_t cycle, std::vector<std:
       frame.assign(r.bytes.begin(), r.bytes.end());
       h.raw[d].pop_front();
       rr_[d] = slot;
+      tx_source_ = spec.index;
       return true;
     } else if (!h.bulk[d].empty()) {
       Pending& p = h.bulk[d].front();
@@ -304,6 +330,7 @@ bool Simulation::next_frame(Direction dir, std::uint64_t cycle, std::vector<std:
     builder_.build(frame.data(), frame_len, h.flow[static_cast<int>(flow)], tag);
     inflight_.emplace(id, InFlight{spec.index, flow, dir, frame_len, payload, created, cycle});
     rr_[d] = slot;
+    tx_source_ = spec.index;
     return true;
   }
   return false;
@@ -343,7 +370,10 @@ void Simulation::frame_out(const OutFrame& f) {
                     f.len);
     }
   }
-  if (f.tenant != in.tenant) {
+  // A spoofing tenant's frames leave as the tenant they claim when the NIC believes headers:
+  // the attack working, not a simulator fault (docs/trust.md).
+  const bool believed_spoof = tenants_[slot].spec.spoofs && scenario_.tx_identity == TxIdentity::kHeaders;
+  if (f.tenant != in.tenant && !believed_spoof) {
     ++misattributed_;
     if (misattributed_ <= 5) {
       spdlog::error("cycle {}: packet {} of tenant {} left with tuser tenant {}", f.cycle, tag->id, in.tenant,

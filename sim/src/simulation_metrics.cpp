@@ -27,6 +27,9 @@ RunMetrics Simulation::metrics() {
   RunMetrics m;
   m.scenario = scenario_.name;
   m.policy = options_.policy_name;
+  m.tx_identity = scenario_.tx_identity == TxIdentity::kHeaders ? "headers"
+                  : scenario_.drop_spoofed                      ? "source, spoofs dropped"
+                                                                : "source, spoofs kept";
   m.cycles = nic_->cycle();
   m.clock_mhz = scenario_.clock_mhz;
   m.simulated_ms = static_cast<double>(m.cycles) / scenario_.clock_mhz / 1e3;
@@ -89,6 +92,7 @@ RunMetrics Simulation::metrics() {
     }
     tm.retransmits = h.retransmits;
     tm.host_drops = h.host_drops;
+    tm.spoofed_frames = nic_->tx_spoofed(t.spec.index);  // its source is its tenant index
     tm.offered_bytes = p.offered_bytes;
     tm.delivered_bytes = p.delivered_bytes;
     const std::uint64_t stop = std::min(m.cycles, t.spec.stop_cycle);

@@ -117,3 +117,52 @@ TEST_CASE("solo scenario keeps the tenant's index and identity", "[scenario]") {
   CHECK(solo.tenants[0].vlan == s.tenants[2].vlan);
   CHECK(solo.nic_tenants == s.nic_tenants);
 }
+
+TEST_CASE("nic.tx_identity: headers by default, source with on_spoof keep or drop", "[scenario][tx-identity]") {
+  const std::string tenants = "tenants:\n  - {name: a, type: ddp, model: resnet50}\n";
+  const Scenario plain = parse_scenario("name: t\nduration_s: 1\n" + tenants, "x.yaml");
+  CHECK(plain.tx_identity == TxIdentity::kHeaders);
+  CHECK_FALSE(plain.tx_identity_set);  // an older file: header-only, said at run time
+  const Scenario keep = parse_scenario("name: t\nduration_s: 1\nnic: {tx_identity: source}\n" + tenants, "x.yaml");
+  CHECK(keep.tx_identity == TxIdentity::kSource);
+  CHECK_FALSE(keep.drop_spoofed);
+  const Scenario drop =
+      parse_scenario("name: t\nduration_s: 1\nnic: {tx_identity: source, on_spoof: drop}\n" + tenants, "x.yaml");
+  CHECK(drop.drop_spoofed);
+  check_refused(parse_scenario,
+                {
+                    {"name: t\nduration_s: 1\nnic: {tx_identity: vlan}\n" + tenants, 3, "nic.tx_identity",
+                     "headers, source"},
+                    {"name: t\nduration_s: 1\nnic: {on_spoof: drop}\n" + tenants, 3, "nic.on_spoof",
+                     "only allowed with tx_identity: source"},
+                });
+}
+
+TEST_CASE("spoof_as claims another tenant's VLAN and port, bulk_dscp marks a DDP tenant's bulk",
+          "[scenario][tx-identity]") {
+  const std::string head = "name: t\nduration_s: 1\ntenants:\n";
+  const Scenario s = parse_scenario(head +
+                                        "  - {name: a, type: background, rate_gbps: 10, spoof_as: v}\n"
+                                        "  - {name: v, type: ddp, model: resnet50, vlan: 300, port: 7000, bulk_dscp: 46}\n",
+                                    "x.yaml");
+  CHECK(s.tenants[0].spoofs);
+  CHECK(s.tenants[0].spoof_vlan == 300);
+  CHECK(s.tenants[0].spoof_port == 7000);
+  CHECK_FALSE(s.tenants[1].spoofs);
+  CHECK(s.tenants[1].bulk_dscp == 46);
+  check_refused(parse_scenario,
+                {
+                    {head + "  - {name: a, type: background, rate_gbps: 10, spoof_as: nobody}\n", 4,
+                     "tenants[0].spoof_as", "another tenant"},
+                    {head + "  - {name: a, type: background, rate_gbps: 10, spoof_as: a}\n", 4, "tenants[0].spoof_as",
+                     "another tenant"},
+                    {head + "  - {name: a, type: background, rate_gbps: 10, direction: rx, spoof_as: v}\n"
+                            "  - {name: v, type: ddp, model: resnet50}\n",
+                     4, "tenants[0].spoof_as", "direction: tx"},
+                    {head + "  - {name: a, type: ddp, model: resnet50, spoof_as: v}\n"
+                            "  - {name: v, type: ddp, model: resnet50}\n",
+                     4, "tenants[0].spoof_as", "unknown key"},
+                    {head + "  - {name: a, type: ddp, model: resnet50, bulk_dscp: 64}\n", 4, "tenants[0].bulk_dscp",
+                     "DSCP"},
+                });
+}

@@ -122,6 +122,7 @@ const char* to_string(Fate f) {
     case Fate::kParseDrop: return "parse-drop";
     case Fate::kTailDrop: return "tail-drop";
     case Fate::kBufferDrop: return "buffer-drop";
+    case Fate::kSpoofDrop: return "spoof-drop";
   }
   return "?";
 }
@@ -192,6 +193,18 @@ void RefModel::commit(const Config& cfg) {
   commit_pending_ = true;
 }
 
+void RefModel::set_sources(const SourceTable& sources) {
+  if (sources.size() > kMaxSources) {
+    throw ModelError("sources: " + std::to_string(sources.size()) + " entries, at most " + std::to_string(kMaxSources));
+  }
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    if (sources[i].bound) {
+      check_range(field("sources", i, "tenant"), sources[i].tenant, static_cast<std::uint64_t>(params_.num_tenants) - 1);
+    }
+  }
+  sources_ = sources;
+}
+
 void RefModel::clear_counters() {
   for (QueueCounters& q : ctr_.queues) {
     const QueueCounters keep = q;
@@ -206,10 +219,15 @@ void RefModel::clear_counters() {
     c.slots_held = held;
   }
   for (ParserCounters& p : ctr_.parser) p = ParserCounters{};
+  spoofed_.fill(0);
 }
 
 std::uint64_t RefModel::push(Direction dir, std::span<const std::uint8_t> bytes,
-                             std::uint64_t arrival_cycle) {
+                             std::uint64_t arrival_cycle, std::uint32_t source) {
+  if (source >= kMaxSources) {
+    throw ModelError("push: source " + std::to_string(source) + " at cycle " + std::to_string(arrival_cycle) +
+                     ": at most " + std::to_string(kMaxSources - 1));
+  }
   if (arrival_cycle < cycle_) {
     throw ModelError("push: frame arrives at cycle " + std::to_string(arrival_cycle) +
                      ", the model is already at cycle " + std::to_string(cycle_));
@@ -225,6 +243,7 @@ std::uint64_t RefModel::push(Direction dir, std::span<const std::uint8_t> bytes,
   f.rec.dir = dir;
   f.rec.len = static_cast<std::uint32_t>(bytes.size());
   f.rec.arrival = arrival_cycle;
+  f.rec.source = dir == Direction::kTx ? source : 0;
   live_.emplace(id, f);  // queues and slots hold its node until finish(): no rehash moves it
   parsed_.emplace(id, parse_frame(bytes, false, dir == Direction::kTx ? kMinHostFrameBytes : kMinFrameBytes));
   arrivals_.emplace(arrival_cycle, id);
@@ -457,7 +476,20 @@ void RefModel::admit_arrivals() {
       finish(id, Fate::kParseDrop);
       continue;
     }
-    f.rec.action = classify(pf, cfg_);  // classified at arrival, with the config then
+    // Classified at arrival, with the config then; a TX frame's identity is checked against
+    // its source's binding (classify_tx).
+    if (f.rec.dir == Direction::kTx) {
+      const TxIdentity ident = classify_tx(pf, cfg_, sources_, f.rec.source);
+      f.rec.action = ident.action;
+      f.rec.spoofed = ident.spoofed;
+      if (ident.spoofed) ++spoofed_[f.rec.source];
+      if (ident.dropped) {
+        finish(id, Fate::kSpoofDrop);
+        continue;
+      }
+    } else {
+      f.rec.action = classify(pf, cfg_);
+    }
     // The TX ingress pads a kept short frame with zeros: it is 60 bytes from here on.
     if (f.rec.dir == Direction::kTx) f.rec.len = std::max(f.rec.len, kMinFrameBytes);
     // One classifier table serves both directions: any crypto op means this direction's.

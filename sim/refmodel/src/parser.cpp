@@ -108,20 +108,53 @@ ParsedFrame parse_frame(std::span<const std::uint8_t> frame, bool bad_to_default
   return out;
 }
 
-ClassifierAction classify(const ParsedFrame& pf, const Config& cfg) {
-  ClassifierAction act = cfg.default_action;
-  if (pf.drop == ParseDrop::kNone && !pf.to_default) {
-    for (const ClassifierEntry& e : cfg.classifier) {
-      if (e.valid && masked_eq(pf.vlan_id, e.vlan, e.vlan_mask & 0xFFFU) &&
-          masked_eq(pf.dscp, e.dscp, e.dscp_mask & 0x3FU) && masked_eq(pf.protocol, e.proto, e.proto_mask & 0xFFU) &&
-          masked_eq(pf.dst_port, e.port, e.port_mask & 0xFFFFU)) {
-        act = e.action;
-        break;
-      }
+namespace {
+
+// The first valid entry whose every masked field matches; nullptr for a miss and for frames
+// the table does not see (dropped, or not IP).
+const ClassifierEntry* matching_entry(const ParsedFrame& pf, const Config& cfg) {
+  if (pf.drop != ParseDrop::kNone || pf.to_default) return nullptr;
+  for (const ClassifierEntry& e : cfg.classifier) {
+    if (e.valid && masked_eq(pf.vlan_id, e.vlan, e.vlan_mask & 0xFFFU) &&
+        masked_eq(pf.dscp, e.dscp, e.dscp_mask & 0x3FU) && masked_eq(pf.protocol, e.proto, e.proto_mask & 0xFFU) &&
+        masked_eq(pf.dst_port, e.port, e.port_mask & 0xFFFFU)) {
+      return &e;
     }
   }
+  return nullptr;
+}
+
+ClassifierAction defined_op(ClassifierAction act) {
   if (act.crypto_op != CryptoOp::kEncrypt && act.crypto_op != CryptoOp::kDecrypt) act.crypto_op = CryptoOp::kNone;
   return act;
+}
+
+}  // namespace
+
+ClassifierAction classify(const ParsedFrame& pf, const Config& cfg) {
+  const ClassifierEntry* e = matching_entry(pf, cfg);
+  return defined_op(e != nullptr ? e->action : cfg.default_action);
+}
+
+TxIdentity classify_tx(const ParsedFrame& pf, const Config& cfg, const SourceTable& sources, std::uint32_t source) {
+  TxIdentity id;
+  const ClassifierEntry* e = matching_entry(pf, cfg);
+  const bool bound = source < sources.size() && sources[source].bound;
+  if (!bound) {
+    id.action = defined_op(e != nullptr ? e->action : cfg.default_action);
+    return id;
+  }
+  const SourceBinding& b = sources[source];
+  if (e != nullptr && e->action.tenant == b.tenant) {
+    id.action = defined_op(e->action);
+    return id;
+  }
+  id.spoofed = e != nullptr;
+  id.dropped = id.spoofed && b.drop_spoofed;
+  id.action = cfg.default_action;
+  id.action.tenant = b.tenant;
+  id.action = defined_op(id.action);
+  return id;
 }
 
 }  // namespace nicsched::refmodel

@@ -38,11 +38,13 @@ struct ScenarioOptions {
   bool no_cache = false;                // recompute the solo baselines
   std::string backend;                  // rtl | model; empty: the scenario's nic.backend (default rtl)
   std::string control_level;            // on | off: overrides the policy's scheduler.control_level; empty: keep
+  std::string tx_identity;              // headers | source: overrides nic.tx_identity; empty: the scenario's
+  std::string on_spoof;                 // keep | drop: overrides nic.on_spoof (needs tx_identity source)
 };
 // Adds the scenario argument and the options above except --baseline (each command
 // names its own choices).
 void add_scenario_options(CLI::App* sub, ScenarioOptions& o);
-// The scenario file, with --backend applied.
+// The scenario file, with --backend, --tx-identity and --on-spoof applied.
 [[nodiscard]] sim::Scenario load_scenario(const ScenarioOptions& o);
 // The Simulation's options: the policy file, else the named static baseline.
 [[nodiscard]] sim::SimOptions sim_options(const ScenarioOptions& o, const std::string& baseline);

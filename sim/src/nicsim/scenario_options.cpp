@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "commands.hpp"
+#include "nicsched/sim/error.hpp"
 #include "nicsched/sim/solo.hpp"
 
 namespace nicsched::nicsim_cli {
@@ -21,11 +22,29 @@ void add_scenario_options(CLI::App* sub, ScenarioOptions& o) {
                   "on | off: the control level (CTRL.CONTROL_LEVEL, docs/rtl.md \"Control class\") whatever the "
                   "policy says; default: the policy's (on unless it says otherwise)")
       ->check(CLI::IsMember({"on", "off"}));
+  sub->add_option("--tx-identity", o.tx_identity,
+                  "headers | source: who says whose a TX frame is (docs/trust.md); default: the scenario's "
+                  "nic.tx_identity, else headers")
+      ->check(CLI::IsMember({"headers", "source"}));
+  sub->add_option("--on-spoof", o.on_spoof,
+                  "keep | drop: what a bound source's frame that claims another tenant becomes; default: the "
+                  "scenario's nic.on_spoof, else keep")
+      ->check(CLI::IsMember({"keep", "drop"}));
 }
 
 sim::Scenario load_scenario(const ScenarioOptions& o) {
   sim::Scenario s = sim::load_scenario(o.scenario);
   if (!o.backend.empty()) s.backend = sim::parse_backend(o.backend);
+  if (!o.tx_identity.empty()) {
+    s.tx_identity = o.tx_identity == "source" ? sim::TxIdentity::kSource : sim::TxIdentity::kHeaders;
+    s.tx_identity_set = true;
+  }
+  if (!o.on_spoof.empty()) {
+    if (s.tx_identity != sim::TxIdentity::kSource) {
+      throw sim::SimError("--on-spoof " + o.on_spoof + ": only with tx_identity source (--tx-identity source)");
+    }
+    s.drop_spoofed = o.on_spoof == "drop";
+  }
   return s;
 }
 

@@ -57,6 +57,7 @@ struct TenantMetrics {
   std::uint64_t nic_drops = 0;            // tail drops counted by the NIC (both classes)
   std::uint64_t retransmits = 0;          // frames the sender declared lost (RTO)
   std::uint64_t host_drops = 0;           // open-loop frames the host could not queue
+  std::uint64_t spoofed_frames = 0;       // TX frames from its source whose headers named another tenant (nic.tx_identity: source)
   std::uint64_t crypto_wait_cycles = 0;   // TX + RX, from CRYPTO_STATS
   std::uint64_t crypto_busy_cycles = 0;
   std::uint64_t offered_bytes = 0;        // payload
@@ -67,6 +68,7 @@ struct TenantMetrics {
 struct RunMetrics {
   std::string scenario;
   std::string policy;                     // baseline name or policy file
+  std::string tx_identity;                // "headers" (header-only), "source, spoofs kept" or "source, spoofs dropped"
   std::uint64_t cycles = 0;
   double clock_mhz = 0;
   double simulated_ms = 0;

@@ -27,7 +27,11 @@ using nic::Direction;  // TX: host -> wire, RX: wire -> host
 // What simulates the NIC (docs/simulation.md, "Backends"): the Verilated nicsched_top, or
 // the reference model nicsched::refmodel behind the same register map (fast mode).
 enum class NicBackend : std::uint8_t { kRtl, kModel };
-
+// Who says whose a TX frame is (docs/trust.md): its headers alone (header-only: for a host
+// that enforces every tenant's VLAN), or the host queue it came from (source binding: each
+// tenant's frames come from its own source, bound to it; headers choose only among the
+// tenant's own classifier rows).
+enum class TxIdentity : std::uint8_t { kHeaders, kSource };
 [[nodiscard]] const char* to_string(WorkloadKind k);
 [[nodiscard]] const char* to_string(Direction d);
 [[nodiscard]] const char* to_string(NicBackend b);                 // "rtl", "model"
@@ -50,6 +54,13 @@ struct TenantSpec {
   std::uint16_t vlan = 0;             // 802.1Q VLAN ID, unique per tenant (1..4094)
   std::uint16_t port = 0;             // UDP destination port of bulk TX; FL download uses port+1
   bool classify = true;               // pcap: false -> frames go to the default action
+  // Adversarial (background, TX): its frames claim another tenant's identity, that tenant's
+  // VLAN, DSCP EF and bulk UDP port (`spoof_as: NAME`); it still sends from its own source.
+  bool spoofs = false;
+  std::uint16_t spoof_vlan = 0;       // the claimed tenant's VLAN and port
+  std::uint16_t spoof_port = 0;
+  // DDP: DSCP of its bulk TX frames (46, EF, marks its own bulk as control).
+  std::uint8_t bulk_dscp = 0;
   // Static-priority hint used by the `sp` baseline (0 highest).
   std::uint32_t priority = 0;
   // Lifetime, cycles since reset; stop == kNever: stays to the end.
@@ -121,6 +132,9 @@ struct Scenario {
   std::uint32_t crypto_bytes_per_cycle = 16;
   std::uint32_t crypto_latency = 32;
   NicBackend backend = NicBackend::kRtl;  // nic.backend
+  TxIdentity tx_identity = TxIdentity::kHeaders;  // nic.tx_identity
+  bool tx_identity_set = false;       // nic.tx_identity was written (else: header-only, said at load)
+  bool drop_spoofed = false;          // nic.on_spoof: drop (else keep as the source's tenant)
   std::vector<PausePeriod> pauses;    // sorted, non-overlapping
   std::vector<TenantSpec> tenants;
 

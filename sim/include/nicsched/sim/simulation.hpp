@@ -166,6 +166,7 @@ class Simulation final : public drivers::SimTarget,
   };
   // FrameSource / FrameSink / TrafficSink
   bool next_frame(Direction dir, std::uint64_t cycle, std::vector<std::uint8_t>& frame) override;
+  [[nodiscard]] std::uint32_t tx_source() const override { return tx_source_; }
   void frame_out(const OutFrame& frame) override;
   void send(std::uint32_t tenant, Flow flow, std::uint64_t payload_bytes, std::uint32_t frame_bytes,
             std::uint64_t created) override;
@@ -178,6 +179,7 @@ class Simulation final : public drivers::SimTarget,
   Simulation(const Simulation&) = default;
 
   void configure_nic();
+  void configure_tx_identity();
   void advance_to(std::uint64_t target, const std::function<bool()>& done);
   void process_due(std::uint64_t now);
   void expire_lost(std::uint64_t now);
@@ -197,6 +199,7 @@ class Simulation final : public drivers::SimTarget,
   std::unordered_set<std::uint64_t> expired_;
   std::uint64_t next_id_ = 1;
   std::size_t rr_[2] = {0, 0};
+  std::uint32_t tx_source_ = 0;  // source of the last TX frame given: its tenant's host queue (tenant index)
   std::uint64_t end_cycle_ = 0;
   std::uint64_t planned_end_ = 0;
   std::uint64_t next_sweep_ = 0;

@@ -143,6 +143,8 @@ struct RefModelState {
   std::vector<std::uint64_t> unservable_since_;  // per tenant; kServable when servable
 
   Telemetry ctr_;
+  SourceTable sources_;  // TX source bindings (set_sources)
+  std::array<std::uint64_t, kMaxSources> spoofed_{};  // per TX source: frames whose headers named another tenant
 };
 
 }  // namespace detail
@@ -166,13 +168,19 @@ class RefModel : private detail::RefModelState {
   // Shadow writes + COMMIT: `cfg` takes effect at the start of the next simulated cycle.
   // Throws ModelError (and changes nothing) if cfg does not fit the parameters.
   void commit(const Config& cfg);
+  // The TX source table (docs/trust.md; not in the register map yet): applies to every
+  // frame classified from now on (those whose tlast arrives at cycle() or later). Throws ModelError (and changes nothing) for a
+  // table longer than kMaxSources or a binding to a tenant the instance lacks.
+  void set_sources(const SourceTable& sources);
+  [[nodiscard]] const SourceTable& sources() const { return sources_; }
   // COUNTER_CLEAR: zero every live counter (depths are state, not counters: kept).
   void clear_counters();
 
   // A frame whose tlast is accepted at `arrival_cycle` (>= cycle()). Returns its id;
-  // ids count from 0 in push order.
+  // ids count from 0 in push order. `source`: the TX source (s_axis_tx_tuser) it came from,
+  // checked against the source table (set_sources, classify_tx); ignored on RX.
   std::uint64_t push(Direction dir, std::span<const std::uint8_t> bytes,
-                     std::uint64_t arrival_cycle);
+                     std::uint64_t arrival_cycle, std::uint32_t source = 0);
   // tready of m_axis_tx (MAC) or m_axis_rx (host) for the cycles that follow.
   void set_output_ready(Direction dir, bool ready);
 
@@ -209,6 +217,9 @@ class RefModel : private detail::RefModelState {
   std::vector<FrameRecord> pop_records();
 
   [[nodiscard]] Telemetry counters() const;
+  // TX frames from `source` whose headers named another tenant while it was bound (counted
+  // whether dropped or kept; zeroed by clear_counters).
+  [[nodiscard]] std::uint64_t spoofed(std::uint32_t source) const { return spoofed_.at(source); }
   [[nodiscard]] int busy_slots() const { return crypto_.held_total(); }
   [[nodiscard]] int free_slots() const { return crypto_.free_slots(); }
   // Slots a tenant holds (in hold, or done and waiting for the output).

@@ -54,4 +54,19 @@ ParsedFrame parse_frame(std::span<const std::uint8_t> frame, bool bad_to_default
 // of 3 (no operation of the map) acts as NONE, as in the RTL.
 ClassifierAction classify(const ParsedFrame& pf, const Config& cfg);
 
+// A TX frame's identity (docs/trust.md): the headers' classification, checked against the
+// tenant its source is bound to (`sources`; an unbound source: header-only, the
+// headers' classification as it is). For a bound source, a frame whose matching row names
+// the source's tenant keeps that row's action (the tenant chooses its own class and crypto
+// op); a frame that matches no row, or is not IP, gets DEFAULT_ACTION's class and crypto op
+// with the source's tenant; a frame whose matching row names another tenant is spoofed:
+// dropped if the source drops spoofs, else given the source's tenant as a miss is.
+struct TxIdentity {
+  ClassifierAction action;
+  bool spoofed = false;
+  bool dropped = false;  // spoofed, and the source drops spoofs
+  bool operator==(const TxIdentity&) const = default;
+};
+TxIdentity classify_tx(const ParsedFrame& pf, const Config& cfg, const SourceTable& sources, std::uint32_t source);
+
 }  // namespace nicsched::refmodel

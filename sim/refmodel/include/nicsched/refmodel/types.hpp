@@ -38,6 +38,20 @@ inline constexpr std::uint32_t kNumClasses = nic::kNumClasses;  // 0 control, 1 
 inline constexpr std::uint32_t kPrioLevels = nic::kPrioLevels;  // T_CTRL.PRIORITY: 0 highest
 inline constexpr std::uint32_t kMaxTenants = nic::kMaxTenants;  // 6-bit tenant index in the register map
 
+// A TX source (a host queue, H2C channel or VF, named per frame by the trusted host side on
+// s_axis_tx_tuser) and the tenant it is bound to (docs/trust.md). Unbound: its frames are
+// classified by their headers alone (header-only mode). Bound: see classify_tx. Not in the
+// register map yet: RefModel::set_sources writes the table.
+struct SourceBinding {
+  bool bound = false;
+  std::uint32_t tenant = 0;
+  bool drop_spoofed = false;  // false: a spoofed frame is kept as the source's tenant
+  bool operator==(const SourceBinding&) const = default;
+};
+inline constexpr std::uint32_t kMaxSources = 64;  // a 6-bit source number
+// Per source; a source beyond the table is unbound (empty: header-only for every source).
+using SourceTable = std::vector<SourceBinding>;
+
 // Why the parser refused a frame (PARSER block counters; the values of the RTL's
 // nicsched_pkg::drop_reason_e).
 enum class ParseDrop : std::uint8_t { kNone = 0, kRunt = 1, kTruncated = 2, kBadIhl = 3, kUnknownEtype = 4 };
@@ -50,6 +64,7 @@ enum class Fate : std::uint8_t {
   kParseDrop,     // refused by the parser (see parse_drop)
   kTailDrop,      // TX queue byte limit exceeded
   kBufferDrop,    // the direction's shared buffer had no room
+  kSpoofDrop,     // TX, bound source: its headers named another tenant, and the source drops spoofs
 };
 
 // How RefModel::step() advances the clock. Both give the same results cycle for cycle:
@@ -92,7 +107,9 @@ struct FrameRecord {
   std::uint32_t len = 0;
   Fate fate = Fate::kPending;
   ParseDrop parse_drop = ParseDrop::kNone;
-  ClassifierAction action;       // classification (valid unless parse-dropped)
+  std::uint32_t source = 0;      // TX: the source (host queue / VF) it came from
+  bool spoofed = false;          // TX, bound source: its headers named another tenant
+  ClassifierAction action;       // classification (valid unless parse- or spoof-dropped)
   CryptoOp egress_op = CryptoOp::kNone;  // tuser on the output: the op done, or none
   bool crypto = false;           // went through a crypto slot
   std::uint64_t arrival = 0;     // cycle of its tlast at the input
