@@ -51,8 +51,8 @@ namespace nicsched::control {
 inline constexpr const char* kHoldArm = "hold";  // the arm that keeps the last committed policy
 
 struct LookaheadConfig {
-  std::uint64_t every = 64;        // k: decisions between lookahead decisions (>= 1)
-  std::uint64_t horizon = 64;      // H: decisions a candidate plays in its copy before the default rule (>= 1)
+  std::uint64_t every = 500;       // k: decisions between lookahead decisions (>= 1)
+  std::uint64_t horizon = 500;     // H: decisions a candidate plays in its copy before the default rule (>= 1)
   std::uint64_t continuation = 0;  // decisions the default rule plays after H in a copy; 0: to the run's end
 };
 
