@@ -23,6 +23,8 @@
 #   MIN_ITER (20)  each run until every training tenant finished this many iterations / rounds
 #   ORACLE (10)    static configurations the oracle search judges per scenario
 #   THREADS (2)    runs in parallel
+#   LOOKAHEAD=1    also the lookahead oracle's row (nicagent eval --lookahead, k = H = 500
+#                  decisions, continuation to the end): several times step 1's cost
 # Step 1 takes about 45 minutes on 2 cores with the defaults.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -36,6 +38,8 @@ if [[ ${RENDER_ONLY:-0} != 1 ]]; then
   min_iter=${MIN_ITER:-20}
   oracle=${ORACLE:-10}
   threads=${THREADS:-2}
+  lookahead=()
+  [[ ${LOOKAHEAD:-0} != 1 ]] || lookahead=(--lookahead)
   policy=agent/policies/default
   # The code that measures: HEAD, marked when tracked files outside docs/ differ from it
   # ("unknown" outside a git checkout).
@@ -60,7 +64,7 @@ if [[ ${RENDER_ONLY:-0} != 1 ]]; then
     /usr/bin/time -f "time: %e s wall, %U s user, %S s system" \
       "$nicagent" --log-level info eval --family "$root/sim/families/$f.yaml" --count "$count" --seeds "$seeds" \
       --min-iterations "$min_iter" --oracle-evaluations "$oracle" --backend model --threads "$threads" \
-      --policy "$root/$policy" "${training[@]}" --out "$dir" >/dev/null 2>"$dir/eval.log"
+      --policy "$root/$policy" "${training[@]}" "${lookahead[@]}" --out "$dir" >/dev/null 2>"$dir/eval.log"
     tail -1 "$dir/eval.log"
     wall=$(( $(date +%s) - start ))
     echo "    $wall s"

@@ -15,7 +15,9 @@ Definitions (the page's introduction says the same to its readers):
   paired gain  per scenario the % by which A's slowdown is lower than B's, mean over scenarios
                with a 95 % CI (sim::paired_gain, mirrored by tools/starvation.py, imported here).
   heuristics   every controller in runs.csv except the policy (`ppo`), the online selector
-               (`select`, a row of its own) and the oracle.
+               (`select`, a row of its own), the oracle and the lookahead oracle.
+  lookahead    where runs.csv has `lookahead` rows (nicagent eval --lookahead): per scenario
+               their mean over seeds, a row of its own.
   oracle       runs.csv's `oracle` rows are every configuration the offline search ran, in
                order, each on every seed; FIFO's configuration is judged by the fifo rows.
                The oracle of a scenario is the candidate with the lowest mean over seeds.
@@ -47,6 +49,7 @@ def is_selector(c):
     a row of its own, never one of them."""
     return c == "select" or c.startswith("select:")
 ORACLE = "oracle"
+LOOKAHEAD = "lookahead"  # eval --lookahead's row: the lookahead oracle (dynamic control by forking the run)
 RUN_COLUMNS = ("scenario", "controller", "seed", "norm_iter_time")
 # measured.txt: how the family's runs were measured (tools/results.sh writes it beside runs.csv).
 MEASURED_KEYS = ("commit", "date", "backend", "count", "seeds", "min_iterations", "oracle_evaluations",
@@ -153,7 +156,7 @@ class Runs:
                                      f"fifo has {self.seeds}")
 
     def heuristics(self):
-        return [c for c in self.controllers if c != POLICY and not is_selector(c)]
+        return [c for c in self.controllers if c not in (POLICY, LOOKAHEAD) and not is_selector(c)]
 
     def selector(self):
         """The online selector's row name, or None when the runs have none."""
@@ -213,6 +216,8 @@ def headline(runs):
                    [best_in_sample(runs.oracle_candidates(s)) for s in runs.scenarios]),
         "hindsight": ("hindsight: best heuristic per scenario, chosen on the scored seeds",
                       [best_in_sample(heur[s]) for s in runs.scenarios]),
+        "lookahead": ("lookahead oracle (dynamic, offline: forks the run at its decisions)",
+                      runs.per_scenario(LOOKAHEAD) if LOOKAHEAD in runs.controllers else None),
         "solo": ("solo", [1.0] * len(runs.scenarios)),
     }
     if len(runs.seeds) > 1:
@@ -220,9 +225,11 @@ def headline(runs):
                                    [best_held_out(runs.oracle_candidates(s), runs.seeds) for s in runs.scenarios])
         rows["hindsight_held_out"] = ("hindsight, chosen on the other seeds",
                                       [best_held_out(heur[s], runs.seeds) for s in runs.scenarios])
-    if rows["selector"][1] is None:
-        del rows["selector"]
-    order = ("fifo", "best", "selector", "policy", "oracle", "oracle_held_out", "hindsight", "hindsight_held_out", "solo")
+    for optional in ("selector", "lookahead"):
+        if rows[optional][1] is None:
+            del rows[optional]
+    order = ("fifo", "best", "selector", "policy", "oracle", "oracle_held_out", "hindsight", "hindsight_held_out",
+             "lookahead", "solo")
     return {k: Line(rows[k][0], rows[k][1], fifo, policy) for k in order if k in rows}, best
 
 

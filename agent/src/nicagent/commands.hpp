@@ -68,6 +68,11 @@ struct EvalOptions {
   std::uint32_t seeds = 5;
   std::uint64_t min_iterations = 20;          // run until every training tenant finished this many
   std::uint32_t oracle_evaluations = 24;      // static configurations the oracle judges (0: no oracle)
+  bool lookahead = false;                     // add the lookahead oracle's row (control::run_lookahead)
+  std::uint64_t lookahead_every = 500;        // its k: decisions between lookahead decisions
+  std::uint64_t lookahead_horizon = 500;      // its H: decisions each candidate plays before the default rule
+  std::uint64_t lookahead_continuation = 0;   // decisions of the default rule after H (0: to the run's end)
+  std::optional<std::uint64_t> first_seed;    // with --family: draw seeds from this one (default: the family's first)
   std::optional<std::uint64_t> cycles;
   std::optional<std::uint64_t> interval;      // without a policy: control interval
   std::string backend = kDefaultBackend;      // "rtl" or "model"; empty: each scenario's own

@@ -1,5 +1,6 @@
 // nicagent eval: whole-scenario evaluation. Every baseline, the policy, the oracle (best
-// static configuration found by search) and the solo runs on each scenario (files, or
+// static configuration found by search), with --lookahead the lookahead oracle (dynamic
+// control by forking the run, lookahead.hpp), and the solo runs on each scenario (files, or
 // scenarios drawn from a family) and seed, through the same control loop; each run lasts
 // until every training tenant has finished --min-iterations iterations / rounds or the
 // scenario ends. Markdown tables (per family, per scenario), a per-run CSV and gnuplot PNGs.
@@ -19,6 +20,7 @@
 #include <thread>
 
 #include "commands.hpp"
+#include "nicsched/control/lookahead.hpp"
 #include "nicsched/control/oracle.hpp"
 #include "nicsched/control/sim_env.hpp"
 #include "nicsched/control/vec_env.hpp"
@@ -33,6 +35,7 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr const char* kOracle = "oracle";
 constexpr const char* kSolo = "solo";
+constexpr const char* kLookahead = "lookahead";
 constexpr const char* kPolicyRow = "ppo";
 
 double or_nan(const std::optional<double>& v) { return v.value_or(kNaN); }
@@ -289,6 +292,7 @@ const Row* find_row(const ScenarioResult& r, const std::string& name) {
 }
 
 std::string display_name(const std::string& controller) {
+  if (controller == kLookahead) return "lookahead (offline, forks)";
   return controller == kOracle ? "oracle (offline search)" : controller;
 }
 
@@ -349,7 +353,7 @@ void write_paired_table(std::ostream& md, const std::vector<ScenarioResult>& res
   double best_mean = kNaN;
   for (const auto& row : results.front().rows) {
     const auto& name = row.controller;
-    if (name == kPolicyRow || name == kOracle || name == kSolo) continue;
+    if (name == kPolicyRow || name == kOracle || name == kLookahead || name == kSolo) continue;
     const auto v = collect(name, &Row::norm_mean);
     std::vector<double> on;  // the scenarios the policy ran on
     for (std::size_t i = 0; i < v.size(); ++i) {
@@ -488,9 +492,10 @@ int eval(const EvalOptions& o) {
   if (!o.family.empty()) {
     const auto family = sim::load_family(o.family);
     family_name = family.name;
-    auto entries = control::family_entries(family, family.seed_first, o.count, o.cycles, backend);
+    const std::uint64_t first = o.first_seed.value_or(family.seed_first);
+    auto entries = control::family_entries(family, first, o.count, o.cycles, backend);
     for (std::uint32_t k = 0; k < o.count; ++k) {
-      items.push_back({"family seed " + std::to_string(family.seed_first + k), std::move(entries[k])});
+      items.push_back({"family seed " + std::to_string(first + k), std::move(entries[k])});
     }
   }
   for (const auto& file : o.scenarios) {
@@ -514,10 +519,8 @@ int eval(const EvalOptions& o) {
   std::size_t total_runs = 0;
   double total_ms = 0;
   std::map<std::string, DecisionTimes> decision_times;
-  // `make` (a fresh controller per run) on every seed of `entry`, the seeds in parallel.
-  auto run_seeds = [&](const control::ScenarioEntry& entry,
-                       const std::function<std::unique_ptr<control::Controller>()>& make) {
-    auto runs = control::run_seeds(entry, o.seeds, make, interval, o.min_iterations, pool, reward);
+  // Each run of `entry` (seeds 1, 2, ...) into runs.csv, tenants.csv and the decision times.
+  auto record = [&](const control::ScenarioEntry& entry, const std::vector<control::RunResult>& runs) {
     for (std::size_t s = 0; s < runs.size(); ++s) {
       const auto sc = control::score_run(runs[s], entry.scenario);
       csv << entry.scenario.name << ',' << csv_field(runs[s].controller) << ',' << s + 1 << ',' << sc.norm_time << ','
@@ -540,8 +543,18 @@ int eval(const EvalOptions& o) {
       t.wall_us.insert(t.wall_us.end(), runs[s].decide_us.begin(), runs[s].decide_us.end());
       t.cpu_us.insert(t.cpu_us.end(), runs[s].decide_cpu_us.begin(), runs[s].decide_cpu_us.end());
     }
+  };
+  // `make` (a fresh controller per run) on every seed of `entry`, the seeds in parallel.
+  auto run_seeds = [&](const control::ScenarioEntry& entry,
+                       const std::function<std::unique_ptr<control::Controller>()>& make) {
+    auto runs = control::run_seeds(entry, o.seeds, make, interval, o.min_iterations, pool, reward);
+    record(entry, runs);
     return runs;
   };
+  control::LookaheadConfig lookahead;
+  lookahead.every = o.lookahead_every;
+  lookahead.horizon = o.lookahead_horizon;
+  lookahead.continuation = o.lookahead_continuation;
 
   std::vector<ScenarioResult> results;
   for (const auto& item : items) {
@@ -567,6 +580,7 @@ int eval(const EvalOptions& o) {
       }
       res.rows.push_back(summarise(name, runs.back(), sc));
     }
+    std::optional<control::StaticConfig> oracle_best;
     if (o.oracle_evaluations > 0) {
       const auto space = oracle_space(sc);
       const auto fifo = control::fifo_config(space);
@@ -590,7 +604,45 @@ int eval(const EvalOptions& o) {
       const auto found = control::search_oracle(space, judge, budget);
       res.rows.push_back(summarise(kOracle, best_runs, sc));
       res.oracle_config = control::describe(found.best, space);
+      oracle_best = found.best;
       res.oracle_evaluations = found.evaluations;
+    }
+    if (o.lookahead) {
+      // Its arms: the baselines run above (the policy is not a candidate) and the static
+      // oracle's configuration when it was searched; the seeds in parallel.
+      std::vector<control::LookaheadResult> found(o.seeds);
+      std::vector<double> wall(o.seeds);
+      pool.run(o.seeds, [&](std::size_t s) {
+        std::vector<std::unique_ptr<control::Controller>> arms;
+        for (const auto& name : controllers) {
+          if (name != kPolicyRow) arms.push_back(control::make_scenario_baseline(name, sc));
+        }
+        if (oracle_best) arms.push_back(std::make_unique<control::StaticController>(*oracle_best, kOracle));
+        const auto t0 = std::chrono::steady_clock::now();
+        found[s] = control::run_lookahead(item.entry, s + 1, std::move(arms), interval, o.min_iterations, lookahead);
+        wall[s] = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      });
+      std::vector<control::RunResult> runs_la;
+      std::ostringstream note;
+      note << "Lookahead oracle (k = " << lookahead.every << ", H = " << lookahead.horizon << ", continuation "
+           << (lookahead.continuation == 0 ? std::string("to the end") : std::to_string(lookahead.continuation))
+           << ", " << found.front().arms.size() << " arms):";
+      for (std::size_t s = 0; s < found.size(); ++s) {
+        auto& f = found[s];
+        std::size_t switches = 0;
+        for (std::size_t d = 1; d < f.decisions.size(); ++d) {
+          if (f.decisions[d].chosen) ++switches;
+        }
+        note << " seed " << s + 1 << ": default `" << f.arms[f.default_arm] << "` (" << fmt_num(f.decisions.front().best_score, 3)
+             << "), final " << fmt_num(f.score, 3) << ", " << switches << " changes in " << f.decisions.size() - 1
+             << " decisions, " << f.forks << " copies, " << fmt_num(wall[s], 1) << " s;";
+        f.run.controller = kLookahead;
+        runs_la.push_back(std::move(f.run));
+      }
+      spdlog::info("{}: {}", sc.name, note.str());
+      res.notes.push_back(note.str());
+      record(item.entry, runs_la);
+      res.rows.push_back(summarise(kLookahead, runs_la, sc));
     }
     res.rows.push_back(solo_row(item.entry));
     spdlog::info("{} ({}): done, {:.0f} s wall so far", sc.name, item.label,

@@ -102,6 +102,21 @@ int main(int argc, char** argv) {
   eval_cmd->add_option("--oracle-evaluations", e.oracle_evaluations,
                        "static configurations the oracle search judges per scenario (0: no oracle)")
       ->capture_default_str();
+  auto* lookahead_opt = eval_cmd->add_flag(
+      "--lookahead", e.lookahead,
+      "add the lookahead oracle: at every k-th decision fork the run, play each baseline run (and the static "
+      "oracle's configuration, and holding the current one) for H decisions, continue with the default rule, "
+      "commit the best");
+  eval_cmd->add_option("--lookahead-every", e.lookahead_every, "the lookahead oracle's k (decisions)")
+      ->capture_default_str()->check(CLI::Range(1, 1000000))->needs(lookahead_opt);
+  eval_cmd->add_option("--lookahead-horizon", e.lookahead_horizon, "the lookahead oracle's H (decisions)")
+      ->capture_default_str()->check(CLI::Range(1, 1000000))->needs(lookahead_opt);
+  eval_cmd->add_option("--lookahead-continuation", e.lookahead_continuation,
+                       "decisions of the default rule after H in each copy (0: to the run's end)")
+      ->capture_default_str()->needs(lookahead_opt);
+  eval_cmd->add_option("--first-seed", e.first_seed,
+                       "draw --family's scenarios from this seed on (default: the family's first seed)")
+      ->needs(family_opt);
   eval_cmd->add_option("--cycles", e.cycles, "simulate at most this many cycles instead of the scenario's duration");
   eval_cmd->add_option("--interval", e.interval, "control interval in cycles (default: the policy's)");
   eval_cmd->add_option("--backend", e.backend, "NIC simulator: model (C++ reference model) or rtl (Verilated RTL)")

@@ -1,0 +1,89 @@
+// The lookahead oracle: the ruler for dynamic control (docs/results.md, the lookahead
+// rows). At every k-th decision of a run it forks the run (ControlledRun::fork), lets each
+// candidate decide in its own copy for a horizon of H decisions, continues each copy with
+// the default rule, scores each copy as whole-scenario evaluation scores a run
+// (score_run's normalised iteration time) and commits the plan whose copy scored best.
+// It sees the workloads' future (each copy simulates it), so it is an offline bound, not
+// a controller one could deploy, as the static oracle (oracle.hpp) is for static
+// configurations.
+//
+// Candidates (arms): the controllers given (eval: every baseline it runs, and the static
+// oracle's configuration when it was searched), and `hold`, which keeps writing the policy
+// committed last (the current configuration). Every arm decides at every interval,
+// whichever is in charge, so that an arm's own state (the starvation guard's counts, the
+// selector's trials) follows the run it would take over; only the policy of the arm in
+// charge is committed.
+//
+// Plans. A plan is "arm a for H decisions, then the default rule to the end". At the first
+// decision each arm is played alone to the end (H infinite), the best of them is committed
+// and becomes the default rule for the rest of the run (the per-seed hindsight choice among
+// the arms); at every k-th decision after it, the candidates are the plan being followed
+// (its remaining part) and, for each arm a, "a for H, then the default". The plan being
+// followed wins ties (so the run does not switch for nothing), then the arms in order; a
+// NaN score never wins.
+//
+// What it guarantees, with continuation to the end (LookaheadConfig::continuation = 0):
+// the simulation is deterministic and a fork continues exactly as the original
+// (docs/simulation.md), so the score of the plan being followed is what the run will
+// score if nothing changes; each decision keeps it or replaces it by a better one. The
+// final score is therefore the best projected score of the last decision, at most every
+// projected score of every earlier decision, and at most the score of every arm played
+// alone for the whole run. With a shorter continuation the projections are cut short and
+// the guarantee does not hold (the score of a prefix ranks the candidates).
+//
+// Cost: (arms + 1) copies per decision after the first, each simulating the rest of the
+// run (or H + continuation intervals), and one whole run per arm at the first: about
+// (arms + 1) x decisions / 2 whole runs with continuation to the end.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "nicsched/clone_ptr.hpp"
+#include "nicsched/control/controller.hpp"
+#include "nicsched/control/sim_env.hpp"
+
+namespace nicsched::control {
+
+inline constexpr const char* kHoldArm = "hold";  // the arm that keeps the last committed policy
+
+struct LookaheadConfig {
+  std::uint64_t every = 500;       // k: decisions between lookahead decisions (>= 1)
+  std::uint64_t horizon = 500;     // H: decisions a candidate plays in its copy before the default rule (>= 1)
+  std::uint64_t continuation = 0;  // decisions the default rule plays after H in a copy; 0: to the run's end
+};
+
+// One lookahead decision: what each candidate's copy scored, what was committed.
+struct LookaheadDecision {
+  std::uint64_t decision = 0;  // index of the run's decision it was taken at (0: the first)
+  // Per arm (LookaheadRun's arm order), the score of "arm for H then default" (at the first
+  // decision: the arm alone to the end); lower is better, NaN: no score.
+  std::vector<double> arm_scores;
+  double incumbent_score = NAN;  // the plan being followed (NaN at the first decision)
+  double best_score = NAN;       // the committed plan's
+  std::optional<std::uint32_t> chosen;  // the arm now in charge; none: the plan followed was kept
+};
+
+struct LookaheadResult {
+  RunResult run;                              // the committed run (controller "lookahead")
+  double score = NAN;                         // score_run(run).norm_time
+  std::vector<std::string> arms;              // arm names, kHoldArm last
+  std::uint32_t default_arm = 0;              // the default rule (chosen at the first decision)
+  std::vector<LookaheadDecision> decisions;   // every lookahead decision in order
+  std::uint64_t forks = 0;                    // copies played
+  std::uint64_t simulated_cycles = 0;         // in the copies, the committed run's excluded
+};
+
+// The lookahead oracle on one scenario and seed: `arms` (fresh controllers, reset here),
+// `hold` added; other arguments as run_controller's. Throws EnvError on no arms or a
+// config with every or horizon 0.
+[[nodiscard]] LookaheadResult run_lookahead(const ScenarioEntry& entry, std::uint64_t seed,
+                                            std::vector<std::unique_ptr<Controller>> arms,
+                                            std::uint64_t interval_cycles,
+                                            std::optional<std::uint64_t> min_iterations,
+                                            const LookaheadConfig& config);
+
+}  // namespace nicsched::control
