@@ -5,6 +5,7 @@
 #include <string>
 
 #include "nicsched/control/controller.hpp"
+#include "nicsched/control/selector.hpp"
 
 namespace nicsched::control {
 namespace {
@@ -23,6 +24,10 @@ ActionCodec::ActionCodec(const NicEnvConfig& cfg, const host::Capabilities& caps
 
 ActionSpace ActionCodec::space() const {
   ActionSpace s;
+  if (strategy_action()) {
+    s.head_sizes.push_back(static_cast<int>(cfg_.strategies.size()));
+    return s;
+  }
   for (std::uint32_t t = 0; t < caps_.tenants; ++t) {
     s.head_sizes.push_back(static_cast<int>(cfg_.priority_levels));
     s.head_sizes.push_back(static_cast<int>(cfg_.weight_levels));
@@ -56,6 +61,11 @@ std::uint32_t ActionCodec::control_level_of(const ControlBucket& b, std::uint32_
 }
 
 void ActionCodec::mask(const TelemetryTracker& tracker, std::span<std::uint8_t> out) const {
+  if (strategy_action()) {
+    if (out.size() != cfg_.strategies.size()) throw EnvError("ActionCodec::mask: wrong mask size");
+    std::fill(out.begin(), out.end(), std::uint8_t{1});
+    return;
+  }
   const std::size_t per_tenant = logits_per_tenant();
   if (out.size() != per_tenant * caps_.tenants) throw EnvError("ActionCodec::mask: wrong mask size");
   for (std::uint32_t t = 0; t < caps_.tenants; ++t) {
@@ -83,6 +93,7 @@ void ActionCodec::mask(const TelemetryTracker& tracker, std::span<std::uint8_t> 
 }
 
 host::Policy ActionCodec::decode(std::span<const int> action, const host::Policy& base) const {
+  if (strategy_action()) throw EnvError("ActionCodec::decode: the strategy action is decided by StrategySet");
   const std::size_t per = heads_per_tenant();
   if (action.size() != per * caps_.tenants) {
     throw EnvError("ActionCodec::decode: expected " + std::to_string(per * caps_.tenants) +
@@ -124,6 +135,7 @@ host::Policy ActionCodec::decode(std::span<const int> action, const host::Policy
 }
 
 std::vector<int> ActionCodec::encode(const host::Policy& policy) const {
+  if (strategy_action()) throw EnvError("ActionCodec::encode: the strategy action is encoded by StrategySet::index_of");
   const std::size_t per = heads_per_tenant();
   std::vector<int> a(per * caps_.tenants, 0);
   for (std::uint32_t t = 0; t < caps_.tenants && t < policy.tenants.size(); ++t) {
@@ -145,6 +157,44 @@ std::vector<int> ActionCodec::encode(const host::Policy& policy) const {
     }
   }
   return a;
+}
+
+StrategySet::StrategySet(const std::vector<std::string>& names) : names_(names) {
+  for (std::size_t i = 0; i < names_.size(); ++i) {
+    try {
+      controllers_.emplace_back(make_baseline(names_[i]));
+    } catch (const EnvError& e) {
+      throw EnvError("strategy " + std::to_string(i + 1) + ": " + e.what());
+    }
+  }
+}
+
+void StrategySet::reset() {
+  for (auto& c : controllers_) c->reset();
+  decisions_.clear();
+}
+
+void StrategySet::decide_all(const TelemetryTracker& tracker, const host::Policy& base) {
+  decisions_.resize(controllers_.size());
+  for (std::size_t i = 0; i < controllers_.size(); ++i) decisions_[i] = controllers_[i]->decide(tracker, base);
+}
+
+const host::Policy& StrategySet::decision(int k) const {
+  if (decisions_.empty()) throw EnvError("StrategySet: no decision before the first interval");
+  if (k < 0 || k >= static_cast<int>(decisions_.size())) {
+    throw EnvError("StrategySet: strategy " + std::to_string(k) + " out of range (0.." +
+                   std::to_string(decisions_.size() - 1) + ")");
+  }
+  return decisions_[static_cast<std::size_t>(k)];
+}
+
+std::optional<std::uint32_t> StrategySet::index_of(const Controller& teacher) const {
+  const auto* selector = dynamic_cast<const OnlineSelector*>(&teacher);
+  const std::string name = selector ? selector->candidates()[selector->current()] : teacher.name();
+  for (std::size_t i = 0; i < names_.size(); ++i) {
+    if (names_[i] == name) return static_cast<std::uint32_t>(i);
+  }
+  return std::nullopt;
 }
 
 }  // namespace nicsched::control

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "nicsched/control/controller.hpp"
 #include "nicsched/fileio/settings.hpp"
 #include "nicsched/fileio/yaml.hpp"
 
@@ -29,6 +30,24 @@ fileio::Setting<NicEnvConfig> reward_setting() {
           }};
 }
 
+// The `action` key: a word, as `reward`.
+fileio::Setting<NicEnvConfig> action_setting() {
+  return {"action",
+          [](NicEnvConfig& c, const fileio::YamlDoc& doc, const YAML::Node& n) {
+            const auto word = doc.as<std::string>(n, "action", "tenant or strategy");
+            if (word == action_kind_name(ActionKind::kTenant)) {
+              c.action = ActionKind::kTenant;
+            } else if (word == action_kind_name(ActionKind::kStrategy)) {
+              c.action = ActionKind::kStrategy;
+            } else {
+              doc.fail(n, "action", "must be tenant or strategy, not '" + word + "'");
+            }
+          },
+          [](YAML::Emitter& out, const NicEnvConfig& c) {
+            out << YAML::Key << "action" << YAML::Value << action_kind_name(c.action);
+          }};
+}
+
 const fileio::Settings<NicEnvConfig>& env_settings() {
   static const fileio::Settings<NicEnvConfig> table(
       "unknown env setting",
@@ -41,6 +60,8 @@ const fileio::Settings<NicEnvConfig>& env_settings() {
           setting("quota_levels", &NicEnvConfig::quota_levels, "an unsigned integer"),
           setting("rate_levels", &NicEnvConfig::rate_levels, "an unsigned integer"),
           setting("control_levels", &NicEnvConfig::control_levels, "an unsigned integer"),
+          action_setting(),
+          setting("strategies", &NicEnvConfig::strategies, "a list of controller names"),
           reward_setting(),
           setting("slowdown_prior_iterations", &NicEnvConfig::slowdown_prior_iterations, "a number"),
           setting("progress_coef", &NicEnvConfig::progress_coef, "a number"),
@@ -77,6 +98,20 @@ const char* reward_kind_name(RewardKind k) {
   return "?";
 }
 
+const char* action_kind_name(ActionKind k) {
+  switch (k) {
+    case ActionKind::kTenant: return "tenant";
+    case ActionKind::kStrategy: return "strategy";
+  }
+  return "?";
+}
+
+const std::vector<std::string>& default_strategies() {
+  static const std::vector<std::string> names = {"progress+guard", "progress", "sp",           "fifo",       "fair",
+                                                 "stagger+guard",  "las+guard", "crypto-equal", "crypto-prop"};
+  return names;
+}
+
 void NicEnvConfig::validate() const {
   auto require = [](bool ok, const char* key, const char* what) {
     if (!ok) throw EnvError(std::string("env config: '") + key + "' " + what);
@@ -96,6 +131,21 @@ void NicEnvConfig::validate() const {
           "progress_coef/fairness_coef/drop_coef/deadline_coef", "must not be negative");
   require(starvation_coef >= 0 && std::isfinite(starvation_coef), "starvation_coef",
           "must be a finite number >= 0 (weight of the worst tenant's slowdown term; 0: off)");
+  require(action != ActionKind::kStrategy || strategies.size() >= 2, "strategies",
+          "must name at least two controllers for the strategy action");
+  for (std::size_t i = 0; i < strategies.size(); ++i) {
+    try {
+      (void)make_baseline(strategies[i]);
+    } catch (const EnvError& e) {
+      throw EnvError("env config: 'strategies' entry " + std::to_string(i + 1) + ": " + e.what());
+    }
+    for (std::size_t j = 0; j < i; ++j) {
+      if (strategies[i] == strategies[j]) {
+        throw EnvError("env config: 'strategies' names '" + strategies[i] + "' twice (entries " +
+                       std::to_string(j + 1) + " and " + std::to_string(i + 1) + ")");
+      }
+    }
+  }
   require(guard().valid_share(), "guard_share",
           "must be in (0, 1] (held back: less than this share of the backlogged tenants' mean bytes)");
 }

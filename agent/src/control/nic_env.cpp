@@ -14,6 +14,7 @@ NicEnv::NicEnv(NicEnvConfig cfg, TargetFactory factory)
   tracker_.emplace(caps_, target_->link_bytes_per_cycle());
   codec_.emplace(cfg_, caps_, target_->link_bytes_per_cycle());
   encoder_.emplace(cfg_, caps_);
+  if (cfg_.action == ActionKind::kStrategy) strategies_.emplace(cfg_.strategies);
 }
 
 NicEnv::~NicEnv() = default;
@@ -35,6 +36,14 @@ void NicEnv::set_teacher(std::unique_ptr<Controller> teacher) {
 
 bool NicEnv::expert_action(std::span<int> action_out) {
   if (!teacher_) return false;
+  if (strategies_) {
+    (void)teacher_->decide(*tracker_, base_);  // its state follows the run (a selector's arm)
+    const auto k = strategies_->index_of(*teacher_);
+    if (!k) throw EnvError("NicEnv: the teacher '" + teacher_->name() + "' decides as none of the env's strategies");
+    if (action_out.size() != 1) throw EnvError("NicEnv::expert_action: wrong action size");
+    action_out[0] = static_cast<int>(*k);
+    return true;
+  }
   const auto a = codec_->encode(teacher_->decide(*tracker_, base_));
   if (action_out.size() != a.size()) throw EnvError("NicEnv::expert_action: wrong action size");
   const auto space = codec_->space();
@@ -73,6 +82,7 @@ void NicEnv::reset(std::uint64_t seed, std::span<float> obs_out) {
   steps_ = 0;
   if (teacher_) teacher_->reset();
   guard_.reset();
+  if (strategies_) strategies_->reset();
   target_->clock().step(cfg_.interval_cycles);
   observe_interval();
   encoder_->write(obs_out);
@@ -86,10 +96,16 @@ void NicEnv::observe_interval() {
   reward_ = compute_reward(cfg_, start_progress_, last_progress_, now_progress, tracker_->interval_cycles(),
                            target_->clock().cycle() - start_cycle_, *tracker_);
   last_progress_ = now_progress;
+  if (strategies_) strategies_->decide_all(*tracker_, base_);
 }
 
 StepResult NicEnv::step(std::span<const int> action, std::span<float> obs_out) {
-  in_force_ = codec_->decode(action, base_);
+  if (strategies_) {
+    if (action.size() != 1) throw EnvError("NicEnv::step: the strategy action is one index");
+    in_force_ = strategies_->decision(action[0]);
+  } else {
+    in_force_ = codec_->decode(action, base_);
+  }
   guard_.apply(*tracker_, in_force_);
   host::apply_policy(target_->bus(), caps_, in_force_);
   target_->clock().step(cfg_.interval_cycles);

@@ -627,12 +627,12 @@ TrainingEnvs make_training_envs(const TrainOptions& o, const TrainRequest& req, 
 // Where each tenant sits in observations and actions (the set network, BC augmentation).
 ppo::TenantLayout tenant_layout(const control::NicEnvConfig& env_cfg, const control::Env& env) {
   const control::ActionCodec codec(env_cfg, host::Capabilities{});
-  const auto tenants = static_cast<std::size_t>(env.action_space().heads() / codec.heads_per_tenant());
   ppo::TenantLayout layout;
   layout.frames = env_cfg.history;
   layout.tenant_features = control::ObservationEncoder::tenant_features(env_cfg);
-  layout.frame_size = tenants * layout.tenant_features + control::ObservationEncoder::kGlobalFeatures;
-  layout.tenants = tenants;
+  layout.frame_size = env.observation_size() / env_cfg.history;
+  layout.tenants = (layout.frame_size - control::ObservationEncoder::kGlobalFeatures) / layout.tenant_features;
+  if (codec.strategy_action()) return layout;  // one head for the whole NIC: no tenant's heads
   layout.heads_per_tenant = codec.heads_per_tenant();
   layout.logits_per_tenant = codec.logits_per_tenant();
   return layout;

@@ -11,6 +11,7 @@ PpoController::PpoController(std::shared_ptr<const TrainedPolicy> policy)
 
 void PpoController::reset() {
   codec_.reset();
+  strategies_.reset();
   encoder_.reset();
   in_force_.reset();
   guard_.reset();
@@ -28,6 +29,7 @@ host::Policy PpoController::decide(const control::TelemetryTracker& tracker, con
                             std::to_string(encoder_->size()) + " and " +
                             std::to_string(codec_->space().heads()));
     }
+    if (codec_->strategy_action()) strategies_.emplace(env_.strategies);
     obs_.resize(encoder_->size());
     mask_.resize(codec_->space().total());
   }
@@ -36,7 +38,12 @@ host::Policy PpoController::decide(const control::TelemetryTracker& tracker, con
   encoder_->write(obs_);
   codec_->mask(tracker, mask_);
   action_ = policy_->act(obs_, mask_);
-  in_force_ = codec_->decode(action_, base);
+  if (strategies_) {
+    strategies_->decide_all(tracker, base);
+    in_force_ = strategies_->decision(action_.at(0));
+  } else {
+    in_force_ = codec_->decode(action_, base);
+  }
   guard_.apply(tracker, *in_force_);
   return *in_force_;
 }

@@ -1,14 +1,19 @@
-// ActionCodec: NicEnv's per-tenant multi-discrete action (docs/agent.md, "Action"): heads
-// (priority, weight level, quota[, rate][, control bucket]) per tenant, tenant after tenant,
-// decoded into a host::Policy, encoded from one (behaviour cloning), and masked to what the
-// NIC has.
+// ActionCodec: NicEnv's action (docs/agent.md, "Action"). The per-tenant action (`action:
+// tenant`): heads (priority, weight level, quota[, rate][, control bucket]) per tenant,
+// tenant after tenant, decoded into a host::Policy, encoded from one (behaviour cloning),
+// and masked to what the NIC has. The strategy action (`action: strategy`): one head whose
+// value k hands the interval's decision to the env config's strategies[k] (StrategySet).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <span>
 #include <vector>
 
+#include "nicsched/clone_ptr.hpp"
+#include "nicsched/control/controller.hpp"
 #include "nicsched/control/env.hpp"
 #include "nicsched/control/env_config.hpp"
 #include "nicsched/control/tracker.hpp"
@@ -28,6 +33,8 @@ class ActionCodec {
   // link_bytes_per_cycle: the line rate the rate levels are fractions of (0: one
   // AXI4-Stream beat per cycle, CAPS data_bytes).
   ActionCodec(const NicEnvConfig& cfg, const host::Capabilities& caps, double link_bytes_per_cycle = 0.0);
+  // The strategy action: one head of strategies.size() values, every value allowed.
+  [[nodiscard]] bool strategy_action() const { return cfg_.action == ActionKind::kStrategy; }
   [[nodiscard]] ActionSpace space() const;
   // A tenant's heads, at these indices of its slice of the action; the control head, when
   // there, is the last (control_head_index()).
@@ -58,9 +65,10 @@ class ActionCodec {
   // The level 1 .. levels-1 whose bucket `b` is exactly; 0 (the scenario's) for any other.
   [[nodiscard]] static std::uint32_t control_level_of(const ControlBucket& b, std::uint32_t levels);
   // Allowed values: priorities the NIC has, quotas up to its slots; absent tenants
-  // are pinned to index 0 of every head.
+  // are pinned to index 0 of every head. The strategy action: all.
   void mask(const TelemetryTracker& tracker, std::span<std::uint8_t> out) const;
-  // The policy for an action: base with SP+DWRR and each tenant's values; level 0 of the
+  // The per-tenant action only (EnvError for the strategy action, whose decisions are
+  // StrategySet's). The policy for an action: base with SP+DWRR and each tenant's values; level 0 of the
   // rate and control heads leaves the tenant's rate limit and control bucket as in base.
   [[nodiscard]] host::Policy decode(std::span<const int> action, const host::Policy& base) const;
   // The action that stands for a policy's tenant settings (nearest levels).
@@ -72,6 +80,33 @@ class ActionCodec {
   NicEnvConfig cfg_;
   host::Capabilities caps_;
   double link_bytes_per_cycle_ = 0.0;
+};
+
+// The strategy action's controllers (NicEnvConfig::strategies). Every one decides every
+// interval, as the online selector's candidates do, so that each one's own state (its
+// guard's held-back counts, its burst estimates) follows the run whichever of them is in
+// charge; the chosen one's decision is committed. Switching rewrites the policy registers
+// only. A copy copies every controller's state (ClonePtr: NicEnv::fork).
+class StrategySet {
+ public:
+  // EnvError naming the entry that is no controller.
+  explicit StrategySet(const std::vector<std::string>& names);
+  [[nodiscard]] std::size_t size() const { return names_.size(); }
+  [[nodiscard]] const std::vector<std::string>& names() const { return names_; }
+  void reset();
+  // Every strategy decides on the interval just observed.
+  void decide_all(const TelemetryTracker& tracker, const host::Policy& base);
+  // Strategy k's decision of the last decide_all(); EnvError for a k out of range or
+  // before any decide_all().
+  [[nodiscard]] const host::Policy& decision(int k) const;
+  // The index of the strategy a teacher's decision stands for: the arm an online
+  // selector runs now, or the teacher's own name; none when it is no strategy.
+  [[nodiscard]] std::optional<std::uint32_t> index_of(const Controller& teacher) const;
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<ClonePtr<Controller>> controllers_;
+  std::vector<host::Policy> decisions_;  // empty before the first decide_all()
 };
 
 }  // namespace nicsched::control

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "nicsched/control/error.hpp"
 #include "nicsched/control/guard.hpp"
@@ -20,6 +21,17 @@ enum class RewardKind {
   kSlowdown,  // the change in minus the running mean normalised iteration time (potential-based)
 };
 [[nodiscard]] const char* reward_kind_name(RewardKind k);
+
+// What the policy's action chooses (docs/agent.md, "Action").
+enum class ActionKind {
+  kTenant,    // per tenant: priority, weight level, crypto quota[, rate][, control bucket]
+  kStrategy,  // one categorical head: which of NicEnvConfig::strategies decides the interval
+};
+[[nodiscard]] const char* action_kind_name(ActionKind k);
+
+// The strategy action's controllers when env.yaml names none: every baseline, the
+// dynamic ones with the starvation guard (progress also without, as the tables run it).
+[[nodiscard]] const std::vector<std::string>& default_strategies();
 
 struct NicEnvConfig {
   std::uint64_t interval_cycles = 2000;  // cycles per control step (8 us at 250 MHz)
@@ -36,6 +48,15 @@ struct NicEnvConfig {
   // 3: high; ActionCodec::control_bucket_of_level). 1 (the default): no control head, as
   // in the committed policy.
   std::uint32_t control_levels = 1;
+  // `tenant` (the default, the committed policy's) or `strategy`: one head of
+  // strategies.size() values, value k handing the interval's decision to strategies[k]
+  // (StrategySet: every strategy decides every interval, so each one's state follows the
+  // run whichever is in charge). The per-tenant heads' sizes above are then unused.
+  ActionKind action = ActionKind::kTenant;
+  // The strategy action's controllers (baseline names, make_baseline; NAME+guard and
+  // select:... among them). `sp` ranks tenants by index (the env does not see the
+  // scenario's declared priorities).
+  std::vector<std::string> strategies = default_strategies();
   // --- reward (docs/agent.md) ---
   // The progress term: `speed` (the default, what the committed policy was trained with) or
   // `slowdown`, whose sum over an episode is the episode's estimate of the evaluation

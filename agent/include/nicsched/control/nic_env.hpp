@@ -66,7 +66,8 @@ class NicEnv final : public Env {
   void action_mask(std::span<std::uint8_t> mask_out) const override;
   // A controller (e.g. the `progress` baseline) whose decision expert_action() returns,
   // encoded as this env's action and limited to what the mask allows (absent tenants
-  // keep index 0). Reset with the env.
+  // keep index 0); under the strategy action, the strategy it stands for
+  // (StrategySet::index_of: EnvError when it is none). Reset with the env.
   void set_teacher(std::unique_ptr<Controller> teacher);
   bool expert_action(std::span<int> action_out) override;
 
@@ -90,6 +91,7 @@ class NicEnv final : public Env {
   RewardTerms reward_;
   ClonePtr<Controller> teacher_;
   StarvationGuard guard_;  // cfg_.guard(): over every decoded action
+  std::optional<StrategySet> strategies_;  // the strategy action only
 };
 
 }  // namespace nicsched::control

@@ -32,6 +32,7 @@ class PpoController final : public control::Controller {
   std::shared_ptr<const TrainedPolicy> policy_;
   control::NicEnvConfig env_;
   std::optional<control::ActionCodec> codec_;
+  std::optional<control::StrategySet> strategies_;  // the strategy action only
   std::optional<control::ObservationEncoder> encoder_;
   std::optional<host::Policy> in_force_;
   control::StarvationGuard guard_;  // env_.guard(): over every decoded action, as in training
