@@ -202,13 +202,13 @@ module nicsched_queues #(
     frame_len   = in_len_q;
     eq_full     = {in_user_q.tenant, in_user_q.cls};
     eq_q        = eq_full[QueueW-1:0];
+    // the queue's bytes and limit: an indexed read (a mux tree of the index bits), not a
+    // compare per queue
     eq_bytes_now = '0;
     eq_limit    = '0;
-    for (int q = 0; q < NumQueues; q++) begin
-      if (eq_q == q[QueueW-1:0]) begin
-        eq_bytes_now = bytes_q[q*32 +: 32];
-        eq_limit     = qlimit_i[q*24 +: 24];
-      end
+    if (32'(eq_q) < NumQueues) begin
+      eq_bytes_now = bytes_q[eq_q*32 +: 32];
+      eq_limit     = qlimit_i[eq_q*24 +: 24];
     end
     over_limit  = frame_len[LenW] ||
                   ({1'b0, eq_bytes_now} + {{(33-LenW-1){1'b0}}, frame_len} >
