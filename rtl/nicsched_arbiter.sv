@@ -139,19 +139,24 @@ module nicsched_arbiter #(
 
   always_comb begin
     logic [QuantumW-1:0] q_raw;
+    logic                q_zero;        // T_WEIGHT.QUANTUM is 0 (counted as 1)
     logic [LenW-1:0]     debt;          // -deficit, for a deficit <= 0 (< 2^LenW)
+    logic [CmpW-1:0]     debt_s;        // debt >> s
     logic [ExpN-1:0]     need;          // per exponent: some tenant of the level still in debt
     logic [NumTenants-1:0] in_debt;     // backlogged tenants of the level (they need credit)
     sp_mode   = (mode_i == MODE_SP) || (mode_i == MODE_SP_DWRR);
     use_dwrr  = (mode_i == MODE_DWRR) || (mode_i == MODE_SP_DWRR);
     fifo_mode = (mode_i == MODE_FIFO);
     for (int t = 0; t < NumTenants; t++) begin
-      q_raw = t_quantum_i[t*QuantumW +: QuantumW];
-      q_eff[t*QuantumW +: QuantumW] = (q_raw == '0) ? QuantumW'(1) : q_raw;
-      // quantum * 2^s > debt  <=>  quantum > floor(debt / 2^s) (integers)
+      q_raw  = t_quantum_i[t*QuantumW +: QuantumW];
+      q_zero = q_raw == '0;
+      q_eff[t*QuantumW +: QuantumW] = q_zero ? QuantumW'(1) : q_raw;
+      // quantum * 2^s > debt  <=>  quantum > floor(debt / 2^s) (integers). The quantum's
+      // "0 counts as 1" is taken beside the compare (1 > x <=> x == 0), not before it.
       debt = LenW'(-def_q[t*DefW +: DefW]);
       for (int s = 0; s < ExpN; s++) begin
-        fits[s*NumTenants + t] = pos_q[t] || (CmpW'(q_eff[t*QuantumW +: QuantumW]) > (CmpW'(debt) >> s));
+        debt_s = CmpW'(debt) >> s;
+        fits[s*NumTenants + t] = pos_q[t] || (CmpW'(q_raw) > debt_s) || (q_zero && debt_s == '0);
       end
       t_backlog[t] = q_backlog_i[2*t] || q_backlog_i[2*t+1];
       t_lvl[t*2 +: 2] = sp_mode ? t_prio_i[t*2 +: 2] : 2'd0;
@@ -339,7 +344,7 @@ module nicsched_arbiter #(
     logic             refill;
     logic [LenW-1:0]  len;
     logic [4*DefW-1:0] cand;            // next deficit: kept, refilled, granted, both
-    logic [3:0]       cand_pos;         // ... is positive
+    logic [3:0]       cand_pos;         // ... is positive (from the operands: see below)
     logic [1:0]       sel;              // {granted, refilled}
     def_d     = def_q;
     rr_last_d = rr_last_q;
@@ -357,9 +362,14 @@ module nicsched_arbiter #(
       cand[1*DefW +: DefW] = def_plus[t*DefW +: DefW];
       cand[2*DefW +: DefW] = def_q[t*DefW +: DefW] - {{(DefW-LenW){1'b0}}, len};
       cand[3*DefW +: DefW] = def_plus[t*DefW +: DefW] - {{(DefW-LenW){1'b0}}, len};
-      for (int k = 0; k < 4; k++) begin
-        cand_pos[k] = $signed(cand[k*DefW +: DefW]) > 0;
-      end
+      // Whether each is positive, from the operands rather than after the subtraction: the
+      // kept deficit's is pos_q; a refill always gives credit (m makes deficit + 2^m
+      // quanta > 0 for every backlogged tenant of the level: RefillCredit_A); less the
+      // frame, deficit > len.
+      cand_pos[0] = pos_q[t];
+      cand_pos[1] = 1'b1;
+      cand_pos[2] = $signed(def_q[t*DefW +: DefW]) > $signed({{(DefW-LenW){1'b0}}, len});
+      cand_pos[3] = $signed(def_plus[t*DefW +: DefW]) > $signed({{(DefW-LenW){1'b0}}, len});
       // A round ends: every backlogged tenant of the top level without credit gains 2^m quanta
       // (never at the control level, where every request has credit).
       refill = 1'b0;
@@ -397,6 +407,15 @@ module nicsched_arbiter #(
     end
   end
 
+  for (genvar t = 0; t < NumTenants; t++) begin : g_tenant_assert
+    // the refilled deficit of a tenant the refill applies to (backlogged, of its level) is
+    // positive: cand_pos[1] is a constant
+    `NICSCHED_ASSERT(RefillCredit_A, !(t_backlog[t] && lvl_on[t_lvl[t*2 +: 2]*NumTenants + t]) ||
+                                     pos_q[t] || $signed(def_plus[t*DefW +: DefW]) > 0)
+    `NICSCHED_ASSERT(PosIsDeficit_A, pos_q[t] == ($signed(def_q[t*DefW +: DefW]) > 0))
+    // the bound of the header: a grant needs credit >= 1, so debt stays < 2^LenW - 1
+    `NICSCHED_ASSERT(DebtBound_A, $signed(def_q[t*DefW +: DefW]) >= -$signed({{(DefW-LenW){1'b0}}, {LenW{1'b1}}}) + 1)
+  end
   `NICSCHED_ASSERT(GrantOnehot_A, !grant_valid_o || $onehot(grant_onehot_o))
   `NICSCHED_ASSERT(GrantEligible_A, !grant_valid_o || q_elig_i[grant_queue_o])  // only an eligible head
 

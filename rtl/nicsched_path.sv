@@ -32,9 +32,10 @@
 //   plain frames. Any crypto op in the classification (ENCRYPT or DECRYPT) means this
 //   direction's operation (one classifier table serves both directions: a tenant's
 //   frames are encrypted on TX and decrypted on RX); tuser says CryptoOp.
-// Timing (idle, 512-bit data): tlast into the queues at edge t, decision in clock t+1,
-// grant executed (descriptor into the egress) in t+2, first beat valid on m_axis in
-// clock t+4; with crypto add the hold time and one clock.
+// Timing (idle, 512-bit data): tlast into the queues at edge t, admitted at edge t+1
+// (the queues' input stage), decision in clock t+2, grant executed (descriptor into the
+// egress) in t+3, first beat valid on m_axis in clock t+5; with crypto add the hold time
+// and one clock.
 `default_nettype none
 `include "rtl/nicsched_assert.svh"
 

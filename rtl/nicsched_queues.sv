@@ -24,8 +24,14 @@
 //   clock. So a queue can be dequeued on consecutive clocks: a backlogged queue of
 //   one-beat frames sends one frame per clock. At most one read is in flight (one
 //   dequeue per clock), and it never reads the entry being written (the tail's).
-// Timing: a frame whose tlast is accepted at edge t is a valid head from edge t+1; after
-// a dequeue at edge t the queue's next head (if any) is valid from edge t+1.
+// - Input stage: every beat first goes through one register, where its byte count (the
+//   popcount of tkeep) and the frame's running length are taken; the clock that writes
+//   the beat and admits or drops the frame starts from those flops (length, queue, drop
+//   reason), so the admission (length against the queue's limit) is not in series with
+//   the popcount and the ingress logic before it.
+// Timing: a frame whose tlast is accepted at edge t is admitted at edge t+1 (ev_*_o in
+// clock t+1) and is a valid head from edge t+2; after a dequeue at edge t the queue's
+// next head (if any) is valid from edge t+1.
 `default_nettype none
 `include "rtl/nicsched_assert.svh"
 
@@ -116,7 +122,15 @@ module nicsched_queues #(
   logic             in_frame_q, in_frame_d;
   logic [CellW-1:0] start_q, start_d;      // first cell of the frame in progress
   logic             ovf_q, ovf_d;          // frame in progress found no free cell
-  logic [LenW:0]    len_q, len_d;          // bytes so far (extra bit: too long)
+
+  // input stage: the beat, with the frame's length up to and including it
+  logic                        acc_mid_q, acc_mid_d;  // a beat without tlast went in: inside a frame
+  logic [LenW:0]               acc_len_q, acc_len_d;  // bytes of that frame so far (extra bit: too long)
+  logic                        in_beat_q;             // a beat waits in the stage
+  logic                        in_last_q;
+  nicsched_pkg::ingress_meta_t in_user_q;
+  logic [LenW:0]               in_len_q;              // frame length up to this beat (extra bit: too long)
+  logic [DataWidth-1:0]        in_data_q;
 
   logic [NumQueues-1:0]       hv_q, hv_d;    // head valid
   logic [NumQueues*DescW-1:0] hd_q, hd_d;    // head descriptor
@@ -146,8 +160,9 @@ module nicsched_queues #(
   logic [DescW-1:0] ds_rdata;
 
   // ---------------------------------------------------------------- ingress
-  logic                 beat;
+  logic                 in_beat;     // a beat enters the input stage
   logic [7:0]           beat_bytes;
+  logic                 beat;        // the stage's beat is written this clock
   logic [LenW:0]        frame_len;
   logic                 have_cell;
   logic                 frame_ovf;
@@ -163,7 +178,8 @@ module nicsched_queues #(
   logic [DescW-1:0]     enq_desc;
 
   assign s_axis_tready = !init_q;
-  assign beat          = s_axis_tvalid && !init_q;
+  assign in_beat       = s_axis_tvalid && !init_q;
+  assign beat          = in_beat_q;  // (the stage is empty until the initialisation ends)
   assign alloc_next    = byp_q ? byp_val_q : alloc_next_raw;
 
   always_comb begin
@@ -171,51 +187,65 @@ module nicsched_queues #(
     for (int i = 0; i < DataBytes; i++) begin
       beat_bytes = beat_bytes + {7'b0, s_axis_tkeep[i]};
     end
+    acc_len_d = (acc_mid_q ? acc_len_q : '0) + {{(LenW+1-8){1'b0}}, beat_bytes};
+    acc_len_d[LenW] = acc_len_d[LenW] | (acc_mid_q & acc_len_q[LenW]);  // sticky: too long
+    acc_mid_d = in_beat ? !s_axis_tlast : acc_mid_q;
+    if (!in_beat) begin
+      acc_len_d = acc_len_q;
+    end
   end
 
   always_comb begin
     have_cell   = (alloc_q != free_tail_q);
     frame_start = in_frame_q ? start_q : alloc_q;
     frame_ovf   = (in_frame_q && ovf_q) || !have_cell;
-    frame_len   = (in_frame_q ? len_q : '0) + {{(LenW+1-8){1'b0}}, beat_bytes};
-    frame_len[LenW] = frame_len[LenW] | (in_frame_q & len_q[LenW]);  // sticky: too long
-    eq_full     = {s_axis_tuser.tenant, s_axis_tuser.cls};
+    frame_len   = in_len_q;
+    eq_full     = {in_user_q.tenant, in_user_q.cls};
     eq_q        = eq_full[QueueW-1:0];
+    // the queue's bytes and limit: an indexed read (a mux tree of the index bits), not a
+    // compare per queue
     eq_bytes_now = '0;
     eq_limit    = '0;
-    for (int q = 0; q < NumQueues; q++) begin
-      if (eq_q == q[QueueW-1:0]) begin
-        eq_bytes_now = bytes_q[q*32 +: 32];
-        eq_limit     = qlimit_i[q*24 +: 24];
-      end
+    if (32'(eq_q) < NumQueues) begin
+      eq_bytes_now = bytes_q[eq_q*32 +: 32];
+      eq_limit     = qlimit_i[eq_q*24 +: 24];
     end
     over_limit  = frame_len[LenW] ||
                   ({1'b0, eq_bytes_now} + {{(33-LenW-1){1'b0}}, frame_len} >
                    {9'b0, eq_limit});
-    enq         = beat && s_axis_tlast && !frame_ovf && !over_limit &&
-                  (s_axis_tuser.drop == nicsched_pkg::DROP_NONE) &&
-                  ({2'b0, s_axis_tuser.tenant} < TENANTS8);
-    enq_desc    = {frame_start, frame_len[LenW-1:0], now_i, s_axis_tuser.crypto_op};
+    enq         = beat && in_last_q && !frame_ovf && !over_limit &&
+                  (in_user_q.drop == nicsched_pkg::DROP_NONE) &&
+                  ({2'b0, in_user_q.tenant} < TENANTS8);
+    enq_desc    = {frame_start, frame_len[LenW-1:0], now_i, in_user_q.crypto_op};
   end
 
-  assign ev_valid_o      = beat && s_axis_tlast;
-  assign ev_meta_o       = s_axis_tuser;
+  assign ev_valid_o      = beat && in_last_q;
+  assign ev_meta_o       = in_user_q;
   assign ev_len_o        = frame_len[LenW] ? {LenW{1'b1}} : frame_len[LenW-1:0];
   assign ev_accept_o     = enq;
-  assign ev_drop_buf_o   = beat && s_axis_tlast && frame_ovf &&
-                           (s_axis_tuser.drop == nicsched_pkg::DROP_NONE);
-  assign ev_drop_limit_o = beat && s_axis_tlast && !frame_ovf && !enq &&
-                           (s_axis_tuser.drop == nicsched_pkg::DROP_NONE);
+  assign ev_drop_buf_o   = beat && in_last_q && frame_ovf &&
+                           (in_user_q.drop == nicsched_pkg::DROP_NONE);
+  assign ev_drop_limit_o = beat && in_last_q && !frame_ovf && !enq &&
+                           (in_user_q.drop == nicsched_pkg::DROP_NONE);
+
+  // where the next allocation pointer comes from (alloc_d and its bypass compare both
+  // select by it)
+  typedef enum logic [1:0] {
+    AllocKeep,    // alloc_q
+    AllocFirst,   // cell 0 (the free list is built)
+    AllocNext,    // the next free cell after alloc_q
+    AllocRewind   // frame_start (a dropped frame's cells are free again)
+  } alloc_src_e;
+  alloc_src_e alloc_src;
 
   always_comb begin
     init_d      = init_q;
     init_cnt_d  = init_cnt_q;
-    alloc_d     = alloc_q;
+    alloc_src   = AllocKeep;
     free_tail_d = free_tail_q;
     in_frame_d  = in_frame_q;
     start_d     = start_q;
     ovf_d       = ovf_q;
-    len_d       = len_q;
     nx_we       = 1'b0;
     nx_waddr    = free_tail_q;
     nx_wdata    = free_head_i;
@@ -229,7 +259,7 @@ module nicsched_queues #(
       init_cnt_d = init_cnt_q + 1'b1;
       if (init_cnt_q == LAST_CELL) begin
         init_d      = 1'b0;
-        alloc_d     = '0;
+        alloc_src   = AllocFirst;
         free_tail_d = LAST_CELL;
       end
     end else begin
@@ -239,22 +269,43 @@ module nicsched_queues #(
       end
       if (beat) begin
         if (!frame_ovf) begin
-          dw_we   = 1'b1;
-          alloc_d = alloc_next;
+          dw_we     = 1'b1;
+          alloc_src = AllocNext;
         end
         start_d    = frame_start;
         ovf_d      = frame_ovf;
-        len_d      = frame_len;
-        in_frame_d = !s_axis_tlast;
-        if (s_axis_tlast && !enq) begin
-          alloc_d = frame_start;  // rewind: the frame's cells are free again
+        in_frame_d = !in_last_q;
+        if (in_last_q && !enq) begin
+          alloc_src = AllocRewind;
         end
       end
     end
   end
 
-  // bypass: the allocator reads next[alloc_d]; a same-edge write to it wins
-  assign byp_d = nx_we && (nx_waddr == alloc_d);
+  // bypass: the allocator reads next[alloc_d]; a same-edge write to it wins. The write
+  // address is compared with every cell alloc_d may take, beside the admission, which then
+  // only selects the compare (not a compare after the admission's select).
+  always_comb begin
+    unique case (alloc_src)
+      AllocKeep: begin
+        alloc_d = alloc_q;
+        byp_d   = nx_we && (nx_waddr == alloc_q);
+      end
+      AllocFirst: begin
+        alloc_d = '0;
+        byp_d   = nx_we && (nx_waddr == '0);
+      end
+      AllocNext: begin
+        alloc_d = alloc_next;
+        byp_d   = nx_we && (nx_waddr == alloc_next);
+      end
+      default: begin
+        alloc_d = frame_start;
+        byp_d   = nx_we && (in_frame_q ? (nx_waddr == start_q) : (nx_waddr == alloc_q));
+      end
+    endcase
+  end
+  `NICSCHED_ASSERT(BypassIsWrite_A, byp_d == (nx_we && (nx_waddr == alloc_d)))
 
   // ---------------------------------------------------------------- queues
   logic [QueueW-1:0] dq;
@@ -362,7 +413,12 @@ module nicsched_queues #(
       in_frame_q   <= 1'b0;
       start_q      <= '0;
       ovf_q        <= 1'b0;
-      len_q        <= '0;
+      acc_mid_q    <= 1'b0;
+      acc_len_q    <= '0;
+      in_beat_q    <= 1'b0;
+      in_last_q    <= 1'b0;
+      in_user_q    <= '0;
+      in_len_q     <= '0;
       byp_q        <= 1'b0;
       byp_val_q    <= '0;
       hv_q         <= '0;
@@ -381,7 +437,12 @@ module nicsched_queues #(
       in_frame_q   <= in_frame_d;
       start_q      <= start_d;
       ovf_q        <= ovf_d;
-      len_q        <= len_d;
+      acc_mid_q    <= acc_mid_d;
+      acc_len_q    <= acc_len_d;
+      in_beat_q    <= in_beat;
+      in_last_q    <= s_axis_tlast;
+      in_user_q    <= s_axis_tuser;
+      in_len_q     <= acc_len_d;
       byp_q        <= byp_d;
       byp_val_q    <= nx_wdata;
       hv_q         <= hv_d;
@@ -395,10 +456,15 @@ module nicsched_queues #(
     end
   end
 
+  // the beat's data in the input stage (no reset: read only with in_beat_q)
+  always_ff @(posedge clk_i) begin
+    in_data_q <= s_axis_tdata;
+  end
+
   // memories: one write port and one registered read port each (block RAM)
   always_ff @(posedge clk_i) begin
     if (dw_we) begin
-      data_mem[dw_addr] <= s_axis_tdata;
+      data_mem[dw_addr] <= in_data_q;
     end
     if (rd_en_i) begin
       rd_data_o <= data_mem[rd_cell_i];
