@@ -207,7 +207,7 @@ TEST_CASE("strategy action: the teacher's action is the strategy it runs", "[str
   CHECK_THROWS_WITH(small.expert_action(action), Catch::Contains("'las'"));
 }
 
-TEST_CASE("strategy action: env.yaml names the action and strategies; bad ones refused naming the entry",
+TEST_CASE("strategy action: env.yaml names the action and strategies, bad ones are refused naming the entry",
           "[strategy]") {
   auto cfg = strategy_config();
   cfg.strategies = {"fifo", "progress+guard16", "select:fifo,sp"};
