@@ -120,7 +120,9 @@ void Simulation::configure_nic() {
 void Simulation::configure_tx_identity() {
   if (scenario_.tx_identity == TxIdentity::kHeaders) {
     if (!scenario_.tx_identity_set) {
-      spdlog::info("{}: no nic.tx_identity: TX frames are classified by their headers alone (header-only mode, "
+      // At debug level: every run's report says "TX identity: headers only", and training
+      // builds thousands of simulations (one line each would drown its log).
+      spdlog::debug("{}: no nic.tx_identity: TX frames are classified by their headers alone (header-only mode, "
                    "source binding off)",
                    scenario_.name);
     }

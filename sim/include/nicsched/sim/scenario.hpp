@@ -133,7 +133,7 @@ struct Scenario {
   std::uint32_t crypto_latency = 32;
   NicBackend backend = NicBackend::kRtl;  // nic.backend
   TxIdentity tx_identity = TxIdentity::kHeaders;  // nic.tx_identity
-  bool tx_identity_set = false;       // nic.tx_identity was written (else: header-only, said at load)
+  bool tx_identity_set = false;       // nic.tx_identity was written (else: header-only, said in the report)
   bool drop_spoofed = false;          // nic.on_spoof: drop (else keep as the source's tenant)
   std::vector<PausePeriod> pauses;    // sorted, non-overlapping
   std::vector<TenantSpec> tenants;
