@@ -45,7 +45,7 @@ table=$(
     echo "| nicagent train, 2 ranks | not run | needs mpirun and a build with MPI (openmpi-bin libopenmpi-dev) |"
   fi
 )
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+cpu=$(cpu_model)
 stamp="Measured $(date -u +%Y-%m-%d) on $cpu ($(nproc) cores, load average $(cut -d' ' -f1 /proc/loadavg) at the start) with \`tools/bench_agent.sh\` (${BACKEND} backend, default scenario, $ENVS envs, policy $POLICY)."
 echo "$stamp"
 echo

@@ -83,7 +83,7 @@ model_replay_rate=$(field cycles_per_second <<<"$model_replay_line")
 ratio=$(calc "$verilator_rate / $icarus_rate")
 icarus_frames=$(sed -n 's/.*frames_out \([0-9]*\).*/\1/p' <<<"$icarus_out")
 
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+cpu=$(cpu_model)
 table=$(
   echo "Measured $(date -u +%Y-%m-%d) on $cpu (one thread), Verilator $(verilator --version | cut -d' ' -f2), Icarus $(iverilog -V 2>&1 | head -1 | cut -d' ' -f4), by \`tools/bench_sim.sh $1\`."
   echo

@@ -29,7 +29,7 @@ for fam in "$root"/sim/families/*.yaml; do
 done
 
 rows=""
-code=$(git -C "$root" rev-parse --short HEAD)
+code=$(measured_code)
 for f in "${files[@]}"; do
   echo "bench_sim_event: $(basename "$f"), $REPEATS x $CYCLES cycles per stepping"
   cyc=() evt=()
@@ -45,7 +45,7 @@ for f in "${files[@]}"; do
     'BEGIN { printf "| %s | %s | %.2f M | %.2f M | **%.2fx** | %s | %s |\n", k, n, c / 1e6, e / 1e6, e / c, cs, es }')$'\n'
 done
 
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+cpu=$(cpu_model)
 table=$(
   echo "Measured $(date -u +%Y-%m-%d) on $cpu (one thread), by \`tools/bench_sim_event.sh ${1:-}\`: $CYCLES simulated cycles per run under the \`fair\` baseline, $REPEATS runs per stepping, interleaved; simulated cycles per CPU second of the process (user time), median of the runs. Load average at the end: $(cut -d' ' -f1 /proc/loadavg) on $(nproc) cores shared with other jobs, so single runs vary by tens of percent (all runs listed)."
   echo

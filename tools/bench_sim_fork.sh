@@ -17,7 +17,7 @@ bench="$build/agent/bench_sim_fork"
 require_built bench_sim_fork "$bench" "cmake --build $build --target bench_sim_fork"
 field() { sed -n "s/.*\b$1 \([0-9.]*\).*/\1/p"; }
 
-commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+commit=$(measured_code)
 rows=""
 for scenario in default sixteen_tenants; do
   echo "bench_sim_fork: $scenario, $CYCLES cycles, $FORKS fork points x $REPEATS"
@@ -32,7 +32,7 @@ for scenario in default sixteen_tenants; do
   rows+=$'\n'
 done
 
-cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
+cpu=$(cpu_model)
 table=$(
   echo "Measured $(date -u +%Y-%m-%d) on $cpu (one thread), by \`tools/bench_sim_fork.sh $1\`: each scenario on the model backend under \`progress+guard\` (control interval 2000 cycles, $CYCLES cycles), forked at $FORKS decisions spread evenly over the run, $REPEATS forks of each state. CPU microseconds of the forking thread (mean +- 95 % interval over the forks, and the largest); KiB: heap the copy holds (glibc bytes in use after the fork minus before, mean and largest). Load average at the time: $(cut -d' ' -f1 /proc/loadavg) on $(nproc) cores."
   echo

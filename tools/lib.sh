@@ -32,3 +32,17 @@ i, j = text.index(begin) + len(begin), text.index(end)
 open(doc, "w").write(text[:i] + "\n" + block.rstrip("\n") + "\n" + text[j:])
 PY
 }
+
+# measured_code [PATHSPEC...]: the code that measured a figure, for a table's "code" column:
+# HEAD's short hash (7), with "+changes" when tracked files under PATHSPEC (default: all but
+# docs/, which the measuring scripts write) differ from it; "unknown" outside a git checkout.
+measured_code() {
+  local code
+  code=$(git -C "$root" rev-parse --short=7 HEAD 2>/dev/null) || { echo unknown; return; }
+  (($#)) || set -- . ':!docs'
+  [[ -z $(git -C "$root" status --porcelain --untracked-files=no -- "$@") ]] || code="$code+changes"
+  echo "$code"
+}
+
+# cpu_model: the processor's name as /proc/cpuinfo gives it, for "Measured on ..." lines.
+cpu_model() { sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1; }

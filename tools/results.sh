@@ -41,13 +41,7 @@ if [[ ${RENDER_ONLY:-0} != 1 ]]; then
   lookahead=()
   [[ ${LOOKAHEAD:-0} != 1 ]] || lookahead=(--lookahead)
   policy=agent/policies/default
-  # The code that measures: HEAD, marked when tracked files outside docs/ differ from it
-  # ("unknown" outside a git checkout).
-  if commit=$(git -C "$root" rev-parse --short=7 HEAD 2>/dev/null); then
-    [[ -z $(git -C "$root" status --porcelain --untracked-files=no -- . ':!docs') ]] || commit="$commit+changes"
-  else
-    commit=unknown
-  fi
+  commit=$(measured_code)
   for f in ${FAMILIES:-$(python3 "$render" --families)}; do
     dir="$out/$f"
     mkdir -p "$dir"

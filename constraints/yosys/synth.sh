@@ -129,8 +129,9 @@ fi
 # Cell counts from `stat` (flattened: one module). LUTRAM and SRL primitives are counted
 # in LUTs they occupy (UltraScale+ CLB: RAM64M8 = 8 LUTs, RAM32M16 = 8, ...).
 peak_mib=$(( $(tail -n 1 "$workdir/peak_kib") / 1024 ))
-code=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
-[[ -z $(git -C "$root" status --porcelain -- rtl constraints 2>/dev/null) ]] || code="$code+changes"
+# shellcheck source=../../tools/lib.sh
+source "$root/tools/lib.sh"
+code=$(measured_code rtl constraints)
 awk -v sta_file="$sta_file" -v seconds="$seconds" -v peak="$peak_mib" -v code="$code" '
   $1 ~ /^LUT[1-6]$/                 { lut += $2 }
   $1 == "RAM32M16" || $1 == "RAM64M8" || $1 == "RAM256X1D" { lutram += 8 * $2 }
