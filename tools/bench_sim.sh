@@ -25,7 +25,6 @@ bench="$build/sim/bench_sim"
 nicsim="$build/sim/nicsim"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-field() { sed -n "s/.*$1 \([0-9.]*\).*/\1/p"; }
 calc() { awk "BEGIN { printf \"%.6f\", $1 }"; }
 # One table row per line of `bench_sim scaling` on stdin; $1 names the simulator, %s = tenants.
 scaling_rows() {

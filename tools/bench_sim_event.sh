@@ -17,7 +17,6 @@ cmake --build "$build" --target bench_sim nicsim >/dev/null
 bench="$build/sim/bench_sim"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-field() { sed -n "s/.*$1 \([0-9.]*\).*/\1/p"; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 files=("$root/sim/scenarios/default.yaml")

@@ -15,7 +15,6 @@ echo "bench_sim_fork: building bench_sim_fork in $build"
 cmake --build "$build" --target bench_sim_fork >/dev/null
 bench="$build/agent/bench_sim_fork"
 require_built bench_sim_fork "$bench" "cmake --build $build --target bench_sim_fork"
-field() { sed -n "s/.*\b$1 \([0-9.]*\).*/\1/p"; }
 
 commit=$(measured_code)
 rows=""

@@ -44,5 +44,9 @@ measured_code() {
   echo "$code"
 }
 
+# field KEY: from "key value key value ..." lines on stdin (the benches' output), the number
+# after the word KEY (a whole word: `seconds` does not match `cpu_seconds`).
+field() { sed -n "s/.*\b$1 \([0-9.]*\).*/\1/p"; }
+
 # cpu_model: the processor's name as /proc/cpuinfo gives it, for "Measured on ..." lines.
 cpu_model() { sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1; }
