@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "nicsched/control/error.hpp"
+#include "nicsched/control/panel.hpp"
 
 namespace nicsched::control {
 namespace {
@@ -16,26 +17,20 @@ constexpr std::uint64_t kToTheEnd = std::numeric_limits<std::uint64_t>::max();
 // A copy (Controller::clone, through ControlledRun::fork) copies the arms and the plan.
 class PlanController final : public Controller {
  public:
-  explicit PlanController(std::vector<std::unique_ptr<Controller>> arms) {
-    for (auto& a : arms) arms_.emplace_back(std::move(a));
-  }
+  explicit PlanController(std::vector<std::unique_ptr<Controller>> arms) : arms_(std::move(arms)) {}
   [[nodiscard]] std::string name() const override { return "lookahead"; }
   [[nodiscard]] std::unique_ptr<Controller> clone() const override { return std::make_unique<PlanController>(*this); }
   void reset() override {
-    for (auto& a : arms_) a->reset();
+    arms_.reset();
     last_.reset();
   }
   host::Policy decide(const TelemetryTracker& tracker, const host::Policy& base) override {
     const std::uint32_t active = left_ > 0 ? arm_ : fallback_;
     if (left_ > 0 && left_ != kToTheEnd) --left_;
-    std::optional<host::Policy> chosen;
-    for (std::uint32_t i = 0; i < arms_.size(); ++i) {
-      host::Policy p = arms_[i]->decide(tracker, base);
-      if (i == active) chosen = std::move(p);
-    }
-    if (!chosen) chosen = last_ ? *last_ : base;  // the hold arm (index arms_.size())
-    last_ = chosen;
-    return *chosen;
+    arms_.decide_all(tracker, base);
+    // The hold arm (index arms_.size()) writes the policy committed last.
+    last_ = active < arms_.size() ? arms_.decision(active) : (last_ ? *last_ : base);
+    return *last_;
   }
 
   // `arm` in charge for the next `decisions` decisions (kToTheEnd: for good), then `then`.
@@ -47,13 +42,13 @@ class PlanController final : public Controller {
   [[nodiscard]] std::uint32_t arm_count() const { return static_cast<std::uint32_t>(arms_.size()) + 1; }
   [[nodiscard]] std::vector<std::string> arm_names() const {
     std::vector<std::string> names;
-    for (const auto& a : arms_) names.push_back(a->name());
+    for (std::size_t i = 0; i < arms_.size(); ++i) names.push_back(arms_.member(i).name());
     names.emplace_back(kHoldArm);
     return names;
   }
 
  private:
-  std::vector<ClonePtr<Controller>> arms_;
+  Panel arms_;
   std::optional<host::Policy> last_;  // the policy committed last (what `hold` writes)
   std::uint32_t arm_ = 0, fallback_ = 0;
   std::uint64_t left_ = kToTheEnd;
