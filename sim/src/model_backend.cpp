@@ -34,7 +34,7 @@ Params model_params(const NicConfig& cfg) {
   p.buffer_bytes = cfg.buffer_bytes;
   p.cell_bytes = kBeatBytes;  // one cell per beat
   p.reserved_cells = 1;       // the free list's sentinel
-  p.ingress_latency = 1;      // a queue's head is valid the clock after tlast
+  p.ingress_latency = refmodel::kQueueHeadLatency;  // as nicsched_queues
   p.stepping = cfg.model_stepping;
   return p;
 }
