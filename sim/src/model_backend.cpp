@@ -34,10 +34,7 @@ Params model_params(const NicConfig& cfg) {
   p.buffer_bytes = cfg.buffer_bytes;
   p.cell_bytes = kBeatBytes;  // one cell per beat
   p.reserved_cells = 1;       // the free list's sentinel
-  // A queue's head is valid the clock after tlast: one clock short of nicsched_queues since
-  // its input stage (refmodel::kQueueHeadLatency). Kept until the published model-backend
-  // figures (the family tables, the guides' transcripts) are regenerated with it.
-  p.ingress_latency = 1;
+  p.ingress_latency = 1;      // a queue's head is valid the clock after tlast
   p.stepping = cfg.model_stepping;
   return p;
 }

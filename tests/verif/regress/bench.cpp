@@ -29,7 +29,7 @@ refmodel::Params bench_params() {
   p.buffer_bytes = NICSCHED_REGRESS_BUFFER_BYTES;
   p.cell_bytes = static_cast<std::uint32_t>(p.data_bytes);  // one cell per beat
   p.reserved_cells = 1;                                     // the free list's sentinel
-  p.ingress_latency = refmodel::kQueueHeadLatency;          // as nicsched_queues
+  p.ingress_latency = 1;                                    // head valid the clock after tlast
   return p;
 }
 

@@ -74,11 +74,6 @@ enum class Fate : std::uint8_t {
 // equivalence test (tests/sim/test_event_equivalence.cpp) checks against kPerCycle.
 enum class Stepping : std::uint8_t { kPerCycle, kEvent };
 
-// Clocks from a frame's tlast into nicsched_queues to its head being valid there (the
-// queues' input stage, then the admission: docs/rtl.md, "Timing"). What stands for the
-// RTL sets Params::ingress_latency to it (the model has no ingress pipeline of its own);
-// rtl.queues checks the RTL against it.
-inline constexpr std::uint32_t kQueueHeadLatency = 2;
 // Elaboration parameters of the modelled nicsched_top, plus the model's own pipeline
 // latencies (documented in docs/verification.md; the RTL's are measured, not assumed).
 struct Params {
