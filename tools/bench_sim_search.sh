@@ -23,8 +23,7 @@ UPDATES=${UPDATES:-6}
 EVAL=${EVAL:-1}
 TOP=${TOP:-12}
 
-echo "bench_sim_search: building nicagent and nicsim in $build"
-cmake --build "$build" --target nicagent nicsim >/dev/null
+build_targets "$build" nicagent nicsim
 agent="$build/agent/nicagent"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -32,7 +32,7 @@ class PlanController final : public Controller {
     in_force_ = last_ ? *last_ : base;
     arms_.decide_all(tracker, base);
     // The hold arm (index arms_.size()) writes the policy committed last.
-    last_ = active < arms_.size() ? arms_.decision(active) : (last_ ? *last_ : base);
+    last_ = active < arms_.size() ? arms_.decision(active) : in_force_;
     return *last_;
   }
 

@@ -888,10 +888,6 @@ int run_updates(ppo::Trainer& trainer, const TrainOptions& o, const fs::path& ou
 
 }  // namespace
 
-// The method, step by step: the command line checked; the run folder prepared (or read
-// back on a resume); the envs built on the run's scenarios or family (each with its
-// teacher when cloning); model selection's draws; the learner; a resume's checkpoint and
-// logs; the behaviour-cloning warm start; then PPO updates with validation and checkpoints.
 sim::Family load_usable_family(const fs::path& file, const std::string& option, const std::string& command) {
   sim::Family f = sim::load_family(file);
   if (f.name == "test") {
@@ -902,6 +898,10 @@ sim::Family load_usable_family(const fs::path& file, const std::string& option, 
   return f;
 }
 
+// The method, step by step: the command line checked; the run folder prepared (or read
+// back on a resume); the envs built on the run's scenarios or family (each with its
+// teacher when cloning); model selection's draws; the learner; a resume's checkpoint and
+// logs; the behaviour-cloning warm start; then PPO updates with validation and checkpoints.
 int train(const TrainOptions& o) {
   const TrainRequest req = check_request(o);
   const int rank = ppo::world_rank();
