@@ -10,12 +10,17 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "nicsched/nic/types.hpp"
 #include "nicsched/sim/presets.hpp"
+
+namespace nicsched::fileio {
+class MapReader;
+}
 
 namespace nicsched::sim {
 
@@ -147,6 +152,20 @@ struct Scenario {
 // Throws ScenarioError naming file, line, key and what was expected.
 [[nodiscard]] Scenario load_scenario(const std::filesystem::path& file);
 [[nodiscard]] Scenario parse_scenario(const std::string& yaml_text, const std::string& file_name);
+
+// A file format built on the scenario's (the cluster scenario, docs/cluster.md): the
+// scenario's keys and tenants, plus its own top-level and tenant keys, which its functions
+// read (through the same reader, so their errors name file, line and key too). The tenant
+// list is then not held to nic.tenants: the format checks its own limit.
+struct ScenarioExtension {
+  std::string top_keys;     // named in "unknown key" errors: "fabric, placement, routing"
+  std::function<void(fileio::MapReader&, Scenario&)> read_top;
+  std::string tenant_keys;  // "host, to_host"
+  std::function<void(fileio::MapReader&, const TenantSpec&)> read_tenant;
+};
+[[nodiscard]] Scenario parse_extended_scenario(const std::string& yaml_text, const std::string& file_name,
+                                               const ScenarioExtension& ext);
+[[nodiscard]] Scenario load_extended_scenario(const std::filesystem::path& file, const ScenarioExtension& ext);
 
 // The same scenario with only tenant `index` in it (for the solo baselines): the tenant
 // keeps its NIC index, identity and timing.
