@@ -24,9 +24,9 @@ void FabricSim::inject(FabricFrame frame, std::uint64_t at_ps) {
       frame.path.back() != fabric_->host_down(frame.dst_host))
     throw std::invalid_argument(fmt::format("frame {}: its path does not lead from host {} to host {}", frame.id,
                                             frame.src_host, frame.dst_host));
-  if (at_ps < now_ps_)
-    throw std::invalid_argument(fmt::format("frame {}: injected at {} ps, before the fabric's time {} ps", frame.id,
-                                            at_ps, now_ps_));
+  if (at_ps + latency_ps_ < now_ps_)
+    throw std::invalid_argument(fmt::format("frame {}: injected at {} ps, it would reach its leaf before {} ps, "
+                                            "where the fabric has run to", frame.id, at_ps, now_ps_));
   // The NIC serialised it on the host link: count it there, and it reaches the leaf one
   // link latency later.
   PortStats& first = ports_[frame.path.front()].stats;

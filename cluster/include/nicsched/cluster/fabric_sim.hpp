@@ -49,9 +49,11 @@ class FabricSim {
   // `link_latency_ps`: propagation (and switch pipeline) delay per link.
   FabricSim(const Fabric& fabric, std::uint64_t link_latency_ps);
 
-  // The frame's last byte left its host's NIC at `at_ps` (not before the time processed so
-  // far). Throws std::invalid_argument for a path that does not start at the source's host
-  // link, or an empty frame.
+  // The frame's last byte left its host's NIC at `at_ps`; it reaches its leaf one link
+  // latency later, which must not be before the time the fabric has run to (a frame may be
+  // injected up to one latency in the fabric's past: what conservative synchronisation with
+  // a window of one latency needs). Throws std::invalid_argument for that, a path that does
+  // not lead from the source's host link to the destination's, or an empty frame.
   void inject(FabricFrame frame, std::uint64_t at_ps);
   // Processes every hop event before `until_ps`; deliveries and drops are reported through
   // the callbacks, in time order. A callback may inject (a retransmission, the next frame).

@@ -85,6 +85,10 @@ struct TenantSpec {
   std::uint64_t burst_bytes = 0;      // scaled payload bytes per burst
   std::uint64_t compute_cycles = 0;   // scaled
   ControlSpec control;
+  // Cluster mode (docs/cluster.md): this tenant is one server's part of a ring that crosses
+  // the fabric; its iteration ends at the ring's barrier (Simulation::barrier: every edge's
+  // burst delivered), not when its own burst has left the NIC.
+  bool ring_barrier = false;
 
   // FL: rounds of download (RX, decrypt), training, upload (TX, encrypt).
   double update_mb_real = 0;          // real model/update size, MB
