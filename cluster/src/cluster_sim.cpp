@@ -86,6 +86,11 @@ ClusterSim::~ClusterSim() = default;
 void ClusterSim::place_jobs() {
   const auto& tenants = scenario_.base.tenants;
   Placer placer(fabric_, scenario_.placement, scenario_.base.seed);
+  // Each job on a server is one tenant of its NIC, beside the tenants pinned there.
+  std::vector<unsigned> slots(fabric_.hosts(), scenario_.base.nic_tenants);
+  for (const TenantPlacement& w : scenario_.where)
+    if (w.host) --slots[*w.host];  // the reader holds pinned tenants to nic.tenants per server
+  placer.set_job_slots(std::move(slots));
   std::vector<std::size_t> arrivals;
   for (std::size_t i = 0; i < tenants.size(); ++i) {
     if (!scenario_.where[i].is_job()) continue;

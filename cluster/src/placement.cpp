@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 
@@ -23,16 +24,42 @@ std::optional<PlacementPolicy> placement_from(std::string_view name) {
   return std::nullopt;
 }
 
+std::vector<unsigned> Placer::hosts_of(const Allocation& a) const {
+  std::vector<unsigned> hosts;
+  for (unsigned g : a.gpus) hosts.push_back(fabric_->host_of_gpu(g));
+  hosts.erase(std::unique(hosts.begin(), hosts.end()), hosts.end());  // gpus ascending
+  return hosts;
+}
+
 Placer::Placer(const Fabric& fabric, PlacementPolicy policy, std::uint64_t seed)
-    : fabric_(&fabric), policy_(policy), rng_(seed), gpu_owner_(fabric.gpus(), -1), link_owner_(fabric.links(), -1) {}
+    : fabric_(&fabric),
+      policy_(policy),
+      rng_(seed),
+      gpu_owner_(fabric.gpus(), -1),
+      slots_(fabric.hosts(), std::numeric_limits<unsigned>::max()),
+      link_owner_(fabric.links(), -1) {}
+
+void Placer::set_job_slots(std::vector<unsigned> slots_per_host) {
+  if (slots_per_host.size() != fabric_->hosts())
+    throw std::invalid_argument(fmt::format("job slots for {} servers (the fabric has {})", slots_per_host.size(),
+                                            fabric_->hosts()));
+  if (!placed_.empty()) throw std::invalid_argument("job slots set after jobs were placed");
+  slots_ = std::move(slots_per_host);
+}
+
+bool Placer::usable(unsigned gpu) const { return gpu_owner_[gpu] == -1 && slots_[fabric_->host_of_gpu(gpu)] > 0; }
 
 unsigned Placer::free_gpus() const {
-  return static_cast<unsigned>(std::count(gpu_owner_.begin(), gpu_owner_.end(), -1));
+  unsigned n = 0;
+  for (unsigned g = 0; g < gpu_owner_.size(); ++g) n += usable(g) ? 1u : 0u;
+  return n;
 }
 
 unsigned Placer::free_on_host(unsigned host) const {
   const unsigned g = fabric_->spec().gpus_per_host;
-  return static_cast<unsigned>(std::count(gpu_owner_.begin() + host * g, gpu_owner_.begin() + (host + 1) * g, -1));
+  unsigned n = 0;
+  for (unsigned i = host * g; i < (host + 1) * g; ++i) n += usable(i) ? 1u : 0u;
+  return n;
 }
 
 unsigned Placer::free_on_leaf(unsigned leaf) const {
@@ -49,7 +76,7 @@ void Placer::take_from_leaf(unsigned leaf, unsigned count, std::vector<unsigned>
   std::stable_sort(hosts.begin(), hosts.end(), [&](unsigned a, unsigned b) { return free_on_host(a) > free_on_host(b); });
   for (unsigned h : hosts) {
     for (unsigned g = h * spec.gpus_per_host; g < (h + 1) * spec.gpus_per_host && count > 0; ++g) {
-      if (gpu_owner_[g] != -1) continue;
+      if (!usable(g)) continue;
       out.push_back(g);
       --count;
     }
@@ -111,7 +138,7 @@ std::optional<Allocation> Placer::place(unsigned job, unsigned workers) {
     case PlacementPolicy::kRandom: {
       std::vector<unsigned> free;
       for (unsigned g = 0; g < gpu_owner_.size(); ++g)
-        if (gpu_owner_[g] == -1) free.push_back(g);
+        if (usable(g)) free.push_back(g);
       // A partial Fisher-Yates shuffle: the first `workers` entries are a uniform draw.
       for (unsigned i = 0; i < workers; ++i) {
         std::uniform_int_distribution<std::size_t> pick(i, free.size() - 1);
@@ -122,7 +149,7 @@ std::optional<Allocation> Placer::place(unsigned job, unsigned workers) {
     }
     case PlacementPolicy::kPacked:
       for (unsigned g = 0; g < gpu_owner_.size() && a.gpus.size() < workers; ++g)
-        if (gpu_owner_[g] == -1) a.gpus.push_back(g);
+        if (usable(g)) a.gpus.push_back(g);
       break;
     case PlacementPolicy::kVclos: {
       auto v = place_vclos(workers);
@@ -133,6 +160,7 @@ std::optional<Allocation> Placer::place(unsigned job, unsigned workers) {
   }
   std::sort(a.gpus.begin(), a.gpus.end());
   for (unsigned g : a.gpus) gpu_owner_[g] = static_cast<int>(job);
+  for (unsigned h : hosts_of(a)) --slots_[h];
   if (a.spine) {
     std::vector<bool> on_leaf(fabric_->spec().leaves, false);
     for (unsigned g : a.gpus) on_leaf[fabric_->leaf_of(fabric_->host_of_gpu(g))] = true;
@@ -149,6 +177,7 @@ std::optional<Allocation> Placer::place(unsigned job, unsigned workers) {
 void Placer::release(unsigned job) {
   const auto it = placed_.find(job);
   if (it == placed_.end()) throw std::invalid_argument(fmt::format("job {} is not placed", job));
+  for (unsigned h : hosts_of(it->second)) ++slots_[h];
   for (int& owner : gpu_owner_)
     if (owner == static_cast<int>(job)) owner = -1;
   for (int& owner : link_owner_)

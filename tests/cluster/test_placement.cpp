@@ -126,6 +126,23 @@ TEST_CASE("vClos never puts two jobs on one fabric link, under random arrivals a
   CHECK(placed_across > 20);  // the check above saw jobs that cross the spines
 }
 
+TEST_CASE("a server whose NIC has no tenant left gets no more jobs, until one leaves", "[cluster]") {
+  const Fabric f = four_by_two();
+  for (PlacementPolicy p : {PlacementPolicy::kRandom, PlacementPolicy::kPacked, PlacementPolicy::kVclos}) {
+    Placer placer(f, p, 5);
+    std::vector<unsigned> slots(f.hosts(), 1);
+    slots.at(0) = 2;
+    placer.set_job_slots(slots);
+    // Server 0 takes two one-GPU jobs, every other server one: 9 jobs, then no more.
+    for (unsigned j = 0; j < 9; ++j) REQUIRE(placer.place(j, 1));
+    CHECK(placer.free_gpus() == 0);  // 23 GPUs idle, but on servers without a tenant left
+    CHECK_FALSE(placer.place(9, 1));
+    placer.release(3);
+    CHECK(placer.place(9, 1));
+    CHECK_THROWS_AS(placer.set_job_slots(slots), std::invalid_argument);  // after placing
+  }
+}
+
 TEST_CASE("placement policy names parse both ways", "[cluster]") {
   for (PlacementPolicy p : {PlacementPolicy::kRandom, PlacementPolicy::kPacked, PlacementPolicy::kVclos})
     CHECK(placement_from(to_string(p)) == p);

@@ -70,7 +70,7 @@ void print_table(const cluster::ClusterResult& r) {
                            "spine", "wait ms", "iters", "iteration ms (95% CI)");
   for (const auto& j : r.jobs) {
     const auto it = iterations_ms(r, j);
-    std::string iter = "-";
+    std::string iter = j.placed && j.hosts.size() == 1 ? "one server: no network" : "-";
     if (auto m = sim::mean(it)) {
       const auto ci = sim::ci95_half_width(it);
       iter = ci ? fmt::format("{:.3f} +- {:.3f}", *m, *ci) : fmt::format("{:.3f}", *m);

@@ -2,9 +2,10 @@
 // NIC cycle-exact, its controller a static baseline); the fabric is a FabricSim between them.
 //
 // Placement happens on the scenario's timeline before the run: jobs are placed in order of
-// arrival (start_ms), a job that finds no room waits (first come, first served) until a job
-// leaves (stop_ms), and its servers' parts start when it is placed. Each placed job's ring
-// flows are routed then (balanced routing sees the flows already placed).
+// arrival (start_ms), a job that finds no room (free GPUs, and a free tenant on each chosen
+// server's NIC) waits, first come first served, until a job leaves (stop_ms), and its
+// servers' parts start when it is placed. Each placed job's ring flows are routed then
+// (balanced routing sees the flows already placed).
 //
 // The servers and the fabric advance in windows no longer than the shortest time a frame
 // takes from one NIC to another (two link latencies and a minimum frame's serialisation),
@@ -70,7 +71,6 @@ struct ClusterResult {
 
 class ClusterSim {
  public:
-  // Throws sim::SimError when a server would run more tenants than nic.tenants.
   ClusterSim(ClusterScenario scenario, ClusterOptions options);
   ~ClusterSim();
   ClusterSim(const ClusterSim&) = delete;

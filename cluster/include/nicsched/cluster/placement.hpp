@@ -11,7 +11,8 @@
 //           once per leaf, and every crossing takes that spine (Flow::spine). When no such
 //           placement exists the job waits: it never shares a leaf <-> spine link.
 // Inside a leaf every policy fills the servers with the most free GPUs first, so a job spans
-// as few servers as it can.
+// as few servers as it can. A server whose NIC has no tenant left for another job
+// (set_job_slots) counts as full.
 #pragma once
 
 #include <cstdint>
@@ -48,6 +49,9 @@ class Placer {
 
   [[nodiscard]] unsigned free_gpus() const;
   [[nodiscard]] PlacementPolicy policy() const { return policy_; }
+  // How many jobs each server may hold at once (its NIC has one tenant per job on it, beside
+  // the tenants pinned to it); unlimited by default. A server at its limit gets no workers.
+  void set_job_slots(std::vector<unsigned> slots_per_host);
 
  private:
   [[nodiscard]] unsigned free_on_host(unsigned host) const;
@@ -59,7 +63,11 @@ class Placer {
   const Fabric* fabric_;
   PlacementPolicy policy_;
   std::mt19937_64 rng_;
+  [[nodiscard]] bool usable(unsigned gpu) const;  // free, on a server with a job slot left
+  [[nodiscard]] std::vector<unsigned> hosts_of(const Allocation& a) const;  // ascending, once each
+
   std::vector<int> gpu_owner_;    // job id, or -1 when free
+  std::vector<unsigned> slots_;   // per server: jobs it may still take
   std::vector<int> link_owner_;   // vClos reservations of leaf <-> spine links, -1 when free
   std::map<unsigned, Allocation> placed_;
 };
