@@ -11,6 +11,9 @@
 #include <queue>
 #include <unordered_map>
 
+#include "nicsched/host/discovery.hpp"
+#include "nicsched/host/policy.hpp"
+#include "nicsched/host/telemetry.hpp"
 #include "nicsched/sim/error.hpp"
 
 namespace nicsched::cluster {
@@ -26,6 +29,12 @@ struct ClusterSim::Host {
   unsigned id = 0;
   std::vector<Part> parts;            // by position in the server's own scenario
   std::unique_ptr<sim::Simulation> sim;
+  // A dynamic controller's loop (none for a static baseline).
+  std::unique_ptr<control::Controller> controller;
+  std::optional<control::TelemetryTracker> tracker;
+  host::Capabilities caps;
+  host::Policy base;
+  std::uint64_t next_decision = sim::kNever;
 };
 
 struct ClusterSim::Edge {
@@ -61,6 +70,11 @@ std::uint64_t ps_per_cycle(double clock_mhz) {
     throw sim::SimError(fmt::format("clock_mhz {}: cluster mode needs a whole number of picoseconds per cycle (it is {})",
                                     clock_mhz, ps));
   return static_cast<std::uint64_t>(whole);
+}
+
+bool is_static_baseline(const std::string& name) {
+  const auto& names = control::static_baseline_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
 }
 
 }  // namespace
@@ -209,17 +223,42 @@ void ClusterSim::build_hosts() {
       }
       s.tenants.push_back(std::move(t));
     }
+    const bool dynamic = static_cast<bool>(options_.make_controller) || !is_static_baseline(options_.baseline);
     sim::SimOptions o;
-    o.baseline = options_.baseline;
+    o.baseline = dynamic ? "fifo" : options_.baseline;  // a dynamic controller's first decision ends its first interval
+    o.policy_name = options_.baseline;
     o.cycles = end_;
     const unsigned id = host;
     o.on_departure = [this, id](const sim::Departure& d) { on_departure(id, d); };
+    const double link_bytes_per_cycle = s.link_bytes_per_cycle();
     Host h;
     h.id = host;
     h.parts = std::move(list);
+    h.sim = std::make_unique<sim::Simulation>(std::move(s), std::move(o));
+    if (dynamic) {
+      h.controller = options_.make_controller ? options_.make_controller() : control::make_baseline(options_.baseline);
+      h.caps = host::discover(*h.sim);
+      h.base = host::read_policy(*h.sim, h.caps);
+      h.base.classifier.reset();
+      h.base.default_action.reset();
+      h.tracker.emplace(h.caps, link_bytes_per_cycle);
+      h.tracker->reset(host::read_snapshot(*h.sim, h.caps));
+      h.controller->reset();
+      h.next_decision = h.sim->cycle() + options_.interval_cycles;
+    }
     hosts_.push_back(std::move(h));
-    hosts_.back().sim = std::make_unique<sim::Simulation>(std::move(s), std::move(o));
   }
+}
+
+void ClusterSim::advance(Host& h, std::uint64_t to) {
+  sim::Simulation& s = *h.sim;
+  while (h.next_decision <= to && h.next_decision < end_) {
+    if (h.next_decision > s.cycle()) s.step(h.next_decision - s.cycle());
+    h.tracker->update(host::read_snapshot(s, h.caps));
+    host::apply_policy(s, h.caps, h.controller->decide(*h.tracker, h.base));
+    h.next_decision += options_.interval_cycles;
+  }
+  if (to > s.cycle()) s.step(to - s.cycle());
 }
 
 void ClusterSim::on_departure(unsigned host, const sim::Departure& d) {
@@ -277,21 +316,22 @@ void ClusterSim::run_window(std::uint64_t end) {
   });
   std::vector<Action> later;
   for (unsigned hi = 0; hi < hosts_.size(); ++hi) {
-    sim::Simulation& s = *hosts_[hi].sim;
+    Host& h = hosts_[hi];
+    sim::Simulation& s = *h.sim;
     for (const Action& a : actions_) {
       if (a.host != hi) continue;
       if (a.cycle >= end) {
         later.push_back(a);
         continue;
       }
-      if (a.cycle > s.cycle()) s.step(a.cycle - s.cycle());
+      advance(h, a.cycle);
       if (!a.barrier) {
         s.resend(a.local, a.payload);
       } else if (s.tenant(a.local).progress().phase == sim::Phase::kCommunicate) {
         s.barrier(a.local);
       }
     }
-    if (end > s.cycle()) s.step(end - s.cycle());
+    advance(h, end);
   }
   actions_ = std::move(later);
 }

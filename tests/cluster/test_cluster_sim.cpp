@@ -6,11 +6,18 @@
 #include <string>
 
 #include "nicsched/cluster/cluster_sim.hpp"
+#include "nicsched/control/sim_env.hpp"
 #include "nicsched/sim/simulation.hpp"
 
 using namespace nicsched;
 
 namespace {
+cluster::ClusterOptions with(const std::string& baseline) {
+  cluster::ClusterOptions o;
+  o.baseline = baseline;
+  return o;
+}
+
 double mean(const std::vector<std::uint64_t>& v) {
   REQUIRE(!v.empty());
   return static_cast<double>(std::accumulate(v.begin(), v.end(), std::uint64_t{0})) / static_cast<double>(v.size());
@@ -35,7 +42,7 @@ TEST_CASE("a server in cluster mode gives the same per-tenant results as nicsim 
       "  - {name: fl, type: fl, host: 1, update_mb: 0.2, train_ms: 0.05}\n"
       "  - {name: ddp, type: ddp, host: 1, model_mb: 0.5, compute_ms: 0.1, workers: 8}\n";
   const auto c = cluster::parse_cluster_scenario(fabric_head(1) + tenants, "c.yaml");
-  cluster::ClusterSim cs(c, {"fair", std::nullopt});
+  cluster::ClusterSim cs(c, with("fair"));
   cs.run();
   cluster::ClusterResult r = cs.result();
   REQUIRE(r.hosts.size() == 1);
@@ -61,6 +68,33 @@ TEST_CASE("a server in cluster mode gives the same per-tenant results as nicsim 
   }
 }
 
+TEST_CASE("a server under a dynamic controller decides as nicagent eval's run does", "[cluster]") {
+  const std::string tenants =
+      "tenants:\n"
+      "  - {name: bg, type: background, host: 2, pattern: poisson, rate_gbps: 40}\n"
+      "  - {name: a, type: ddp, host: 2, model_mb: 0.5, compute_ms: 0.1, workers: 8, control: {period_us: 20, bytes: 128, deadline_us: 5}}\n"
+      "  - {name: b, type: ddp, host: 2, model_mb: 1, compute_ms: 0.05, workers: 8}\n";
+  const auto c = cluster::parse_cluster_scenario(fabric_head(1) + tenants, "c.yaml");
+  for (const std::string name : {"progress+guard", "las"}) {
+    INFO(name);
+    cluster::ClusterSim cs(c, with(name));
+    cs.run();
+    const cluster::ClusterResult r = cs.result();
+    REQUIRE(r.hosts.size() == 1);
+    const auto controller = control::make_baseline(name);
+    const control::RunResult run = control::run_controller({c.base, {}, std::nullopt}, 0, *controller, 2000);
+    const sim::RunMetrics& h = r.hosts[0].second;
+    REQUIRE(h.tenants.size() == run.metrics.tenants.size());
+    for (std::size_t i = 0; i < h.tenants.size(); ++i) {
+      INFO(h.tenants[i].name);
+      CHECK(h.tenants[i].completed == run.metrics.tenants[i].completed);
+      CHECK(h.tenants[i].delivered_bytes == run.metrics.tenants[i].delivered_bytes);
+      CHECK(h.tenants[i].iter_mean_us == run.metrics.tenants[i].iter_mean_us);
+      CHECK(h.tenants[i].control_p99_us == run.metrics.tenants[i].control_p99_us);
+    }
+  }
+}
+
 TEST_CASE("two rings on one spine take twice as long as one alone, as the link's share says", "[cluster]") {
   // One spine: job a and job b, each on a server under each leaf, both cross leaf0 -> spine0
   // -> leaf1 one way and back the other: two bursts through one uplink take twice as long.
@@ -69,7 +103,7 @@ TEST_CASE("two rings on one spine take twice as long as one alone, as the link's
   auto run = [](const std::string& text) {
     auto c = cluster::parse_cluster_scenario(text, "c.yaml");
     c.placement = cluster::PlacementPolicy::kRandom;  // vClos would keep b waiting for a's spine
-    cluster::ClusterSim cs(c, {"fifo", std::nullopt});
+    cluster::ClusterSim cs(c, with("fifo"));
     cs.run();
     return cs.result();
   };
@@ -108,7 +142,7 @@ TEST_CASE("a job that finds no room waits until one leaves, and its wait is coun
   const std::string tenants = "tenants:\n  - {name: a, stop_ms: 0.5, " + kJob.substr(0, kJob.find("workers")) +
                               "workers: 4}\n  - {name: b, start_ms: 0.1, " + kJob + "}\n";
   const auto c = cluster::parse_cluster_scenario(fabric_head(2) + tenants, "c.yaml");
-  cluster::ClusterSim cs(c, {"fifo", std::nullopt});
+  cluster::ClusterSim cs(c, with("fifo"));
   cs.run();
   const auto r = cs.result();
   REQUIRE(r.jobs.size() == 2);
@@ -126,7 +160,7 @@ TEST_CASE("a cluster run is deterministic", "[cluster]") {
   auto once = [&] {
     auto c = cluster::parse_cluster_scenario(text, "c.yaml");
     c.placement = cluster::PlacementPolicy::kRandom;
-    cluster::ClusterSim cs(c, {"fair", std::nullopt});
+    cluster::ClusterSim cs(c, with("fair"));
     cs.run();
     return cs.result();
   };

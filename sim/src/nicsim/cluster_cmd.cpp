@@ -1,4 +1,5 @@
-// `nicsim cluster FILE [--baseline B] [--placement P] [--routing R] [--cycles N] [--json]`: a
+// `nicsim cluster FILE [--baseline B] [--interval N] [--placement P] [--routing R] [--cycles N]
+// [--json]`: a
 // cluster scenario (docs/cluster.md): each server's NIC under the baseline, the fabric between
 // them; per job its placement and iteration times, per link its load, drops and collisions.
 #include <fmt/format.h>
@@ -103,8 +104,12 @@ void print_table(const cluster::ClusterResult& r) {
 CLI::App* add_cluster_command(CLI::App& app, ClusterOptions& o) {
   CLI::App* sub = app.add_subcommand("cluster", "Run a cluster scenario: servers with nicsched NICs on a leaf-spine fabric");
   sub->add_option("scenario", o.scenario, "Cluster scenario YAML file (docs/cluster.md)")->required();
-  sub->add_option("--baseline", o.baseline, "Every server's NIC controller (a static baseline)")
-      ->check(CLI::IsMember(control::static_baseline_names()))
+  sub->add_option("--baseline", o.baseline,
+                  "Every server's NIC controller: a baseline (the dynamic ones decide every --interval cycles)")
+      ->check(CLI::IsMember(control::baseline_names()))
+      ->capture_default_str();
+  sub->add_option("--interval", o.interval_cycles, "Cycles between a dynamic controller's decisions")
+      ->check(CLI::PositiveNumber)
       ->capture_default_str();
   sub->add_option("--placement", o.placement, "Override the scenario's placement policy")
       ->check(CLI::IsMember({"random", "packed", "vclos"}));
@@ -119,7 +124,11 @@ int cluster(const ClusterOptions& o) {
   cluster::ClusterScenario c = cluster::load_cluster_scenario(o.scenario);
   if (!o.placement.empty()) c.placement = *cluster::placement_from(o.placement);
   if (!o.routing.empty()) c.routing = *cluster::routing_from(o.routing);
-  cluster::ClusterSim cs(std::move(c), {o.baseline, o.cycles});
+  cluster::ClusterOptions options;
+  options.baseline = o.baseline;
+  options.interval_cycles = o.interval_cycles;
+  options.cycles = o.cycles;
+  cluster::ClusterSim cs(std::move(c), options);
   cs.run();
   const cluster::ClusterResult r = cs.result();
   if (o.json) {

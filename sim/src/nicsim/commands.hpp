@@ -101,7 +101,8 @@ int gen(const GenOptions& o);
 // (docs/cluster.md).
 struct ClusterOptions {
   std::string scenario;                 // cluster scenario YAML file
-  std::string baseline = "fifo";        // every server's NIC controller
+  std::string baseline = "fifo";        // every server's NIC controller (control::baseline_names())
+  std::uint64_t interval_cycles = 2000; // between a dynamic controller's decisions
   std::string placement;                // random | packed | vclos; empty: the scenario's
   std::string routing;                  // ecmp | balanced; empty: the scenario's
   std::optional<std::uint64_t> cycles;  // run length instead of the scenario's duration

@@ -14,10 +14,13 @@
 // window come from frames injected earlier; a ring whose every edge has delivered its burst
 // passes its barrier at the cycle of the last delivery, and a dropped frame's payload is
 // sent again by its sender at the cycle of the drop. Then each server runs through the
-// window, applying those at their cycles; its departures enter the fabric.
+// window, applying those at their cycles; its departures enter the fabric. A server's
+// dynamic controller decides at the end of each of its intervals, as in nicagent eval: the
+// interval's telemetry folded into its tracker, its policy committed.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,12 +28,18 @@
 
 #include "nicsched/cluster/cluster_scenario.hpp"
 #include "nicsched/cluster/fabric_sim.hpp"
+#include "nicsched/control/controller.hpp"
 #include "nicsched/sim/simulation.hpp"
 
 namespace nicsched::cluster {
 
 struct ClusterOptions {
-  std::string baseline = "fifo";              // every server's NIC controller (a static baseline)
+  // Every server's NIC controller: a baseline by name (control::baseline_names(): the static
+  // ones are written once before the first cycle, the others decide every interval), or
+  // `make_controller` when set (one fresh controller per server; `baseline` names it then).
+  std::string baseline = "fifo";
+  std::function<std::unique_ptr<control::Controller>()> make_controller;
+  std::uint64_t interval_cycles = 2000;       // between a dynamic controller's decisions
   std::optional<std::uint64_t> cycles;        // run length instead of the scenario's duration
 };
 
@@ -91,6 +100,8 @@ class ClusterSim {
   void build_hosts();
   void on_departure(unsigned host, const sim::Departure& d);
   void run_window(std::uint64_t end);
+  // Steps server `h` to cycle `to`, its controller deciding at each interval's end on the way.
+  void advance(Host& h, std::uint64_t to);
 
   ClusterScenario scenario_;
   ClusterOptions options_;
