@@ -49,7 +49,7 @@ ClusterScenario read_cluster(const std::string& file_name,
   };
   std::vector<Pending> lines;
   sim::ScenarioExtension ext;
-  ext.tenant_keys = "host, to_host";
+  ext.tenant_keys = "host, to_host, iterations";
   ext.read_tenant = [&](MapReader& t, const sim::TenantSpec& spec) {
     TenantPlacement w;
     Pending p;
@@ -65,6 +65,10 @@ ClusterScenario read_cluster(const std::string& file_name,
         t.fail_key("to_host", "only allowed for a background tenant with host");
       w.to_host = static_cast<unsigned>(t.integer("to_host", std::nullopt, 0, 1u << 20, "a host number"));
       if (*w.to_host == *w.host) t.fail_key("to_host", "expected a host other than the tenant's own");
+    }
+    if (t.has("iterations")) {
+      if (w.host) t.fail_key("iterations", "only allowed for a job (a DDP tenant without host)");
+      w.iterations = t.integer("iterations", std::nullopt, 1, 1u << 30, "ring iterations after which the job completes");
     }
     c.where.push_back(w);
     lines.push_back(p);

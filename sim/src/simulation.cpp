@@ -186,6 +186,31 @@ void Simulation::resend(std::size_t i, std::uint64_t payload) {
   nic_->notify_pending(Direction::kTx);
 }
 
+void Simulation::start_tenant(std::size_t i, TenantSpec spec, std::uint64_t seed) {
+  Tenant& t = tenants_.at(i);
+  const Phase phase = t.progress().phase;
+  if (phase != Phase::kNotArrived && phase != Phase::kLeft)
+    throw SimError(fmt::format("start_tenant: tenant {} ({}) is running", i, t.spec.name));
+  const std::uint64_t now = nic_->cycle();
+  spec.index = t.spec.index;
+  spec.vlan = t.spec.vlan;
+  spec.port = t.spec.port;
+  spec.start_cycle = now;
+  Host& h = host_[i];
+  cancel(spec.index);
+  h.inflight_bytes[0] = h.inflight_bytes[1] = 0;
+  ++h.generation;
+  t.spec = spec;
+  t.workload = make_workload(spec, seed, scenario_.clock_mhz);
+  process_due(now);
+}
+
+void Simulation::stop_tenant(std::size_t i) {
+  Tenant& t = tenants_.at(i);
+  t.spec.stop_cycle = nic_->cycle();
+  t.workload->stop(nic_->cycle(), *this);
+}
+
 // ------------------------------------------------------------------ event loop
 
 std::uint64_t Simulation::next_event() const {
@@ -239,6 +264,7 @@ void Simulation::expire_lost(std::uint64_t now) {
     expired_.insert(id);
     const std::size_t slot = slot_of(f.tenant);
     Host& h = host_[slot];
+    if (f.generation != h.generation) continue;  // of the tenant's earlier workload (start_tenant)
     const int d = static_cast<int>(f.dir);
     if (f.flow != Flow::kRaw && f.flow != Flow::kControl) h.inflight_bytes[d] -= f.frame_len;
     const bool closed_loop = tenants_[slot].spec.window_bytes != 0;
@@ -344,7 +370,7 @@ bool Simulation::next_frame(Direction dir, std::uint64_t cycle, std::vector<std:
     const Tag tag{id, created, frame_len, static_cast<std::uint8_t>(spec.index), static_cast<std::uint8_t>(flow)};
     frame.resize(frame_len);
     builder_.build(frame.data(), frame_len, h.flow[static_cast<int>(flow)], tag);
-    inflight_.emplace(id, InFlight{spec.index, flow, dir, frame_len, payload, created, cycle});
+    inflight_.emplace(id, InFlight{spec.index, flow, dir, frame_len, payload, created, cycle, h.generation});
     rr_[d] = slot;
     tx_source_ = spec.index;
     return true;
@@ -379,6 +405,7 @@ void Simulation::frame_out(const OutFrame& f) {
   const std::size_t slot = slot_of(in.tenant);
   Host& h = host_[slot];
   ++frames_checked_;
+  if (in.generation != h.generation) return;  // of the tenant's earlier workload (start_tenant)
   if (!builder_.intact(f.data, f.len, h.flow[static_cast<int>(in.flow)], *tag) || in.dir != f.dir) {
     ++integrity_errors_;
     if (integrity_errors_ <= 5) {

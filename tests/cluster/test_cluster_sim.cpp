@@ -154,6 +154,40 @@ TEST_CASE("a job that finds no room waits until one leaves, and its wait is coun
   CHECK_FALSE(r.jobs[1].iteration_cycles.empty());
 }
 
+TEST_CASE("a job completes after its iterations, the next one takes its GPUs then, and its JCT counts the wait",
+          "[cluster]") {
+  // Four GPUs. Job a needs all four for 3 iterations; job b arrives at 0.01 ms, needs all four
+  // for 2 iterations, and waits for a to complete.
+  const std::string a = "  - {name: a, iterations: 3, " + kJob.substr(0, kJob.find("workers")) + "workers: 4}\n";
+  const std::string b = "  - {name: b, iterations: 2, start_ms: 0.01, " + kJob.substr(0, kJob.find("workers")) + "workers: 4}\n";
+  auto run = [](const std::string& text) {
+    auto c = cluster::parse_cluster_scenario(text, "c.yaml");
+    c.placement = cluster::PlacementPolicy::kPacked;
+    cluster::ClusterSim cs(c, with("fifo"));
+    cs.run();
+    return cs.result();
+  };
+  const auto both = run(fabric_head(2) + "tenants:\n" + a + b);
+  const auto alone = run(fabric_head(2) + "tenants:\n" + b);
+  REQUIRE(both.jobs.size() == 2);
+  const auto& ja = both.jobs[0];
+  const auto& jb = both.jobs[1];
+  REQUIRE(ja.completion_cycle);
+  CHECK(ja.iteration_cycles.size() == 3);
+  CHECK(*ja.jct_cycles() == std::accumulate(ja.iteration_cycles.begin(), ja.iteration_cycles.end(), std::uint64_t{0}));
+  CHECK(jb.arrival_cycle == 2'500);          // 0.01 ms at 250 MHz
+  CHECK(jb.placed_cycle == *ja.completion_cycle);
+  REQUIRE(jb.completion_cycle);
+  CHECK(jb.iteration_cycles.size() == 2);
+  const std::uint64_t run_b = std::accumulate(jb.iteration_cycles.begin(), jb.iteration_cycles.end(), std::uint64_t{0});
+  CHECK(*jb.jct_cycles() == (jb.placed_cycle - jb.arrival_cycle) + run_b);
+  // Alone, b starts on arrival and runs as long (the same GPUs, the same NIC slots).
+  REQUIRE(alone.jobs[0].completion_cycle);
+  CHECK(alone.jobs[0].placed_cycle == alone.jobs[0].arrival_cycle);
+  CHECK(static_cast<double>(*alone.jobs[0].jct_cycles()) == Approx(static_cast<double>(run_b)).epsilon(0.01));
+  CHECK(*jb.jct_cycles() > *alone.jobs[0].jct_cycles() + (jb.placed_cycle - jb.arrival_cycle) / 2);
+}
+
 TEST_CASE("a cluster run is deterministic", "[cluster]") {
   const std::string text = fabric_head(2) + "tenants:\n  - {name: a, " + kJob + ", jitter: 0.1}\n  - {name: b, " + kJob +
                            ", jitter: 0.1}\n  - {name: bg, type: background, host: 0, to_host: 3, pattern: poisson, rate_gbps: 40}\n";

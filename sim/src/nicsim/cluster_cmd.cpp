@@ -41,6 +41,8 @@ nlohmann::json to_json(const cluster::ClusterResult& r) {
                         {"iterations", it.size()},
                         {"iteration_ms", it}};
     if (j.spine) o["spine"] = *j.spine;
+    if (j.iterations_target) o["iterations_target"] = j.iterations_target;
+    if (auto jct = j.jct_cycles()) o["jct_ms"] = real_ms(r, static_cast<double>(*jct));
     if (auto m = sim::mean(it)) o["iteration_mean_ms"] = *m;
     if (auto ci = sim::ci95_half_width(it)) o["iteration_ci95_ms"] = *ci;
     jobs.push_back(o);
@@ -67,8 +69,8 @@ nlohmann::json to_json(const cluster::ClusterResult& r) {
 void print_table(const cluster::ClusterResult& r) {
   std::cout << fmt::format("{}: placement {}, routing {}, NIC baseline {}; {} simulated cycles\n", r.scenario, r.placement,
                            r.routing, r.baseline, r.cycles);
-  std::cout << fmt::format("{:<16} {:>7} {:>8} {:>6} {:>5} {:>9} {:>6} {:>22}\n", "job", "workers", "servers", "leaves",
-                           "spine", "wait ms", "iters", "iteration ms (95% CI)");
+  std::cout << fmt::format("{:<16} {:>7} {:>8} {:>6} {:>5} {:>9} {:>6} {:>22} {:>10}\n", "job", "workers", "servers",
+                           "leaves", "spine", "wait ms", "iters", "iteration ms (95% CI)", "JCT ms");
   for (const auto& j : r.jobs) {
     const auto it = iterations_ms(r, j);
     std::string iter = j.placed && j.hosts.size() == 1 ? "one server: no network" : "-";
@@ -76,13 +78,14 @@ void print_table(const cluster::ClusterResult& r) {
       const auto ci = sim::ci95_half_width(it);
       iter = ci ? fmt::format("{:.3f} +- {:.3f}", *m, *ci) : fmt::format("{:.3f}", *m);
     }
-    std::cout << fmt::format("{:<16} {:>7} {:>8} {:>6} {:>5} {:>9} {:>6} {:>22}\n", j.name, j.workers,
+    const auto jct = j.jct_cycles();
+    std::cout << fmt::format("{:<16} {:>7} {:>8} {:>6} {:>5} {:>9} {:>6} {:>22} {:>10}\n", j.name, j.workers,
                              j.placed ? std::to_string(j.hosts.size()) : std::string("-"),
                              j.placed ? std::to_string(j.leaves) : std::string("-"),
                              j.spine ? std::to_string(*j.spine) : std::string("-"),
                              j.placed ? fmt::format("{:.3f}", real_ms(r, static_cast<double>(j.placed_cycle - j.arrival_cycle)))
                                       : std::string("never"),
-                             it.size(), iter);
+                             it.size(), iter, jct ? fmt::format("{:.3f}", real_ms(r, static_cast<double>(*jct))) : "-");
   }
   double max_util = 0;
   std::string busiest = "-";
