@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""docs/results/cluster/: what fabric placement and routing and NIC scheduling each win, alone
+and together, on clusters drawn at random (docs/cluster.md, "Results").
+
+For each load (light, heavy) and seed, a cluster scenario is drawn (the draw below, written to
+docs/results/cluster/scenarios/LOAD-SEED.yaml) and run by `nicsim cluster --json` under every
+combination of a fabric policy and a NIC controller:
+
+  fabric   random placement + ECMP (a scheduler that ignores the topology, the reference),
+           random placement + balanced routing, vClos placement (its own spines)
+  NIC      fifo (a plain NIC), progress+guard (the best heuristic of docs/results.md)
+
+Per scenario and combination: the mean job completion time (arrival to the last iteration's
+end, the wait for room included) over the jobs that completed in every combination of that
+scenario, and the mean over jobs of each job's mean iteration time. Per load: each
+combination's paired gain against the reference over the scenarios (the % by which its mean
+is lower, mean and 95 % Student-t CI over scenarios, tools/starvation.py's paired_gain).
+
+The draw (per load and seed, Python's random.Random(seed * 10 + load index)):
+  fabric     4 leaves x 2 spines; 2, 4 or 8 servers per leaf (8-32 servers); 4 or 8 GPUs
+             per server; 100 Gbit/s server links; leaf-spine links at 1x or 0.5x the leaf's
+             server bandwidth over the spines (1:1 or 2:1 oversubscription); 1 MiB port
+             buffers; 1 us link latency
+  jobs       DDP (model preset resnet50, bert, vgg16 or gpt), workers 4-32 (at most a
+             quarter of the GPUs), 3-8 iterations, arriving uniformly over the first 2 s;
+             light: jobs asking for about 60 % of the GPUs in all, heavy: about 150 %
+  pinned     two FL clients and one background stream through the fabric (10-40 Gbit/s)
+  run        scale 1000, 12 s of the real cluster, clock 250 MHz, NIC model backend
+
+Usage: tools/cluster_results.py --nicsim BUILD/sim/nicsim [--seeds 5] [--threads 2]
+                                [--out docs/results/cluster]
+Writes OUT/scenarios/*.yaml, OUT/runs.csv and OUT/results.md (the latter with the command,
+commit and wall time). Exit 0, or 1 with a message.
+"""
+import argparse
+import concurrent.futures
+import csv
+import json
+import math
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from starvation import ci95_half_width, paired_gain  # noqa: E402  (one definition of the CI)
+
+LOADS = (("light", 0.6), ("heavy", 1.5))
+FABRICS = (("random+ecmp", "random", "ecmp"), ("random+balanced", "random", "balanced"), ("vclos", "vclos", "ecmp"))
+CONTROLLERS = ("fifo", "progress+guard")
+REFERENCE = ("random+ecmp", "fifo")
+MODELS = ("resnet50", "bert", "vgg16", "gpt")
+
+
+def draw(load_index, share, seed):
+    """The cluster scenario of (load, seed) as YAML text."""
+    rng = random.Random(seed * 10 + load_index)
+    per_leaf = rng.choice((2, 4, 8))
+    gpus = rng.choice((4, 8))
+    servers = 4 * per_leaf
+    total = servers * gpus
+    uplink = per_leaf * 100 / 2 * rng.choice((1.0, 0.5))  # 2 spines: 1:1 or 2:1
+    lines = [
+        f"# drawn by tools/cluster_results.py: load {LOADS[load_index][0]}, seed {seed}",
+        f"name: {LOADS[load_index][0]}-{seed}",
+        f"seed: {seed}",
+        "scale: 1000",
+        "duration_s: 12",
+        "clock_mhz: 250",
+        "link_gbps: 100",
+        "nic: {tenants: 8, crypto_slots: 4, backend: model}",
+        f"fabric: {{leaves: 4, spines: 2, hosts_per_leaf: {per_leaf}, gpus_per_host: {gpus}, "
+        f"uplink_gbps: {uplink:g}, port_buffer_kb: 1024, link_latency_ns: 1000}}",
+        "tenants:",
+    ]
+    asked = 0
+    j = 0
+    while asked < share * total:
+        workers = min(rng.choice((4, 8, 12, 16, 24, 32)), max(2, total // 4))
+        model = rng.choice(MODELS)
+        start = rng.uniform(0, 2000)
+        iterations = rng.randint(3, 8)
+        lines.append(f"  - {{name: job{j}, type: ddp, model: {model}, workers: {workers}, "
+                     f"iterations: {iterations}, start_ms: {start:.1f}, jitter: 0.05}}")
+        asked += workers
+        j += 1
+    fl_hosts = rng.sample(range(servers), 2)
+    for k, h in enumerate(fl_hosts):
+        lines.append(f"  - {{name: fl{k}, type: fl, host: {h}, update_mb: 20, train_ms: 500, expansion: 2.0}}")
+    src, dst = rng.sample(range(servers), 2)
+    lines.append(f"  - {{name: bg, type: background, host: {src}, to_host: {dst}, pattern: poisson, "
+                 f"rate_gbps: {rng.choice((10, 20, 40))}}}")
+    return "\n".join(lines) + "\n"
+
+
+def run(nicsim, scenario, fabric, controller):
+    _, placement, routing = next(f for f in FABRICS if f[0] == fabric)
+    out = subprocess.run([nicsim, "cluster", scenario, "--placement", placement, "--routing", routing,
+                          "--baseline", controller, "--json"], capture_output=True, text=True)
+    if out.returncode != 0:
+        sys.exit(f"cluster_results: nicsim cluster {scenario} ({fabric}, {controller}) failed: {out.stderr.strip()}")
+    return json.loads(out.stdout)
+
+
+def fmt_gain(g):
+    if g.n == 0 or math.isnan(g.mean):
+        return "-"
+    ci = f" ± {g.ci:.1f}" if g.ci is not None else ""
+    return f"{g.mean:+.1f} %{ci}"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--nicsim", required=True)
+    ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "results",
+                                                   "cluster"))
+    ap.add_argument("--code", default="unknown", help="the commit measured, for the page")
+    a = ap.parse_args()
+    out = os.path.abspath(a.out)
+    os.makedirs(os.path.join(out, "scenarios"), exist_ok=True)
+    t0 = time.time()
+
+    tasks = []
+    for li, (load, share) in enumerate(LOADS):
+        for seed in range(1, a.seeds + 1):
+            path = os.path.join(out, "scenarios", f"{load}-{seed}.yaml")
+            with open(path, "w") as f:
+                f.write(draw(li, share, seed))
+            for fabric, _, _ in FABRICS:
+                for controller in CONTROLLERS:
+                    tasks.append((load, seed, path, fabric, controller))
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(a.threads) as pool:
+        futures = {pool.submit(run, a.nicsim, t[2], t[3], t[4]): t for t in tasks}
+        for fut in concurrent.futures.as_completed(futures):
+            load, seed, _, fabric, controller = futures[fut]
+            results[(load, seed, fabric, controller)] = fut.result()
+
+    rows = []
+    for (load, seed, fabric, controller), r in sorted(results.items()):
+        for j in r["jobs"]:
+            rows.append({"load": load, "seed": seed, "fabric": fabric, "controller": controller, "job": j["name"],
+                         "workers": j["workers"], "placed": int(j["placed"]), "wait_ms": f"{j['wait_ms']:.3f}",
+                         "iterations": j["iterations"],
+                         "iteration_mean_ms": f"{j['iteration_mean_ms']:.3f}" if "iteration_mean_ms" in j else "",
+                         "jct_ms": f"{j['jct_ms']:.3f}" if "jct_ms" in j else ""})
+    with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        w.writerows(rows)
+
+    combos = [(f, c) for f, _, _ in FABRICS for c in CONTROLLERS]
+    md = ["# Cluster results: fabric placement and routing, and NIC scheduling", "",
+          "Generated by `tools/cluster_results.py` (docs/cluster.md, \"Results\"); do not edit.", "",
+          f"Measured {time.strftime('%Y-%m-%d', time.gmtime())} at code {a.code}: `tools/cluster_results.py --nicsim "
+          f"build/sim/nicsim --seeds {a.seeds}`, {len(tasks)} runs in {time.time() - t0:.0f} s wall on "
+          f"{a.threads} threads. Scenarios: [scenarios/](scenarios/); every job of every run: [runs.csv](runs.csv).",
+          "",
+          "Each cell: the % by which the combination's mean job completion time (JCT, wait included) is lower than "
+          f"{REFERENCE[0]} with fifo NICs, paired per scenario, mean and 95 % CI over the {a.seeds} scenarios of the "
+          "load; positive is faster. In brackets the same for the mean iteration time. Jobs count where they "
+          "completed in every combination of their scenario (how many, per load, below the table).", ""]
+    md.append("| fabric | NIC | " + " | ".join(f"{load}: JCT (iteration time)" for load, _ in LOADS) + " |")
+    md.append("| --- | --- | " + " | ".join("---:" for _ in LOADS) + " |")
+    counted = {}
+    per = {}
+    for load, _ in LOADS:
+        for seed in range(1, a.seeds + 1):
+            runs = {c: results[(load, seed, c[0], c[1])] for c in combos}
+            done = set.intersection(*({j["name"] for j in r["jobs"] if "jct_ms" in j} for r in runs.values()))
+            iterated = set.intersection(*({j["name"] for j in r["jobs"] if "iteration_mean_ms" in j}
+                                          for r in runs.values()))
+            total = len(runs[REFERENCE]["jobs"])
+            counted.setdefault(load, []).append((len(done), total))
+            for c, r in runs.items():
+                jct = [j["jct_ms"] for j in r["jobs"] if j["name"] in done]
+                it = [j["iteration_mean_ms"] for j in r["jobs"] if j["name"] in iterated]
+                per.setdefault((load, c), []).append((statistics.mean(jct) if jct else math.nan,
+                                                     statistics.mean(it) if it else math.nan))
+    for c in combos:
+        cells = []
+        for load, _ in LOADS:
+            x, ref = per[(load, c)], per[(load, REFERENCE)]
+            g_jct = paired_gain([v[0] for v in x], [v[0] for v in ref])
+            g_it = paired_gain([v[1] for v in x], [v[1] for v in ref])
+            cells.append(f"{fmt_gain(g_jct)} ({fmt_gain(g_it)})")
+        md.append(f"| {c[0]} | {c[1]} | " + " | ".join(cells) + " |")
+    md.append("")
+    for load, _ in LOADS:
+        done = sum(d for d, _ in counted[load])
+        total = sum(t for _, t in counted[load])
+        ref_jct = [v[0] for v in per[(load, REFERENCE)] if not math.isnan(v[0])]
+        ci = ci95_half_width([v / 1e3 for v in ref_jct])
+        md.append(f"- {load}: {done} of {total} jobs completed in every combination and count; the reference's mean "
+                  f"JCT {statistics.mean(ref_jct) / 1e3:.2f} s"
+                  + (f" ± {ci:.2f}" if ci is not None else "") + " (real time, mean over scenarios).")
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    print(f"cluster_results: wrote {out}/results.md, runs.csv and {len(tasks) // len(combos)} scenarios")
+
+
+if __name__ == "__main__":
+    main()
