@@ -6,12 +6,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <set>
+#include <type_traits>
 
 #include "nicsched/host/discovery.hpp"
 #include "nicsched/host/policy.hpp"
 #include "nicsched/host/telemetry.hpp"
+#include "nicsched/mpi/comm.hpp"
 #include "nicsched/sim/error.hpp"
+#include "nicsched/sim/report.hpp"
 
 namespace nicsched::cluster {
 
@@ -126,6 +131,11 @@ ClusterSim::ClusterSim(ClusterScenario scenario, ClusterOptions options)
       fabric_(scenario_.fabric),
       fabric_sim_(fabric_, scenario_.link_latency_ps),
       placer_(fabric_, scenario_.placement, scenario_.base.seed) {
+  if (options_.mpi) {
+    const mpi::Comm& comm = mpi::Comm::world();
+    rank_ = static_cast<unsigned>(comm.rank());
+    ranks_ = static_cast<unsigned>(comm.size());
+  }
   ps_per_cycle_ = ps_per_cycle(scenario_.base.clock_mhz);
   window_ = std::max<std::uint64_t>(1, scenario_.link_latency_ps / ps_per_cycle_);
   end_ = options_.cycles.value_or(scenario_.base.duration_cycles);
@@ -201,6 +211,11 @@ void ClusterSim::build_hosts() {
     const auto index = static_cast<unsigned>(hosts_.size());
     o.on_departure = [this, index](const sim::Departure& d) { on_departure(index, d); };
     const double link_bytes_per_cycle = s.link_bytes_per_cycle();
+    if (!mine(index)) {  // another rank simulates it
+      host_index_[server] = static_cast<int>(index);
+      hosts_.push_back(std::move(h));
+      continue;
+    }
     h.sim = std::make_unique<sim::Simulation>(std::move(s), std::move(o));
     if (dynamic) {
       h.controller = options_.make_controller ? options_.make_controller() : control::make_baseline(options_.baseline);
@@ -301,7 +316,30 @@ void ClusterSim::place(Job& job, const Allocation& a, std::uint64_t now) {
 
 // ------------------------------------------------------------------ frames
 
-void ClusterSim::on_departure(unsigned host, const sim::Departure& d) {
+void ClusterSim::on_departure(unsigned host, const sim::Departure& d) { departed_.push_back({host, d}); }
+
+void ClusterSim::inject_departures() {
+  std::vector<Departed> all;
+  if (ranks_ == 1) {
+    all.swap(departed_);
+  } else {
+    static_assert(std::is_trivially_copyable_v<Departed>);
+    std::string mine_bytes(departed_.size() * sizeof(Departed), '\0');
+    std::memcpy(mine_bytes.data(), departed_.data(), mine_bytes.size());
+    departed_.clear();
+    for (const std::string& bytes : mpi::Comm::world().allgather(mine_bytes)) {
+      const std::size_t n = bytes.size() / sizeof(Departed);
+      const std::size_t at = all.size();
+      all.resize(at + n);
+      std::memcpy(all.data() + at, bytes.data(), n * sizeof(Departed));
+    }
+    // Each rank's in server order: merged by server, as one process steps them.
+    std::stable_sort(all.begin(), all.end(), [](const Departed& a, const Departed& b) { return a.host < b.host; });
+  }
+  for (const Departed& x : all) inject(x.host, x.d);
+}
+
+void ClusterSim::inject(unsigned host, const sim::Departure& d) {
   const Host& h = hosts_[host];
   const Part& p = h.parts.at(d.tenant);
   const Path* path = p.edge ? &edges_[*p.edge].path : p.to_host_path ? &*p.to_host_path : nullptr;
@@ -380,6 +418,7 @@ void ClusterSim::run_window(std::uint64_t end) {
   });
   std::vector<Action> later;
   for (unsigned hi = 0; hi < hosts_.size(); ++hi) {
+    if (!mine(hi)) continue;  // another rank applies its actions; the bookkeeping above is every rank's
     Host& h = hosts_[hi];
     sim::Simulation& s = *h.sim;
     for (const Action& a : actions_) {
@@ -407,6 +446,7 @@ void ClusterSim::run_window(std::uint64_t end) {
     advance(h, end);
   }
   actions_ = std::move(later);
+  inject_departures();
 }
 
 void ClusterSim::run() {
@@ -441,7 +481,28 @@ ClusterResult ClusterSim::result() {
     l.jobs = static_cast<unsigned>(use.links[id].jobs.size());
     r.links.push_back(std::move(l));
   }
-  for (Host& h : hosts_) r.hosts.emplace_back(h.id, h.sim->metrics());
+  std::string mine_json;  // "HOST LENGTH\nJSON" per server of this rank
+  for (Host& h : hosts_) {
+    if (!h.sim) continue;
+    r.hosts.emplace_back(h.id, h.sim->metrics());
+    const std::string json = sim::to_json(r.hosts.back().second);
+    mine_json += fmt::format("{} {}\n", h.id, json.size()) + json;
+  }
+  const std::vector<std::string> gathered = ranks_ == 1 ? std::vector<std::string>{mine_json}
+                                                        : mpi::Comm::world().allgather(mine_json);
+  for (const std::string& bytes : gathered) {
+    std::size_t at = 0;
+    while (at < bytes.size()) {
+      const std::size_t nl = bytes.find('\n', at);
+      unsigned id = 0;
+      std::size_t len = 0;
+      if (nl == std::string::npos || std::sscanf(bytes.c_str() + at, "%u %zu", &id, &len) != 2)
+        throw sim::SimError("cluster: a rank sent malformed NIC metrics");
+      r.host_json.push_back({id, bytes.substr(nl + 1, len)});
+      at = nl + 1 + len;
+    }
+  }
+  std::sort(r.host_json.begin(), r.host_json.end(), [](const HostMetrics& a, const HostMetrics& b) { return a.host < b.host; });
   return r;
 }
 

@@ -13,12 +13,14 @@
 #include <string>
 #include <vector>
 
-#include "comm.hpp"
 #include "native_actor.hpp"  // kMaskedLogit
+#include "nicsched/mpi/comm.hpp"
 #include "nicsched/ppo/trainer.hpp"
 
 namespace nicsched::ppo {
 namespace detail {
+
+using mpi::Comm;
 
 // Element-wise sum over the MPI ranks, in place (a no-op in a one-rank world).
 inline void allreduce_sum(torch::Tensor& t) {

@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "nicsched/cluster/cluster_sim.hpp"
 #include "nicsched/control/controller.hpp"
+#include "nicsched/mpi/comm.hpp"
 #include "nicsched/sim/metrics.hpp"
 #include "nicsched/sim/report.hpp"
 
@@ -60,7 +61,7 @@ nlohmann::json to_json(const cluster::ClusterResult& r) {
                      {"jobs", l.jobs}});
   }
   nlohmann::json hosts = nlohmann::json::array();
-  for (const auto& [id, m] : r.hosts) hosts.push_back({{"host", id}, {"nic", nlohmann::json::parse(sim::to_json(m))}});
+  for (const auto& h : r.host_json) hosts.push_back({{"host", h.host}, {"nic", nlohmann::json::parse(h.json)}});
   return {{"scenario", r.scenario}, {"placement", r.placement}, {"routing", r.routing}, {"baseline", r.baseline},
           {"simulated_cycles", r.cycles}, {"collisions", r.collisions}, {"jobs", jobs}, {"links", links},
           {"hosts", hosts}};
@@ -131,9 +132,11 @@ int cluster(const ClusterOptions& o) {
   options.baseline = o.baseline;
   options.interval_cycles = o.interval_cycles;
   options.cycles = o.cycles;
+  options.mpi = true;  // under mpirun, the servers spread over the ranks
   cluster::ClusterSim cs(std::move(c), options);
   cs.run();
   const cluster::ClusterResult r = cs.result();
+  if (mpi::Comm::world().rank() != 0) return kOk;  // rank 0 speaks for all
   if (o.json) {
     std::cout << to_json(r).dump(2) << "\n";
   } else {

@@ -48,6 +48,11 @@ struct ClusterOptions {
   std::function<std::unique_ptr<control::Controller>()> make_controller;
   std::uint64_t interval_cycles = 2000;       // between a dynamic controller's decisions
   std::optional<std::uint64_t> cycles;        // run length instead of the scenario's duration
+  // Spread the servers over the process's MPI ranks (mpirun -np N nicsim cluster): server s
+  // is simulated by rank s mod N; every rank runs the fabric and placement, fed every
+  // rank's departures each window, so all ranks hold the same fabric, jobs and links, and
+  // result() gathers every server's NIC metrics. The same results as one process.
+  bool mpi = false;
 };
 
 // A job's placement and what it achieved.
@@ -78,6 +83,12 @@ struct LinkResult {
   unsigned jobs = 0;                           // jobs routed over it (leaf <-> spine)
 };
 
+// A server's NIC metrics as sim::to_json writes them (the servers of every rank).
+struct HostMetrics {
+  unsigned host = 0;
+  std::string json;
+};
+
 struct ClusterResult {
   std::string scenario;
   std::string placement;
@@ -89,7 +100,8 @@ struct ClusterResult {
   std::vector<JobResult> jobs;
   std::vector<LinkResult> links;
   unsigned collisions = 0;                     // leaf <-> spine links shared by two or more jobs
-  std::vector<std::pair<unsigned, sim::RunMetrics>> hosts;  // each simulated server's NIC metrics
+  std::vector<std::pair<unsigned, sim::RunMetrics>> hosts;  // the NIC metrics of the servers this process simulated
+  std::vector<HostMetrics> host_json;                      // every simulated server's, ascending
 };
 
 class ClusterSim {
@@ -114,6 +126,10 @@ class ClusterSim {
 
   void build_hosts();
   void on_departure(unsigned host, const sim::Departure& d);
+  // Every rank's departures of this window into the fabric, in server order.
+  void inject_departures();
+  void inject(unsigned host, const sim::Departure& d);
+  [[nodiscard]] bool mine(unsigned host_index) const { return host_index % ranks_ == rank_; }
   void on_delivered(const FabricFrame& f, std::uint64_t at_ps);
   void run_window(std::uint64_t end);
   void handle_event(const Event& e);
@@ -142,6 +158,13 @@ class ClusterSim {
   std::vector<Event> events_;                    // placement events, a min-heap by cycle
   std::deque<std::size_t> waiting_;              // jobs (positions in jobs_) waiting for room
   std::uint64_t event_seq_ = 0;
+  struct Departed {
+    unsigned host;                               // position in hosts_
+    sim::Departure d;
+  };
+  std::vector<Departed> departed_;               // this window's, of this rank's servers
+  unsigned rank_ = 0;
+  unsigned ranks_ = 1;
 };
 
 }  // namespace nicsched::cluster
