@@ -18,7 +18,7 @@ import sys
 import tempfile
 
 FABRICS = ("random+ecmp", "random+balanced", "vclos")
-CONTROLLERS = ("fifo", "progress+guard")
+CONTROLLERS = ("fifo", "progress+guard", "policy")
 
 
 def run(tool, out, *extra):
@@ -35,7 +35,7 @@ def write_runs(out, jct, seed_text=None):
     """One job per scenario; jct(load, seed, fabric, controller) its JCT and iteration time."""
     os.makedirs(out, exist_ok=True)
     with open(os.path.join(out, "measured.json"), "w") as f:
-        json.dump({"code": "test", "date": "2026-01-01", "runs": 24, "seeds": 2, "threads": 1, "wall_s": 1}, f)
+        json.dump({"code": "test", "date": "2026-01-01", "runs": 36, "seeds": 2, "threads": 1, "wall_s": 1}, f)
     with open(os.path.join(out, "runs.csv"), "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(["load", "seed", "fabric", "controller", "job", "workers", "placed", "wait_ms", "iterations",
