@@ -92,6 +92,10 @@ BLOCKS = {
         step("build/sim/nicsim cluster cluster/scenarios/small.yaml --placement random --routing ecmp "
              "--baseline progress+guard"),
     ]),
+    "cluster-policy": ("docs/guides/cluster.md", [
+        step("build/agent/nicagent cluster cluster/scenarios/small.yaml --placement random --routing ecmp "
+             "--policy agent/policies/default"),
+    ]),
     "cluster-json": ("docs/guides/cluster.md", [
         step("build/sim/nicsim cluster cluster/scenarios/small.yaml --placement random --json | "
              "python3 -c 'import json,sys; r=json.load(sys.stdin); "
