@@ -218,7 +218,9 @@ class ModelCore final : public NicCore {
     }
 
     model_.set_output_ready(Direction::kTx, tx_ready_);
-    model_.step(1);
+    // The per-cycle step: run() has tried an inert span (run_inert()) already, so step(1)
+    // would mostly ask inert_cycles() again only to find 0.
+    model_.step_cycle();
     bool tx_last_beat = false;
     for (const refmodel::FrameRecord& r : model_.pop_records()) tx_last_beat = finish(r) || tx_last_beat;
     mirror_dispatches();
