@@ -18,6 +18,19 @@ cluster::ClusterOptions with(const std::string& baseline) {
   return o;
 }
 
+// Every tenant of a cluster server ran as it did in the run it is compared with.
+void check_same_tenants(const sim::RunMetrics& server, const sim::RunMetrics& reference) {
+  REQUIRE(server.tenants.size() == reference.tenants.size());
+  for (std::size_t i = 0; i < server.tenants.size(); ++i) {
+    INFO(reference.tenants[i].name);
+    CHECK(server.tenants[i].completed == reference.tenants[i].completed);
+    CHECK(server.tenants[i].delivered_bytes == reference.tenants[i].delivered_bytes);
+    CHECK(server.tenants[i].iter_mean_us == reference.tenants[i].iter_mean_us);
+    CHECK(server.tenants[i].control_p99_us == reference.tenants[i].control_p99_us);
+    CHECK(server.tenants[i].crypto_wait_cycles == reference.tenants[i].crypto_wait_cycles);
+  }
+}
+
 double mean(const std::vector<std::uint64_t>& v) {
   REQUIRE(!v.empty());
   return static_cast<double>(std::accumulate(v.begin(), v.end(), std::uint64_t{0})) / static_cast<double>(v.size());
@@ -53,19 +66,10 @@ TEST_CASE("a server in cluster mode gives the same per-tenant results as nicsim 
   sim::Simulation alone(c.base, o);
   alone.run_to_end();
   const sim::RunMetrics m = alone.metrics();
-  const sim::RunMetrics& h = r.hosts[0].second;
-  REQUIRE(h.tenants.size() == m.tenants.size());
-  CHECK(m.tenants[0].delivered_bytes > 0);
-  CHECK(m.tenants[1].completed > 0);
-  CHECK(m.tenants[2].completed > 0);
-  for (std::size_t i = 0; i < m.tenants.size(); ++i) {
-    INFO(m.tenants[i].name);
-    CHECK(h.tenants[i].completed == m.tenants[i].completed);
-    CHECK(h.tenants[i].delivered_bytes == m.tenants[i].delivered_bytes);
-    CHECK(h.tenants[i].iter_mean_us == m.tenants[i].iter_mean_us);
-    CHECK(h.tenants[i].control_p99_us == m.tenants[i].control_p99_us);
-    CHECK(h.tenants[i].crypto_wait_cycles == m.tenants[i].crypto_wait_cycles);
-  }
+  CHECK(m.tenants.at(0).delivered_bytes > 0);
+  CHECK(m.tenants.at(1).completed > 0);
+  CHECK(m.tenants.at(2).completed > 0);
+  check_same_tenants(r.hosts[0].second, m);
 }
 
 TEST_CASE("a server under a dynamic controller decides as nicagent eval's run does", "[cluster]") {
@@ -83,15 +87,7 @@ TEST_CASE("a server under a dynamic controller decides as nicagent eval's run do
     REQUIRE(r.hosts.size() == 1);
     const auto controller = control::make_baseline(name);
     const control::RunResult run = control::run_controller({c.base, {}, std::nullopt}, 0, *controller, 2000);
-    const sim::RunMetrics& h = r.hosts[0].second;
-    REQUIRE(h.tenants.size() == run.metrics.tenants.size());
-    for (std::size_t i = 0; i < h.tenants.size(); ++i) {
-      INFO(h.tenants[i].name);
-      CHECK(h.tenants[i].completed == run.metrics.tenants[i].completed);
-      CHECK(h.tenants[i].delivered_bytes == run.metrics.tenants[i].delivered_bytes);
-      CHECK(h.tenants[i].iter_mean_us == run.metrics.tenants[i].iter_mean_us);
-      CHECK(h.tenants[i].control_p99_us == run.metrics.tenants[i].control_p99_us);
-    }
+    check_same_tenants(r.hosts[0].second, run.metrics);
   }
 }
 
