@@ -415,7 +415,7 @@ struct Trainer::Impl {
   // Supervised fit of the actor (and the critic when `ret` is defined) to (observation,
   // action) pairs, each row's cross-entropy weighted by `weights` when defined: behaviour
   // cloning and DAgger (behaviour_cloning.cpp).
-  void fit(const torch::Tensor& all_obs, const torch::Tensor& actions, const torch::Tensor& masks,
+  void fit(const torch::Tensor& all_obs, const torch::Tensor& labels, const torch::Tensor& label_masks,
            const torch::Tensor& ret, const torch::Tensor& weights, std::uint32_t epochs, double lr, BcStats& st);
 
   // Averages the gradients over ranks (one allreduce of all of them), before clipping.
