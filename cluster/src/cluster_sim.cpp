@@ -263,12 +263,12 @@ void ClusterSim::try_waiting(std::uint64_t now) {
     const auto a = placer_.place(static_cast<unsigned>(j), jobs_[j].result.workers);
     if (!a) return;
     waiting_.pop_front();
-    place(jobs_[j], *a, now);
+    place(j, *a, now);
   }
 }
 
-void ClusterSim::place(Job& job, const Allocation& a, std::uint64_t now) {
-  const std::size_t j = static_cast<std::size_t>(&job - jobs_.data());
+void ClusterSim::place(std::size_t j, const Allocation& a, std::uint64_t now) {
+  Job& job = jobs_[j];
   const sim::TenantSpec& spec = scenario_.base.tenants[job.tenant];
   JobResult& r = job.result;
   r.placed = true;

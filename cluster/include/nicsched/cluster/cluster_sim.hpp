@@ -134,7 +134,7 @@ class ClusterSim {
   void run_window(std::uint64_t end);
   void handle_event(const Event& e);
   void try_waiting(std::uint64_t now);
-  void place(Job& job, const Allocation& a, std::uint64_t now);
+  void place(std::size_t job, const Allocation& a, std::uint64_t now);  // job: position in jobs_
   // Steps server `h` to cycle `to`, its controller deciding at each interval's end on the way.
   void advance(Host& h, std::uint64_t to);
   [[nodiscard]] std::uint64_t cycle_of(std::uint64_t ps) const { return (ps + ps_per_cycle_ - 1) / ps_per_cycle_; }
