@@ -99,11 +99,6 @@ std::uint64_t ps_per_cycle(double clock_mhz) {
   return static_cast<std::uint64_t>(whole);
 }
 
-bool is_static_baseline(const std::string& name) {
-  const auto& names = control::static_baseline_names();
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
 // An idle job slot of a server: a DDP tenant that starts only when a job is placed there,
 // with a VLAN and ports no pinned tenant of the server uses.
 sim::TenantSpec job_slot(std::size_t k, std::set<std::uint16_t>& vlans, std::set<std::uint16_t>& ports) {
@@ -203,7 +198,7 @@ void ClusterSim::build_hosts() {
       p.slot = true;
       h.parts.push_back(p);
     }
-    const bool dynamic = static_cast<bool>(options_.make_controller) || !is_static_baseline(options_.baseline);
+    const bool dynamic = static_cast<bool>(options_.make_controller) || !control::is_static_baseline(options_.baseline);
     sim::SimOptions o;
     o.baseline = dynamic ? "fifo" : options_.baseline;  // a dynamic controller's first decision ends its first interval
     o.policy_name = options_.baseline;
@@ -211,8 +206,8 @@ void ClusterSim::build_hosts() {
     const auto index = static_cast<unsigned>(hosts_.size());
     o.on_departure = [this, index](const sim::Departure& d) { on_departure(index, d); };
     const double link_bytes_per_cycle = s.link_bytes_per_cycle();
+    host_index_[server] = static_cast<int>(index);
     if (!mine(index)) {  // another rank simulates it
-      host_index_[server] = static_cast<int>(index);
       hosts_.push_back(std::move(h));
       continue;
     }
@@ -220,15 +215,12 @@ void ClusterSim::build_hosts() {
     if (dynamic) {
       h.controller = options_.make_controller ? options_.make_controller() : control::make_baseline(options_.baseline);
       h.caps = host::discover(*h.sim);
-      h.base = host::read_policy(*h.sim, h.caps);
-      h.base.classifier.reset();
-      h.base.default_action.reset();
+      h.base = control::read_controller_base(*h.sim, h.caps);
       h.tracker.emplace(h.caps, link_bytes_per_cycle);
       h.tracker->reset(host::read_snapshot(*h.sim, h.caps));
       h.controller->reset();
       h.next_decision = h.sim->cycle() + options_.interval_cycles;
     }
-    host_index_[server] = static_cast<int>(index);
     hosts_.push_back(std::move(h));
   }
   placer_.set_job_slots(std::move(slots));

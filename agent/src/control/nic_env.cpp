@@ -70,9 +70,7 @@ void NicEnv::reset(std::uint64_t seed, std::span<float> obs_out) {
   tracker_.emplace(caps_, target_->link_bytes_per_cycle());
   codec_.emplace(cfg_, caps_, target_->link_bytes_per_cycle());
   encoder_.emplace(cfg_, caps_);
-  base_ = host::read_policy(bus, caps_);
-  base_.classifier.reset();  // the scenario's table stays as it is
-  base_.default_action.reset();
+  base_ = read_controller_base(bus, caps_);
   in_force_ = base_;
   tracker_->reset(host::read_snapshot(bus, caps_));
   encoder_->reset();
