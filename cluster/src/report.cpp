@@ -59,12 +59,14 @@ nlohmann::json as_json(const ClusterResult& r) {
           {"hosts", hosts}};
 }
 
-std::string table_of(const ClusterResult& r) {
+}  // namespace
+
+std::string table(const ClusterResult& r) {
   std::string out;
   out += fmt::format("{}: placement {}, routing {}, NIC controller {}; {} simulated cycles\n", r.scenario, r.placement,
-                           r.routing, r.baseline, r.cycles);
+                     r.routing, r.baseline, r.cycles);
   out += fmt::format("{:<16} {:>7} {:>8} {:>6} {:>5} {:>9} {:>6} {:>22} {:>10}\n", "job", "workers", "servers",
-                           "leaves", "spine", "wait ms", "iters", "iteration ms (95% CI)", "JCT ms");
+                     "leaves", "spine", "wait ms", "iters", "iteration ms (95% CI)", "JCT ms");
   for (const auto& j : r.jobs) {
     const auto it = iterations_ms(r, j);
     std::string iter = j.placed && j.hosts.size() == 1 ? "one server: no network" : "-";
@@ -74,12 +76,12 @@ std::string table_of(const ClusterResult& r) {
     }
     const auto jct = j.jct_cycles();
     out += fmt::format("{:<16} {:>7} {:>8} {:>6} {:>5} {:>9} {:>6} {:>22} {:>10}\n", j.name, j.workers,
-                             j.placed ? std::to_string(j.hosts.size()) : std::string("-"),
-                             j.placed ? std::to_string(j.leaves) : std::string("-"),
-                             j.spine ? std::to_string(*j.spine) : std::string("-"),
-                             j.placed ? fmt::format("{:.3f}", real_ms(r, static_cast<double>(j.placed_cycle - j.arrival_cycle)))
-                                      : std::string("never"),
-                             it.size(), iter, jct ? fmt::format("{:.3f}", real_ms(r, static_cast<double>(*jct))) : "-");
+                       j.placed ? std::to_string(j.hosts.size()) : std::string("-"),
+                       j.placed ? std::to_string(j.leaves) : std::string("-"),
+                       j.spine ? std::to_string(*j.spine) : std::string("-"),
+                       j.placed ? fmt::format("{:.3f}", real_ms(r, static_cast<double>(j.placed_cycle - j.arrival_cycle)))
+                                : std::string("never"),
+                       it.size(), iter, jct ? fmt::format("{:.3f}", real_ms(r, static_cast<double>(*jct))) : "-");
   }
   double max_util = 0;
   std::string busiest = "-";
@@ -92,14 +94,10 @@ std::string table_of(const ClusterResult& r) {
     }
   }
   out += fmt::format("fabric: {} leaf-spine links shared by two or more jobs, {} frames dropped, busiest link {} "
-                           "at {:.1f} % of its rate\n",
-                           r.collisions, drops, busiest, 100 * max_util);
+                     "at {:.1f} % of its rate\n",
+                     r.collisions, drops, busiest, 100 * max_util);
   return out;
 }
-
-}  // namespace
-
-std::string table(const ClusterResult& r) { return table_of(r); }
 
 std::string to_json(const ClusterResult& r) { return as_json(r).dump(2) + "\n"; }
 
