@@ -179,11 +179,15 @@ void Simulation::barrier(std::size_t i) {
 }
 
 void Simulation::resend(std::size_t i, std::uint64_t payload) {
-  const TenantSpec& spec = tenants_.at(i).spec;
-  if (tenants_[i].progress().phase == Phase::kLeft) return;
-  ++host_[i].retransmits;
-  host_[i].bulk[static_cast<int>(Direction::kTx)].push_front({Flow::kBulkTx, payload, spec.mtu_frame_bytes, nic_->cycle()});
-  nic_->notify_pending(Direction::kTx);
+  send_again(i, {Flow::kBulkTx, payload, tenants_.at(i).spec.mtu_frame_bytes, nic_->cycle()});
+}
+
+void Simulation::send_again(std::size_t slot, const Pending& p) {
+  if (tenants_[slot].progress().phase == Phase::kLeft) return;
+  Host& h = host_[slot];
+  ++h.retransmits;
+  h.bulk[static_cast<int>(dir_of(p.flow))].push_front(p);
+  nic_->notify_pending(dir_of(p.flow));
 }
 
 void Simulation::start_tenant(std::size_t i, TenantSpec spec, std::uint64_t seed) {
@@ -268,11 +272,8 @@ void Simulation::expire_lost(std::uint64_t now) {
     const int d = static_cast<int>(f.dir);
     if (f.flow != Flow::kRaw && f.flow != Flow::kControl) h.inflight_bytes[d] -= f.frame_len;
     const bool closed_loop = tenants_[slot].spec.window_bytes != 0;
-    if (f.flow == Flow::kBulkTx || f.flow == Flow::kBulkRx) {
-      if (closed_loop && tenants_[slot].progress().phase != Phase::kLeft) {
-        ++h.retransmits;
-        h.bulk[d].push_front({f.flow, f.payload, f.frame_len, f.created});
-      }
+    if ((f.flow == Flow::kBulkTx || f.flow == Flow::kBulkRx) && closed_loop) {
+      send_again(slot, {f.flow, f.payload, f.frame_len, f.created});
     }
     nic_->notify_pending(f.dir);
   }

@@ -211,6 +211,9 @@ class Simulation final : public drivers::SimTarget,
   void advance_to(std::uint64_t target, const std::function<bool()>& done);
   void process_due(std::uint64_t now);
   void expire_lost(std::uint64_t now);
+  // The sender sends `p` again, ahead of what it queued (a frame lost: its RTO expired, or
+  // dropped beyond the NIC); nothing once the tenant has left.
+  void send_again(std::size_t slot, const Pending& p);
   [[nodiscard]] std::uint64_t next_event() const;
   [[nodiscard]] std::size_t slot_of(std::uint32_t nic_tenant) const;
   static Direction dir_of(Flow f) { return f == Flow::kBulkRx ? Direction::kRx : Direction::kTx; }
