@@ -94,3 +94,20 @@ TEST_CASE("config: the DAgger config's continuation and weights are words, bad o
   CHECK_THROWS_WITH(nicsched::ppo::load_dagger_config(write_temp("dagger-bad2.yaml", "weights: spread\n")),
                     Catch::Contains("weights") && Catch::Contains("spread"));
 }
+
+TEST_CASE("config: the DAgger config's labels and label seeds, bad ones named", "[config][dagger]") {
+  nicsched::ppo::DaggerConfig cfg;
+  CHECK(cfg.labels == "lookahead");
+  cfg.labels = "scenario";
+  cfg.label_seeds = 3;
+  const auto back =
+      nicsched::ppo::load_dagger_config(write_temp("dagger-labels.yaml", nicsched::ppo::dagger_config_yaml(cfg)));
+  CHECK(back.labels == "scenario");
+  CHECK(back.label_seeds == 3);
+  CHECK_THROWS_WITH(nicsched::ppo::load_dagger_config(write_temp("dagger-bad3.yaml", "labels: hindsight\n")),
+                    Catch::Contains("'labels'") && Catch::Contains("hindsight") && Catch::Contains("dagger-bad3.yaml"));
+  CHECK_THROWS_WITH(nicsched::ppo::load_dagger_config(write_temp("dagger-bad4.yaml", "label_seeds: 0\n")),
+                    Catch::Contains("'label_seeds'") && Catch::Contains("at least 1"));
+  CHECK_THROWS_WITH(nicsched::ppo::load_dagger_config(write_temp("dagger-bad5.yaml", "label_seeds: two\n")),
+                    Catch::Contains("label_seeds"));
+}

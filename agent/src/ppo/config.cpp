@@ -53,6 +53,8 @@ const fileio::Settings<DaggerConfig>& dagger_settings() {
       {
           setting("iterations", &DaggerConfig::iterations, "an unsigned integer"),
           setting("draws", &DaggerConfig::draws, "an unsigned integer"),
+          setting("labels", &DaggerConfig::labels, "lookahead or scenario"),
+          setting("label_seeds", &DaggerConfig::label_seeds, "an unsigned integer"),
           setting("every", &DaggerConfig::every, "an unsigned integer"),
           setting("horizon", &DaggerConfig::horizon, "an unsigned integer"),
           setting("continuation", &DaggerConfig::continuation, "an unsigned integer"),
@@ -123,6 +125,9 @@ void DaggerConfig::validate() {
   constexpr const char* kWhat = "DAgger config";
   require(iterations >= 1, "iterations", "must be at least 1", kWhat);
   require(draws >= 1, "draws", "must be at least 1", kWhat);
+  require(labels == "lookahead" || labels == "scenario", "labels",
+          "must be lookahead or scenario, got '" + labels + "'", kWhat);
+  require(label_seeds >= 1, "label_seeds", "must be at least 1", kWhat);
   require(every >= 1, "every", "must be at least 1", kWhat);
   require(horizon >= 1, "horizon", "must be at least 1", kWhat);
   require(continue_with == "default" || continue_with == "student", "continue_with",

@@ -76,7 +76,13 @@ struct PpoConfig {
 struct DaggerConfig {
   std::uint32_t iterations = 3;        // rounds of roll out, label, aggregate, fit
   std::uint32_t draws = 8;             // training draws the student runs per iteration (new ones each round)
-  std::uint64_t every = 250;           // k: decisions between labelled states
+  // Where the labels come from: `lookahead` (the oracle's choice on a fork every k
+  // decisions, control::run_labelled) or `scenario` (one label per draw: the strategy
+  // best alone over the whole run on label_seeds workload seeds, control::run_scenario_labelled;
+  // horizon, continuation and continue_with then do not apply).
+  std::string labels = "lookahead";
+  std::uint32_t label_seeds = 2;       // with labels: scenario, the workload seeds each strategy is scored on
+  std::uint64_t every = 250;           // k: decisions between labelled states (scenario labels: from decision 0)
   std::uint64_t horizon = 250;         // H: decisions each strategy plays on its copy before the default rule
   std::uint64_t continuation = 0;      // decisions of the continuation after H (0: to the run's end, the oracle's guarantee)
   // What a copy plays after H: `default` (the oracle's default rule, the best strategy
