@@ -370,16 +370,13 @@ std::uint64_t RefModel::path_inert_cycles(const Path& p, std::uint64_t max) cons
   return starves ? 0 : n;
 }
 
-RefModel::HeadMasks RefModel::visible_heads(const Path& p) const {
-  HeadMasks hm{p.visible, p.crypto_heads};
-  if (no_bits(p.pending)) return hm;
+void RefModel::add_pending_visible(const Path& p, HeadMasks& hm) const {
   for_each_bit(p.pending, [&](std::uint32_t q) {
     const Live& f = *p.q[q].front();
     if (f.visible > cycle_) return;
     set_bit(hm.visible, q);
     if (needs_crypto(p, f)) set_bit(hm.crypto, q);
   });
-  return hm;
 }
 
 void RefModel::record_heads(Path& p) {

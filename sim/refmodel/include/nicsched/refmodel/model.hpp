@@ -271,7 +271,15 @@ class RefModel : private detail::RefModelState {
     QueueMask visible{};
     QueueMask crypto{};  // of visible: the head needs crypto
   };
-  [[nodiscard]] HeadMasks visible_heads(const Path& p) const;
+  [[nodiscard]] HeadMasks visible_heads(const Path& p) const {
+    HeadMasks hm{p.visible, p.crypto_heads};
+    std::uint64_t pending = 0;
+    for (const std::uint64_t w : p.pending) pending |= w;
+    if (pending != 0) add_pending_visible(p, hm);
+    return hm;
+  }
+  // Adds to hm the pending heads of p that are visible by now.
+  void add_pending_visible(const Path& p, HeadMasks& hm) const;
   // Records the pending heads that are visible by now in p.heads and p.visible.
   void record_heads(Path& p);
   void decide(Path& p);
