@@ -22,7 +22,7 @@ struct PpoConfig {
   std::uint64_t total_steps = 500000;   // environment steps over all envs
   std::uint32_t num_envs = 8;           // parallel environments (vectorised rollout)
   std::uint32_t num_steps = 128;        // rollout length per env per update
-  std::uint32_t torch_threads = 1;      // torch::set_num_threads for the learner
+  std::uint32_t torch_threads = 1;      // the learner's threads: libtorch's (torch::set_num_threads) and OpenBLAS's
   std::uint32_t env_threads = 0;        // threads stepping envs; 0 = one per env
   // --- optimisation ---
   double learning_rate = 2.5e-4;        // Adam step size at the start

@@ -76,6 +76,9 @@ struct RefModelState {
   explicit RefModelState(const Params& params)
       : params_(params), crypto_(params_.crypto_slots, params_.num_tenants) {}
 
+  // One bit per queue (tenant * kNumClasses + class).
+  using QueueMask = std::array<std::uint64_t, kMaxTenants * kNumClasses / 64>;
+
   struct Live {
     FrameRecord rec;
     std::uint32_t cells = 0;
@@ -91,7 +94,14 @@ struct RefModelState {
     std::vector<std::uint64_t> qbytes;
     std::uint64_t queued = 0;     // frames in q, all queues
     std::uint64_t dispatched = 0;  // frames the arbiter released
-    std::array<std::uint64_t, kMaxTenants * kNumClasses / 64> nonempty{};  // bit q: q holds a frame
+    QueueMask nonempty{};  // bit q: q holds a frame
+    // The heads the arbiter sees, kept between steps (not rebuilt from every queued head):
+    // `heads` holds backlog, len and ts of the queues in `visible` and zeros elsewhere. A
+    // queue whose head changed (a frame admitted to it empty, a pop that left a frame) is
+    // in `pending` until a step finds its head visible (record_heads()).
+    QueueMask pending{};
+    QueueMask visible{};
+    QueueMask crypto_heads{};  // of `visible`: the head needs a crypto slot
     std::uint64_t cells_used = 0;
     bool ready = true;            // tready of the output
     bool active = false;          // a frame is on the output
@@ -115,9 +125,8 @@ struct RefModelState {
     // drops the positive credit of the tenants with nothing backlogged, so stepping it
     // again with the same backlog changes nothing, and decide() skips it.
     bool arb_at_rest = false;
-    std::vector<bool> rest_backlog;
-    bool rest_backlog_none = false;  // rest_backlog is all false
-    std::uint32_t rest_heads = 0;    // rest_backlog's true entries
+    QueueMask rest_backlog{};
+    bool rest_backlog_none = false;  // rest_backlog is empty
   };
 
   Params params_;
@@ -257,6 +266,22 @@ class RefModel : private detail::RefModelState {
   void count_crypto_waits(Path& p, std::uint64_t cycles);
   // The inert cycles of one path (inert_cycles()), at most `max`.
   [[nodiscard]] std::uint64_t path_inert_cycles(const Path& p, std::uint64_t max) const;
+  // The visible heads of p now: those recorded, and the pending ones visible by now.
+  struct HeadMasks {
+    QueueMask visible{};
+    QueueMask crypto{};  // of visible: the head needs crypto
+  };
+  [[nodiscard]] HeadMasks visible_heads(const Path& p) const {
+    HeadMasks hm{p.visible, p.crypto_heads};
+    std::uint64_t pending = 0;
+    for (const std::uint64_t w : p.pending) pending |= w;
+    if (pending != 0) add_pending_visible(p, hm);
+    return hm;
+  }
+  // Adds to hm the pending heads of p that are visible by now.
+  void add_pending_visible(const Path& p, HeadMasks& hm) const;
+  // Records the pending heads that are visible by now in p.heads and p.visible.
+  void record_heads(Path& p);
   void decide(Path& p);
   // The arbiter's step for decide(): the heads it sees, eligibility, the decision.
   [[nodiscard]] ArbDecision decide_step(Path& p, const ArbConfig& ac, bool new_cfg, bool plain_ok);
