@@ -22,13 +22,18 @@
 // DWRR: every tenant has a signed deficit. A tenant with deficit > 0 may be picked
 // (round robin from the last grant of its level); the grant subtracts the frame's
 // length. When no eligible tenant of the level has credit, a round ends: every
-// backlogged tenant of the level with deficit <= 0 gains 2^m quanta, m the least (0..LenW)
-// that gives every one of them credit (deficit + 2^m * quantum > 0), and the pick is made
+// backlogged tenant of the level with deficit <= 0 gains 2^m quanta, and the pick is made
 // among the level's eligible tenants (all of which now have credit) in the same clock.
+// The refill exponent m and the quanta it multiplies are those of the clock before (a flop,
+// exp_q, and the quanta registered beside it): m is the least (0..LenW) for which, at the
+// start of that clock, every tenant with deficit <= 0 (any level, enabled or not,
+// backlogged or not) would gain credit, and every tenant with an eligible head has 2^m
+// quanta >= the length a grant would charge it. A deficit <= 0 now is one of the clock
+// before or a grant's (credit >= 1 less such a frame), so every refill gives credit.
 // 2^m quanta is 2^m rounds collapsed into one clock: every tenant of the level gains the
 // same number of quanta, so byte shares stay proportional to the quanta, and a decision
 // is made every clock whatever the quanta and frame lengths (work conserving). With
-// quanta of at least one frame length m is 0: plain rounds. A tenant whose queues empty
+// quanta of at least one frame length and of every debt m is 0: plain rounds. A tenant whose queues empty
 // loses its positive credit (kept debt stays). Nothing inside a level starves: round
 // robin visits every eligible tenant.
 // Deficits are DefW = LenW + QuantumW + 2 bits, signed: a grant needs credit >= 1, so a
@@ -39,8 +44,9 @@
 // the logic between them and the grant is kept shallow and free of ripple chains:
 //   - what does not depend on the heads is ready before them: per level, which tenants
 //     are enabled at that level (configuration), whether a deficit is positive (a flop,
-//     pos_q, kept beside the deficit), each level's refill exponent m and each tenant's
-//     refilled deficit (from the deficits, quanta and backlog, not the heads);
+//     pos_q, kept beside the deficit), each tenant's refilled deficit (from the deficits,
+//     the registered quanta and the refill exponent, a flop: the exponent's compares and
+//     least-exponent search end in exp_q, not in the deficits);
 //   - every level's pick is computed in parallel and the top level selects one; inside
 //     a level both candidate masks (eligible tenants with credit, every eligible tenant)
 //     are picked from in parallel and whether any has credit selects;
@@ -116,6 +122,8 @@ module nicsched_arbiter #(
   logic [NumTenants-1:0]           pos_q, pos_d;            // deficit > 0
   logic [NumRanks*NumTenants-1:0]  rr_last_q, rr_last_d;    // per rank: its last grant, one-hot
   logic [NumRanks*NumTenants-1:0]  rr_above;                // per rank: tenants after its last grant
+  logic [ExpW-1:0]                 exp_q, exp_d;            // this clock's refill exponent m
+  logic [NumTenants*QuantumW-1:0]  quantum_q;               // the quanta of the clock before (the refill's)
   always_comb begin
     logic seen;
     for (int l = 0; l < NumRanks; l++) begin
@@ -129,12 +137,11 @@ module nicsched_arbiter #(
 
   // ---------------------------------------------------------------- ready before the heads
   logic                            sp_mode, use_dwrr, fifo_mode;
-  logic [NumTenants*QuantumW-1:0]  q_eff;       // quantum, 0 counted as 1
   logic [NumTenants-1:0]           t_backlog;   // a queue of the tenant holds frames
-  logic [ExpN*NumTenants-1:0]      fits;        // [s][t]: credit now, or deficit + 2^s quanta > 0
-  logic [NumLevels*ExpW-1:0]       lvl_exp;     // per level: the refill exponent m
-  logic [NumTenants*DefW-1:0]      refill_add;  // 2^m quanta (m of the tenant's level)
-  logic [NumTenants*DefW-1:0]      def_plus;    // deficit + 2^m quanta (m of its level)
+  logic [NumTenants*LenW-1:0]      t_len;       // the length a grant charges (control head first)
+  logic [ExpN*NumTenants-1:0]      fits;        // [s][t]: 2^s quanta cover the debt and the head
+  logic [NumTenants*DefW-1:0]      refill_add;  // 2^m quanta of the clock before
+  logic [NumTenants*DefW-1:0]      def_plus;    // deficit + 2^m quanta
   logic [NumLevels*NumTenants-1:0] lvl_on;      // tenant enabled and at the level
   logic [NumTenants*2-1:0]         t_lvl;       // tenant's level (T_CTRL.PRIORITY in SP modes, else 0)
 
@@ -142,22 +149,30 @@ module nicsched_arbiter #(
     logic [QuantumW-1:0] q_raw;
     logic                q_zero;        // T_WEIGHT.QUANTUM is 0 (counted as 1)
     logic [LenW-1:0]     debt;          // -deficit, for a deficit <= 0 (< 2^LenW)
-    logic [CmpW-1:0]     debt_s;        // debt >> s
-    logic [ExpN-1:0]     need;          // per exponent: some tenant of the level still in debt
-    logic [NumTenants-1:0] in_debt;     // backlogged tenants of the level (they need credit)
+    logic [LenW-1:0]     len_m1;        // charged length - 1 (2^s quanta >= len <=> > len - 1)
+    logic                len_zero;
+    logic [CmpW-1:0]     debt_s, len_s; // debt >> s, (len - 1) >> s
+    logic [ExpN-1:0]     need;          // per exponent: some tenant not covered
     sp_mode   = (mode_i == MODE_SP) || (mode_i == MODE_SP_DWRR);
     use_dwrr  = (mode_i == MODE_DWRR) || (mode_i == MODE_SP_DWRR);
     fifo_mode = (mode_i == MODE_FIFO);
     for (int t = 0; t < NumTenants; t++) begin
-      q_raw  = t_quantum_i[t*QuantumW +: QuantumW];
-      q_zero = q_raw == '0;
-      q_eff[t*QuantumW +: QuantumW] = q_zero ? QuantumW'(1) : q_raw;
-      // quantum * 2^s > debt  <=>  quantum > floor(debt / 2^s) (integers). The quantum's
-      // "0 counts as 1" is taken beside the compare (1 > x <=> x == 0), not before it.
-      debt = LenW'(-def_q[t*DefW +: DefW]);
+      t_len[t*LenW +: LenW] = q_elig_i[2*t] ? q_len_i[2*t*LenW +: LenW] : q_len_i[(2*t+1)*LenW +: LenW];
+      // The next clock's exponent, from this clock's flops, quanta and heads.
+      // quantum * 2^s > x  <=>  quantum > floor(x / 2^s) (integers). The quantum's "0 counts
+      // as 1" is taken beside the compare (1 > x <=> x == 0), not before it.
+      q_raw    = t_quantum_i[t*QuantumW +: QuantumW];
+      q_zero   = q_raw == '0;
+      debt     = LenW'(-def_q[t*DefW +: DefW]);
+      len_zero = t_len[t*LenW +: LenW] == '0;
+      len_m1   = t_len[t*LenW +: LenW] - LenW'(1);
       for (int s = 0; s < ExpN; s++) begin
         debt_s = CmpW'(debt) >> s;
-        fits[s*NumTenants + t] = pos_q[t] || (CmpW'(q_raw) > debt_s) || (q_zero && debt_s == '0);
+        len_s  = CmpW'(len_m1) >> s;
+        fits[s*NumTenants + t] =
+            (pos_q[t] || (CmpW'(q_raw) > debt_s) || (q_zero && debt_s == '0)) &&
+            (!(q_elig_i[2*t] || q_elig_i[2*t+1]) || len_zero ||
+             (CmpW'(q_raw) > len_s) || (q_zero && len_s == '0));
       end
       t_backlog[t] = q_backlog_i[2*t] || q_backlog_i[2*t+1];
       t_lvl[t*2 +: 2] = sp_mode ? t_prio_i[t*2 +: 2] : 2'd0;
@@ -165,26 +180,25 @@ module nicsched_arbiter #(
         lvl_on[l*NumTenants + t] = enable_i && t_enable_i[t] && (t_lvl[t*2 +: 2] == l[1:0]);
       end
     end
-    // m of a level: the least exponent at which every backlogged tenant of the level has
-    // credit (need[] falls with s, and need[LenW] is 0: quantum >= 1 and debt < 2^LenW).
-    // fits is exponent-major so that need[s] is one mask AND per exponent (the same logic;
-    // a simulator evaluates it as word operations, not NumTenants bit tests: issue 16).
-    for (int l = 0; l < NumLevels; l++) begin
-      in_debt = lvl_on[l*NumTenants +: NumTenants] & t_backlog;
-      for (int s = 0; s < ExpN; s++) begin
-        need[s] = (in_debt & ~fits[s*NumTenants +: NumTenants]) != '0;
-      end
-      lvl_exp[l*ExpW +: ExpW] = ExpW'(LenW);
-      for (int s = ExpN - 2; s >= 0; s--) begin
-        if (!need[s]) begin
-          lvl_exp[l*ExpW +: ExpW] = ExpW'(s);
-        end
+    // m: the least exponent at which every tenant is covered (need[] falls with s, and
+    // need[LenW] is 0: quantum >= 1, debt < 2^LenW, len < 2^LenW). fits is exponent-major so
+    // that need[s] is one mask test per exponent (word operations in a simulator).
+    for (int s = 0; s < ExpN; s++) begin
+      need[s] = fits[s*NumTenants +: NumTenants] != '1;
+    end
+    exp_d = ExpW'(LenW);
+    for (int s = ExpN - 2; s >= 0; s--) begin
+      if (!need[s]) begin
+        exp_d = ExpW'(s);
       end
     end
-    // A binary shift (log2(ExpN) mux stages), not a one-hot select of every shifted quantum
-    // (measured at 8 tenants: 0.2 ns shorter for 11 % more arbiter LUTs).
+    // This clock's refill: the registered exponent and quanta. A binary shift (log2(ExpN)
+    // mux stages), not a one-hot select of every shifted quantum (measured at 8 tenants:
+    // 0.2 ns shorter for 11 % more arbiter LUTs, when the exponent was not a flop).
     for (int t = 0; t < NumTenants; t++) begin
-      refill_add[t*DefW +: DefW] = DefW'(q_eff[t*QuantumW +: QuantumW]) << lvl_exp[t_lvl[t*2 +: 2]*ExpW +: ExpW];
+      q_raw = quantum_q[t*QuantumW +: QuantumW];
+      q_raw = (q_raw == '0) ? QuantumW'(1) : q_raw;
+      refill_add[t*DefW +: DefW] = DefW'(q_raw) << exp_q;
       def_plus[t*DefW +: DefW] = def_q[t*DefW +: DefW] + refill_add[t*DefW +: DefW];
     end
   end
@@ -360,7 +374,7 @@ module nicsched_arbiter #(
     // Every next deficit a tenant may get (kept, refilled, less the frame, both) and whether
     // it is positive are computed beside the pick, which then only selects among them.
     for (int t = 0; t < NumTenants; t++) begin
-      len = q_elig_i[2*t] ? q_len_i[2*t*LenW +: LenW] : q_len_i[(2*t+1)*LenW +: LenW];
+      len = t_len[t*LenW +: LenW];
       cand[0*DefW +: DefW] = def_q[t*DefW +: DefW];
       cand[1*DefW +: DefW] = def_plus[t*DefW +: DefW];
       cand[2*DefW +: DefW] = def_q[t*DefW +: DefW] - {{(DefW-LenW){1'b0}}, len};
@@ -406,18 +420,22 @@ module nicsched_arbiter #(
       def_q      <= '0;
       pos_q      <= '0;
       rr_last_q  <= {NumRanks{RR_LAST_RESET}};
+      exp_q      <= '0;
+      quantum_q  <= '0;
     end else begin
       def_q      <= def_d;
       pos_q      <= pos_d;
       rr_last_q  <= rr_last_d;
+      exp_q      <= exp_d;
+      quantum_q  <= t_quantum_i;
     end
   end
 
   for (genvar t = 0; t < NumTenants; t++) begin : g_tenant_assert
-    // the refilled deficit of a tenant the refill applies to (backlogged, of its level) is
-    // positive: cand_pos[1] is a constant
-    `NICSCHED_ASSERT(RefillCredit_A, !(t_backlog[t] && lvl_on[t_lvl[t*2 +: 2]*NumTenants + t]) ||
-                                     pos_q[t] || $signed(def_plus[t*DefW +: DefW]) > 0)
+    // a refill gives credit to every tenant, whatever its level, enable and backlog (so
+    // cand_pos[1] is a constant): the exponent of the clock before covered every debt then
+    // and every head a grant could charge
+    `NICSCHED_ASSERT(RefillCredit_A, pos_q[t] || $signed(def_plus[t*DefW +: DefW]) > 0)
     `NICSCHED_ASSERT(PosIsDeficit_A, pos_q[t] == ($signed(def_q[t*DefW +: DefW]) > 0))
     // the bound of the header: a grant needs credit >= 1, so debt stays < 2^LenW - 1
     `NICSCHED_ASSERT(DebtBound_A, $signed(def_q[t*DefW +: DefW]) >= -$signed({{(DefW-LenW){1'b0}}, {LenW{1'b1}}}) + 1)
