@@ -60,6 +60,16 @@
 
 namespace nicsched::sim {
 
+// A frame of a tenant's own traffic leaving the NIC towards the wire (cluster mode hands
+// it to the fabric).
+struct Departure {
+  std::size_t tenant;         // position in the scenario
+  Flow flow;                  // kControl, kBulkTx
+  std::uint32_t frame_len;    // bytes on the wire (no FCS)
+  std::uint64_t payload;      // progress-counting payload it carries
+  std::uint64_t cycle;        // its last beat left
+};
+
 struct SimOptions {
   // Static policy: a policy file (nicctl's format, loaded by nicsched::host against the
   // model's capabilities) or a Policy built in code; its classifier, if any, is replaced
@@ -77,6 +87,8 @@ struct SimOptions {
   refmodel::Stepping model_stepping = refmodel::Stepping::kEvent;
   // Solo baselines for slowdown and normalised progress (index = position in scenario).
   std::vector<std::optional<SoloResult>> solo;
+  // Cluster mode: told of every TX departure of a tenant's tagged traffic (docs/cluster.md).
+  std::function<void(const Departure&)> on_departure;
 };
 
 class Simulation final : public drivers::SimTarget,
@@ -118,6 +130,20 @@ class Simulation final : public drivers::SimTarget,
   [[nodiscard]] std::uint64_t end_cycle() const { return end_cycle_; }
   [[nodiscard]] bool finished() { return nic_->cycle() >= end_cycle_; }
 
+  // Cluster mode (docs/cluster.md), between steps: tenant `i`'s ring passed its barrier now
+  // (DdpWorkload with ring_barrier; SimError otherwise), and `payload` bytes of its bulk TX
+  // were lost beyond the NIC (a fabric drop), so its sender sends them again now, in frames
+  // of its MTU.
+  void barrier(std::size_t i);
+  void resend(std::size_t i, std::uint64_t payload);
+  // Cluster mode: tenant `i` (never started, or left) runs `spec`'s workload from now (a job
+  // placed on this server); its NIC identity (index, VLAN, ports) stays the tenant's. Its
+  // host queues and window start empty; frames of its earlier workload still in the NIC
+  // leave uncounted (neither progress nor departures). `seed` seeds the new workload.
+  void start_tenant(std::size_t i, TenantSpec spec, std::uint64_t seed);
+  // Cluster mode: tenant `i` leaves now (its job completed); what it queued is dropped.
+  void stop_tenant(std::size_t i);
+
   [[nodiscard]] std::size_t tenant_count() const { return tenants_.size(); }
   [[nodiscard]] const Tenant& tenant(std::size_t i) const { return tenants_.at(i); }
   [[nodiscard]] double progress_rate(std::size_t i);
@@ -154,6 +180,7 @@ class Simulation final : public drivers::SimTarget,
     std::uint64_t control_sent = 0, control_delivered = 0, deadline_misses = 0;
     std::uint64_t retransmits = 0, host_drops = 0, late = 0;
     FlowId flow[3];                          // by Flow (control, bulk TX, bulk RX)
+    std::uint32_t generation = 0;            // start_tenant count: frames of earlier ones leave uncounted
   };
   struct InFlight {
     std::uint32_t tenant;
@@ -163,6 +190,7 @@ class Simulation final : public drivers::SimTarget,
     std::uint64_t payload;
     std::uint64_t created;
     std::uint64_t injected;
+    std::uint32_t generation;
   };
   // FrameSource / FrameSink / TrafficSink
   bool next_frame(Direction dir, std::uint64_t cycle, std::vector<std::uint8_t>& frame) override;
@@ -183,6 +211,9 @@ class Simulation final : public drivers::SimTarget,
   void advance_to(std::uint64_t target, const std::function<bool()>& done);
   void process_due(std::uint64_t now);
   void expire_lost(std::uint64_t now);
+  // The sender sends `p` again, ahead of what it queued (a frame lost: its RTO expired, or
+  // dropped beyond the NIC); nothing once the tenant has left.
+  void send_again(std::size_t slot, const Pending& p);
   [[nodiscard]] std::uint64_t next_event() const;
   [[nodiscard]] std::size_t slot_of(std::uint32_t nic_tenant) const;
   static Direction dir_of(Flow f) { return f == Flow::kBulkRx ? Direction::kRx : Direction::kTx; }
