@@ -39,6 +39,9 @@ std::uint64_t expected_pick(unsigned n, std::uint64_t last, std::uint64_t req) {
   return 0;
 }
 
+// A bit for each of n requesters (n <= 64).
+std::uint64_t all_requesters(unsigned n) { return n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1; }
+
 template <class Model>
 std::uint64_t pick(Testbench<Model>& tb, unsigned n, std::uint64_t last, std::uint64_t req) {
   set_bits(tb->last_i, 0, n, last);
@@ -72,7 +75,7 @@ void random_masks(unsigned n, std::uint64_t seed, const std::string& trace) {
   Testbench<Model> tb(trace);
   tb.reset();
   std::mt19937_64 rng(seed);
-  const std::uint64_t all = n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+  const std::uint64_t all = all_requesters(n);
   for (int i = 0; i < 20000; ++i) {
     // sparse and dense masks both: AND or OR of two draws
     std::uint64_t req = (i % 2 == 0 ? (rng() & rng()) : (rng() | rng())) & all;
@@ -89,7 +92,7 @@ void bounded_wait(unsigned n, std::uint64_t seed, const std::string& trace) {
   Testbench<Model> tb(trace);
   tb.reset();
   std::mt19937_64 rng(seed);
-  const std::uint64_t all = n >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << n) - 1;
+  const std::uint64_t all = all_requesters(n);
   std::uint64_t last = 0;
   unsigned waited = 0;
   for (int i = 0; i < 5000; ++i) {
