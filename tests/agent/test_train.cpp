@@ -503,11 +503,14 @@ TEST_CASE("train --init-policy with anchor_coef: PPO starts from the policy and 
 
 TEST_CASE("train --family, draw_weights: trailing: episodes draw from the pool by the logged weights", "[train][draws]") {
   FamilyScratch s("draws");
+  // The strategy action: draw_baselines empty, the env's strategies are the baselines (and
+  // the policy measured on the pool decides through them).
   std::ofstream(s.dir / "trailing.yaml") << kFamilyPpo
-                                         << "draw_weights: trailing\ndraw_pool: 3\ndraw_every: 2\ndraw_mix: 0.5\n"
-                                            "draw_baselines: [fifo, progress]\n";
+                                         << "draw_weights: trailing\ndraw_pool: 3\ndraw_every: 2\ndraw_mix: 0.5\n";
+  std::ofstream(s.dir / "strategy.yaml") << kFamilyEnv << "action: strategy\nstrategies: [fifo, progress]\n";
   auto a = family_args(s, s.dir / "run");
   a[3] = (s.dir / "trailing.yaml").string();
+  a[5] = (s.dir / "strategy.yaml").string();
   const auto r = train_debug(s.dir, a, "trailing");
   INFO("log:\n" << r.log);
   REQUIRE(r.rc == 0);

@@ -759,7 +759,8 @@ class ModelSelection {
 class DrawWeighting {
  public:
   DrawWeighting(std::shared_ptr<control::WeightedDraws> draws, const RunSettings& s, const RunFiles& files)
-      : draws_(std::move(draws)), cfg_(s.cfg), interval_cycles_(s.env_cfg.interval_cycles), files_(files),
+      : draws_(std::move(draws)), cfg_(s.cfg), env_yaml_(control::env_config_yaml(s.env_cfg)),
+        interval_cycles_(s.env_cfg.interval_cycles), files_(files),
         csv_(files.out / "draws.csv"), pool_(std::max(1U, std::thread::hardware_concurrency())) {
     baselines_ = cfg_.draw_baselines;
     if (baselines_.empty()) {
@@ -798,7 +799,7 @@ class DrawWeighting {
   void measure(const ppo::Trainer& trainer) {
     const auto t0 = std::chrono::steady_clock::now();
     fs::remove_all(files_.draw_candidate);
-    trainer.export_policy(files_.draw_candidate, "");
+    trainer.export_policy(files_.draw_candidate, env_yaml_);
     const auto policy = std::make_shared<const ppo::TrainedPolicy>(files_.draw_candidate);
     const auto& entries = draws_->entries();
     std::vector<double> score(entries.size(), NAN);
@@ -833,6 +834,7 @@ class DrawWeighting {
  private:
   std::shared_ptr<control::WeightedDraws> draws_;
   const ppo::PpoConfig& cfg_;
+  std::string env_yaml_;  // the policy's env (PpoController rebuilds its encoder and codec from it)
   std::uint64_t interval_cycles_;
   const RunFiles& files_;
   fs::path csv_;
