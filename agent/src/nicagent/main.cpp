@@ -72,6 +72,12 @@ int main(int argc, char** argv) {
                             "warm start: behaviour-clone this baseline (e.g. progress) before PPO; best:A,B,... (with "
                             "--family): on each draw, the baseline of A, B, ... that scores best on it")
           ->excludes(resume_opt);
+  train_cmd->add_option("--init-policy", t.init_policy,
+                        "fine-tune: PPO starts from this exported policy (e.g. a DAgger student): its weights and "
+                        "observation statistics; the network settings must be those it was trained with")
+      ->check(CLI::ExistingDirectory)
+      ->excludes(resume_opt)
+      ->excludes(bc_teacher_opt);
   train_cmd->add_option("--bc-steps", t.bc_steps, "behaviour-cloning steps per env")
       ->capture_default_str()->needs(bc_teacher_opt);
   train_cmd->add_option("--bc-epochs", t.bc_epochs, "behaviour-cloning epochs")

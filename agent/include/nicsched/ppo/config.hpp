@@ -42,6 +42,25 @@ struct PpoConfig {
   double vf_coef = 0.5;                 // value loss weight
   bool use_target_kl = false;           // stop the epochs early when approx-KL > target_kl
   double target_kl = 0.015;             // the approx-KL threshold when use_target_kl
+  // Fine-tuning near an imitated policy: anchor_coef * KL(anchor || current policy), the
+  // mean over a minibatch's states of the KL divergence from the anchor's action
+  // distribution (summed over heads), is added to the loss. The anchor is the frozen
+  // policy PPO starts from (Trainer::set_anchor; nicagent train keeps it in OUT/anchor/).
+  // 0: no anchor term, the update of plain PPO.
+  double anchor_coef = 0.0;
+  // --- training draws (nicagent train --family; docs/agent.md, "Draw weighting") ---
+  // "uniform": a fresh family draw every episode. "trailing": episodes draw from a pool of
+  // the family's first draw_pool training seeds, draw i with probability
+  // (1 - draw_mix) / N + draw_mix * gap_i / sum_j gap_j, gap_i = max(0, policy_i / best_i - 1):
+  // best_i the best of draw_baselines on draw i, policy_i the policy's last measured score
+  // there (both scored as model selection scores, on draw_seeds workload seeds), measured
+  // before the first update and every draw_every updates.
+  std::string draw_weights = "uniform";
+  std::uint32_t draw_pool = 32;         // draws in the pool
+  double draw_mix = 0.5;                // the share of episodes drawn by trailing gap
+  std::uint32_t draw_every = 10;        // updates between measurements of the policy on the pool
+  std::uint32_t draw_seeds = 1;         // workload seeds each draw is scored on
+  std::vector<std::string> draw_baselines;  // whose best is the target; empty: the env's strategies
   // --- network and observations ---
   std::vector<std::uint32_t> hidden_sizes{64, 64};  // tanh MLP, separate actor and critic
   // "mlp": MLPs over the flat observation (tenant slots are fixed positions);
