@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include "cartpole.hpp"
 #include "nicsched/ppo/policy.hpp"
 #include "nicsched/ppo/trainer.hpp"
@@ -46,8 +48,9 @@ std::unique_ptr<Trainer> cartpole_trainer(const PpoConfig& cfg) {
   return std::make_unique<Trainer>(cfg, std::move(envs));
 }
 
+// Per process: CTest runs this file's test cases at once, each writing its own anchor.
 fs::path scratch(const std::string& name) {
-  const auto dir = fs::temp_directory_path() / ("nicsched_anchor_" + name);
+  const auto dir = fs::temp_directory_path() / ("nicsched_anchor_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   return dir;
 }
