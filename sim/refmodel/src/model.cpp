@@ -315,11 +315,31 @@ void RefModel::skip_quiet(std::uint64_t cycles) {
   ctr_.cycle += cycles;
 }
 
+std::uint64_t RefModel::buckets_to_clock() const {
+  const auto nt = static_cast<unsigned>(params_.num_tenants);
+  const std::uint64_t all = nt >= 64 ? ~0ULL : (std::uint64_t{1} << nt) - 1;
+  if (buckets_at_cap_serial_ != cfg_serial_) return all;
+  return (all & ~buckets_at_cap_) | sent_tenants_;
+}
+
+bool RefModel::buckets_at_cap(std::uint32_t t) const {
+  const TenantConfig& tc = cfg_.tenants[t];
+  return buckets_[t].tokens() == static_cast<std::int64_t>(tc.burst_bytes) * TokenBucket::kScale &&
+         ctrl_buckets_[t].tokens() == static_cast<std::int64_t>(tc.ctrl_burst_bytes) * TokenBucket::kScale;
+}
+
 void RefModel::clock_buckets_idle(std::uint64_t cycles) {
-  for (std::size_t t = 0; t < buckets_.size(); ++t) {
+  const std::uint64_t visit = buckets_to_clock();
+  for_each_bit(std::array<std::uint64_t, 1>{visit}, [&](std::uint32_t t) {
     buckets_[t].clock_idle(bucket_config(cfg_.tenants[t]), cycles);
     ctrl_buckets_[t].clock_idle(ctrl_bucket_config(cfg_, cfg_.tenants[t]), cycles);
-  }
+    if (buckets_at_cap(t)) {
+      buckets_at_cap_ |= std::uint64_t{1} << t;
+    } else {
+      buckets_at_cap_ &= ~(std::uint64_t{1} << t);
+    }
+  });
+  buckets_at_cap_serial_ = cfg_serial_;
 }
 
 std::uint64_t RefModel::inert_cycles(std::uint64_t max) const {
@@ -588,13 +608,23 @@ void RefModel::update_depth(std::uint32_t q) {
 }
 
 // The shapers' clock edge (rate limit, control level), after this cycle's TX decision.
+// Buckets at their cap with nothing sent stay there (buckets_at_cap_): only the others and
+// the sender's are clocked.
 void RefModel::clock_buckets() {
-  for (std::size_t t = 0; t < buckets_.size(); ++t) {
+  const std::uint64_t visit = buckets_to_clock();
+  for_each_bit(std::array<std::uint64_t, 1>{visit}, [&](std::uint32_t t) {
     buckets_[t].clock(bucket_config(cfg_.tenants[t]), sent_[t]);
     sent_[t] = 0;
     ctrl_buckets_[t].clock(ctrl_bucket_config(cfg_, cfg_.tenants[t]), ctrl_sent_[t]);
     ctrl_sent_[t] = 0;
-  }
+    if (buckets_at_cap(t)) {
+      buckets_at_cap_ |= std::uint64_t{1} << t;
+    } else {
+      buckets_at_cap_ &= ~(std::uint64_t{1} << t);
+    }
+  });
+  sent_tenants_ = 0;
+  buckets_at_cap_serial_ = cfg_serial_;
 }
 
 ArbMode RefModel::mode(const Path& p) const {
@@ -750,6 +780,7 @@ void RefModel::execute(Path& p, const Path::Grant& g) {
     update_depth(uq);
     if (p.dir == Direction::kTx) sent_[t] = f.rec.len;
     if (g.ctrl) ctrl_sent_[t] = f.rec.len;
+    if (p.dir == Direction::kTx || g.ctrl) sent_tenants_ |= std::uint64_t{1} << t;
   }
   take_output(p, g);
 }
