@@ -315,11 +315,60 @@ void RefModel::skip_quiet(std::uint64_t cycles) {
   ctr_.cycle += cycles;
 }
 
+std::uint64_t RefModel::buckets_to_clock() const {
+  const auto nt = static_cast<unsigned>(params_.num_tenants);
+  const std::uint64_t all = nt >= 64 ? ~0ULL : (std::uint64_t{1} << nt) - 1;
+  if (buckets_at_cap_serial_ != cfg_serial_) return all;
+  return (all & ~buckets_at_cap_) | sent_tenants_;
+}
+
+bool RefModel::buckets_at_cap(std::uint32_t t) const {
+  const TenantConfig& tc = cfg_.tenants[t];
+  return buckets_[t].tokens() == static_cast<std::int64_t>(tc.burst_bytes) * TokenBucket::kScale &&
+         ctrl_buckets_[t].tokens() == static_cast<std::int64_t>(tc.ctrl_burst_bytes) * TokenBucket::kScale;
+}
+
+void RefModel::note_buckets(std::uint32_t t) {
+  const std::uint64_t bit = std::uint64_t{1} << t;
+  if (buckets_at_cap(t)) {
+    buckets_at_cap_ |= bit;
+  } else {
+    buckets_at_cap_ &= ~bit;
+  }
+  if (!buckets_[t].conforms(bucket_config(cfg_.tenants[t]))) {
+    buckets_owing_ |= bit;
+  } else {
+    buckets_owing_ &= ~bit;
+  }
+}
+
+bool RefModel::any_eligible_no_grant(const Path& p, const QueueMask& visible, const QueueMask& crypto,
+                                     bool plain_ok) const {
+  if (plain_ok) {
+    QueueMask owing{};  // the queues of TX tenants whose bucket does not conform
+    if (p.dir == Direction::kTx) {
+      for_each_bit(std::array<std::uint64_t, 1>{buckets_owing_}, [&](std::uint32_t t) {
+        set_bit(owing, t * kNumClasses);
+        set_bit(owing, t * kNumClasses + 1);
+      });
+    }
+    std::uint64_t any = 0;
+    for (std::size_t w = 0; w < visible.size(); ++w) any |= visible[w] & ~crypto[w] & p.servable[w] & ~owing[w];
+    if (any != 0) return true;
+  }
+  bool eligible = false;
+  for_each_bit(crypto, [&](std::uint32_t q) { eligible = eligible || queue_eligible(p, q, plain_ok); });
+  return eligible;
+}
+
 void RefModel::clock_buckets_idle(std::uint64_t cycles) {
-  for (std::size_t t = 0; t < buckets_.size(); ++t) {
+  const std::uint64_t visit = buckets_to_clock();
+  for_each_bit(std::array<std::uint64_t, 1>{visit}, [&](std::uint32_t t) {
     buckets_[t].clock_idle(bucket_config(cfg_.tenants[t]), cycles);
     ctrl_buckets_[t].clock_idle(ctrl_bucket_config(cfg_, cfg_.tenants[t]), cycles);
-  }
+    note_buckets(t);
+  });
+  buckets_at_cap_serial_ = cfg_serial_;
 }
 
 std::uint64_t RefModel::inert_cycles(std::uint64_t max) const {
@@ -351,17 +400,19 @@ std::uint64_t RefModel::path_inert_cycles(const Path& p, std::uint64_t max) cons
     if (f.visible > cycle_) n = std::min(n, f.visible - cycle_);  // becomes visible: the backlog changes
   });
   const bool plain_ok = p.fifo.size() < 3;  // no plain grant executes
-  bool eligible = false;
-  for_each_bit(hm.visible, [&](std::uint32_t q) {
-    eligible = eligible || queue_eligible(p, q, plain_ok);
-    const std::uint32_t t = q / kNumClasses;
-    // An ineligible TX tenant whose bucket is paying back becomes servable when it conforms.
-    const TokenBucket::Config bc = bucket_config(cfg_.tenants[t]);
-    if (p.dir == Direction::kTx && bc.enabled && buckets_[t].tokens() < 0 && bc.rate_bytes_per_kcycle != 0) {
-      n = std::min(n, ceil_div(static_cast<std::uint64_t>(-buckets_[t].tokens()), bc.rate_bytes_per_kcycle));
-    }
-  });
-  if (eligible) return 0;
+  // No grant is in flight (above); the owing buckets are current between steps.
+  if (buckets_at_cap_serial_ != cfg_serial_) return 0;
+  if (any_eligible_no_grant(p, hm.visible, hm.crypto, plain_ok)) return 0;
+  if (p.dir == Direction::kTx && buckets_owing_ != 0) {
+    for_each_bit(hm.visible, [&](std::uint32_t q) {
+      const std::uint32_t t = q / kNumClasses;
+      // An ineligible TX tenant whose bucket is paying back becomes servable when it conforms.
+      const TokenBucket::Config bc = bucket_config(cfg_.tenants[t]);
+      if (bc.enabled && buckets_[t].tokens() < 0 && bc.rate_bytes_per_kcycle != 0) {
+        n = std::min(n, ceil_div(static_cast<std::uint64_t>(-buckets_[t].tokens()), bc.rate_bytes_per_kcycle));
+      }
+    });
+  }
   // The pool's turn stays: no want of this path's crypto heads would pass it.
   bool starves = false;
   for_each_crypto_tenant(p, [&](std::uint32_t t) {
@@ -477,12 +528,19 @@ void RefModel::apply_commit() {
 
 // The enables hold from one COMMIT to the next: unservable_since_ changes only then.
 void RefModel::update_servable() {
+  for (Path& p : paths_) p.servable = {};
   for (std::size_t t = 0; t < unservable_since_.size(); ++t) {
     const bool servable = cfg_.enable && cfg_.tenants[t].enable;
     if (servable) {
       unservable_since_[t] = kServable;
     } else if (unservable_since_[t] == kServable) {
       unservable_since_[t] = cycle_;
+    }
+    for (Path& p : paths_) {
+      if (servable || (p.dir == Direction::kRx && !params_.rx_obeys_enables)) {
+        set_bit(p.servable, static_cast<std::uint32_t>(t * kNumClasses));
+        set_bit(p.servable, static_cast<std::uint32_t>(t * kNumClasses + 1));
+      }
     }
   }
 }
@@ -588,13 +646,19 @@ void RefModel::update_depth(std::uint32_t q) {
 }
 
 // The shapers' clock edge (rate limit, control level), after this cycle's TX decision.
+// Buckets at their cap with nothing sent stay there (buckets_at_cap_): only the others and
+// the sender's are clocked.
 void RefModel::clock_buckets() {
-  for (std::size_t t = 0; t < buckets_.size(); ++t) {
+  const std::uint64_t visit = buckets_to_clock();
+  for_each_bit(std::array<std::uint64_t, 1>{visit}, [&](std::uint32_t t) {
     buckets_[t].clock(bucket_config(cfg_.tenants[t]), sent_[t]);
     sent_[t] = 0;
     ctrl_buckets_[t].clock(ctrl_bucket_config(cfg_, cfg_.tenants[t]), ctrl_sent_[t]);
     ctrl_sent_[t] = 0;
-  }
+    note_buckets(t);
+  });
+  sent_tenants_ = 0;
+  buckets_at_cap_serial_ = cfg_serial_;
 }
 
 ArbMode RefModel::mode(const Path& p) const {
@@ -750,6 +814,7 @@ void RefModel::execute(Path& p, const Path::Grant& g) {
     update_depth(uq);
     if (p.dir == Direction::kTx) sent_[t] = f.rec.len;
     if (g.ctrl) ctrl_sent_[t] = f.rec.len;
+    if (p.dir == Direction::kTx || g.ctrl) sent_tenants_ |= std::uint64_t{1} << t;
   }
   take_output(p, g);
 }
@@ -809,6 +874,13 @@ ArbDecision RefModel::decide_step(Path& p, const ArbConfig& ac, bool new_cfg, bo
   if (p.queued == 0 && p.arb_at_rest && p.rest_backlog_none && !new_cfg) return {};
   // backlog, len and ts are kept by record_heads() and execute(); eligibility is this
   // cycle's (entries of queues without a visible head stay clear).
+  // At rest with the same visible heads, no grant in flight and the owing buckets current:
+  // eligibility from the masks kept between steps, the heads' entries left as they are
+  // (every step of the arbiter below rewrites those of the visible heads).
+  if (p.arb_at_rest && !new_cfg && !p.grant.valid && buckets_at_cap_serial_ == cfg_serial_ &&
+      same_bits(p.visible, p.rest_backlog) && !any_eligible_no_grant(p, p.visible, p.crypto_heads, plain_ok)) {
+    return {};
+  }
   ArbHeads& h = p.heads;
   h.now = static_cast<std::uint32_t>(next_seq_);
   bool any_eligible = false;

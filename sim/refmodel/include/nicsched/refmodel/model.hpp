@@ -102,6 +102,9 @@ struct RefModelState {
     QueueMask pending{};
     QueueMask visible{};
     QueueMask crypto_heads{};  // of `visible`: the head needs a crypto slot
+    // Queues whose tenant the enables let this path serve (tenant_servable() but for the TX
+    // bucket), under cfg_: rebuilt at each COMMIT (update_servable()).
+    QueueMask servable{};
     std::uint64_t cells_used = 0;
     bool ready = true;            // tready of the output
     bool active = false;          // a frame is on the output
@@ -150,6 +153,16 @@ struct RefModelState {
   std::vector<TokenBucket> ctrl_buckets_;        // TX control level, per tenant
   std::vector<std::uint32_t> ctrl_sent_;         // per tenant: bytes sent at the control level this cycle
   std::vector<std::uint64_t> unservable_since_;  // per tenant; kServable when servable
+  // Bit t: both of tenant t's buckets hold their cap under cfg_ as of serial
+  // buckets_at_cap_serial_, so a clock edge without a frame sent leaves them as they are
+  // (clock_buckets() and clock_buckets_idle() visit only the others and the sender).
+  std::uint64_t buckets_at_cap_ = 0;
+  std::uint64_t buckets_at_cap_serial_ = ~0ULL;
+  std::uint64_t sent_tenants_ = 0;  // bit t: sent_[t] or ctrl_sent_[t] is set this cycle
+  // Bit t: tenant t's rate-limit bucket is enabled and negative (it does not conform), as of
+  // serial buckets_at_cap_serial_; kept where the buckets are clocked (a bucket at its cap
+  // conforms).
+  std::uint64_t buckets_owing_ = 0;
 
   Telemetry ctr_;
   SourceTable sources_;  // TX source bindings (set_sources)
@@ -262,6 +275,18 @@ class RefModel : private detail::RefModelState {
   void clock_buckets();
   // `cycles` bucket edges in which no frame is sent (rate limit and control buckets).
   void clock_buckets_idle(std::uint64_t cycles);
+  // The tenants whose buckets a clock edge may change (see buckets_at_cap_); all of them
+  // after a configuration change.
+  [[nodiscard]] std::uint64_t buckets_to_clock() const;
+  // Whether tenant t's buckets are both at their cap now.
+  [[nodiscard]] bool buckets_at_cap(std::uint32_t t) const;
+  // Updates buckets_at_cap_ and buckets_owing_ for tenant t after its buckets were clocked.
+  void note_buckets(std::uint32_t t);
+  // With no grant in flight and buckets_owing_ current: whether any of the heads `visible`
+  // (of which `crypto` need a slot) is eligible now (queue_eligible()), the plain ones
+  // from the masks kept between steps, the crypto ones one by one.
+  [[nodiscard]] bool any_eligible_no_grant(const Path& p, const QueueMask& visible, const QueueMask& crypto,
+                                           bool plain_ok) const;
   // The crypto wait counters of `cycles` decisions with p's heads and the pool as they are.
   void count_crypto_waits(Path& p, std::uint64_t cycles);
   // The inert cycles of one path (inert_cycles()), at most `max`.
