@@ -18,6 +18,7 @@ CryptoSlots::CryptoSlots(int slots, int tenants)
   for (auto& b : busy_) b.assign(static_cast<std::size_t>(tenants), 0);
   for (auto& p : permit_) p.assign(static_cast<std::size_t>(tenants), false);  // none after reset
   permit_quota_.assign(static_cast<std::size_t>(tenants), 0);
+  claim_quota_.assign(static_cast<std::size_t>(tenants), 0);
 }
 
 bool CryptoSlots::lenient(std::uint32_t tenant, std::uint32_t quota) const {
@@ -83,7 +84,7 @@ void CryptoSlots::want(Direction d, std::uint32_t tenant, std::uint32_t quota) {
 
 void CryptoSlots::claim(Direction d, std::uint32_t tenant, std::uint64_t tag, std::uint32_t key,
                         std::uint64_t hold_cycles) {
-  const std::uint32_t quota = permit_quota_.at(tenant);
+  const std::uint32_t quota = claim_quota_.at(tenant);
   std::uint32_t tenant_claims = 1;
   for (const Claim& c : claims_) {
     if (c.slot.dir == d) {
@@ -125,6 +126,9 @@ std::vector<std::uint64_t> CryptoSlots::clock(const std::vector<std::uint32_t>& 
       permit_[d][t] = claims_.empty() && can_claim_now(static_cast<Direction>(d), t, quota.at(t));
     }
   }
+  // the permission given in this clock (claims in the next) was made with the quotas of
+  // the clock before; the one registered now with this clock's
+  claim_quota_ = permit_quota_;
   for (std::uint32_t t = 0; t < held_.size(); ++t) permit_quota_[t] = quota.at(t);
   // Not in a clock with a claim: the wants saw the pool without it (see the header).
   if (other_starved_ && claims_.empty()) turn_ = turn_ == Direction::kTx ? Direction::kRx : Direction::kTx;

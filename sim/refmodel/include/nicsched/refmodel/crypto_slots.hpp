@@ -117,10 +117,12 @@ class CryptoSlots {
   Direction turn_ = Direction::kTx;
   bool other_starved_ = false;       // this clock: the direction without the turn
   std::vector<Claim> claims_;        // this clock
-  // The registered permission, per direction and tenant, and the quota per tenant it was
-  // made with (claim() checks against that quota: a COMMIT may lower it in between).
+  // The registered permission, per direction and tenant, and the quotas per tenant it was
+  // made with; claim_quota_: those of the permission given in the clock before, which
+  // claim() checks against (a COMMIT may lower a quota in between).
   std::array<std::vector<bool>, 2> permit_;
   std::vector<std::uint32_t> permit_quota_;
+  std::vector<std::uint32_t> claim_quota_;
   std::uint64_t next_claim_ = 0;
   std::uint64_t next_done_ = 0;
 };
