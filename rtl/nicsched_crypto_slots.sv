@@ -11,13 +11,10 @@
 //   still held (frames of a queue never overtake each other).
 // - A tenant holds at most quota_i[t] slots (TX and RX together); quota 0 keeps its
 //   crypto frames waiting. can_claim_o in clock t says, per direction and tenant, that a
-//   claim in clock t+1 is allowed (the paths register their grant). It is a flop: the
-//   permission made in clock t-1 from the state and quotas of t-1 (none in a clock with a
-//   claim), and 0 in a clock t with a claim of either direction. So the state a
-//   permission was made from changes only by releases before the claim it allows (no
-//   claim lands in t-1 nor in t; claims drop to at most one per three clocks), and in the
-//   core the paths' eligibility and the arbiters start from the flop, not from the count
-//   compares. Both directions may claim in one clock: they take
+//   claim in clock t+1 is allowed (the paths register their grant: issue 16). It is 0 in
+//   a clock with a claim of either direction, so the state a permission of t was made
+//   from changes only by releases before the claim it allows (claims drop to at most one
+//   per two clocks per direction). Both directions may claim in one clock: they take
 //   turns being the direction that may use the last free slot / the last unit of a
 //   quota, so neither direction's permission depends on the other's. The turn passes to
 //   the other direction when that one waits for a slot only the turn would give it
@@ -31,12 +28,10 @@
 //   direction.)
 // - busy_*_o: slots in their hold time per tenant and direction this clock (the
 //   slot-busy cycle counters add these); held_o: slots each tenant holds.
-// Timing: permission made from the state of clock t-2, given in clock t-1 (can_claim_o),
-// claim at edge t, hold clocks t+1 .. t+H, done_valid_o from clock t+H+1. The permission
-// is made from flops: the slots held per tenant and the free slots are flops, counted at
-// each edge from the slots occupied after it (claims and releases), not from the slot
-// states in the clock that reads them; can_claim_o is that permission's flop and the
-// claim inputs (one LUT).
+// Timing: permission in clock t-1, claim at edge t, hold clocks t+1 .. t+H, done_valid_o
+// from clock t+H+1. can_claim_o is a few LUTs from flops: the slots held per tenant and
+// the free slots are flops, counted at each edge from the slots occupied after it (claims
+// and releases), not from the slot states in the clock that reads them.
 `default_nettype none
 `include "rtl/nicsched_assert.svh"
 
@@ -95,7 +90,6 @@ module nicsched_crypto_slots #(
   logic [CryptoSlots-1:0]         may_leave;              // done, and no older frame of its key
   logic                           prio_q, prio_d;  // direction that may take the last slot
   logic [2*NumTenants-1:0]        can_now;          // permission from the state alone
-  logic [2*NumTenants-1:0]        can_q;            // the permission of the clock before
 
   // Slots held per tenant and free slots are flops (held_q, free_q), counted from which
   // slots are occupied after the edge (occ_d: claims and releases only, not the hold
@@ -173,8 +167,7 @@ module nicsched_crypto_slots #(
   // about to land, so a direction could take the turn back for a slot already taken
   assign prio_d = (other_starved && claim_i == 2'b00) ? !prio_q : prio_q;
 
-  // claim permission made from this clock's state (can_q: given in the next clock; none in a
-  // clock with a claim)
+  // claim permission (for the next clock; none in a clock with a claim)
   always_comb begin
     for (int d = 0; d < 2; d++) begin
       for (int t = 0; t < NumTenants; t++) begin
@@ -188,15 +181,7 @@ module nicsched_crypto_slots #(
       end
     end
   end
-  // registered: made in this clock (none in a clock with a claim), given in the next
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      can_q <= '0;
-    end else begin
-      can_q <= (claim_i != 2'b00) ? '0 : can_now;
-    end
-  end
-  assign can_claim_o = (claim_i != 2'b00) ? '0 : can_q;
+  assign can_claim_o = (claim_i != 2'b00) ? '0 : can_now;
 
   // completions: lowest slot in DONE per direction whose older same-key frames have left
   always_comb begin

@@ -16,8 +16,8 @@
 //   executing grant directly (bypass, FIFO empty); a plain grant it does not take waits
 //   in the FIFO;
 // - the crypto pool's can_claim_i of t permits a claim in t+1 (the pool's contract: it is
-//   a flop, the permission made in t-1 from the pool's counts, 0 in a clock with a claim of
-//   either direction, and between t-1 and t+1 slots and quota units are only released).
+//   0 in a clock with a claim of either direction, and between t and t+1 slots and quota
+//   units are only released).
 // - Strict priority (SP, SP_DWRR) keeps its order across the masked clock: while the
 //   tenant in flight conforms and holds another frame, tenants of lower levels are not
 //   eligible (the clock is not handed to the level below; with the FIFO ahead of the

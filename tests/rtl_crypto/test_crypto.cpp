@@ -1,8 +1,7 @@
 // rtl.crypto.*: nicsched_crypto_slots against the reference model's slot pool
 // (nicsched/refmodel/crypto_slots.hpp, the one RefModel uses), every clock: claim
-// permissions (free slots, quotas and the TX/RX turn; a permission is made from the state
-// of one clock, given in the next, and allows the claim of the clock after; none is made
-// or given in a clock with a claim), hold times of ceil(len /
+// permissions (free slots, quotas and the TX/RX turn; a permission of one clock allows
+// the claim of the next, and none is given in a clock with a claim), hold times of ceil(len /
 // BYTES_PER_CYCLE) + LATENCY clocks, completions offered until taken (backpressure) and
 // never before an older frame of the same key (queue) and direction, busy/held counts;
 // TX and RX both get slots under contention. 8 tenants / 4 slots and 4 tenants / 2 slots.
@@ -37,7 +36,6 @@ struct CryptoBench {
   std::mt19937_64 rng;
   CryptoSlots ref{static_cast<int>(kS), static_cast<int>(kT)};
   std::vector<unsigned> quota = std::vector<unsigned>(kT, 2);
-  std::vector<unsigned> quota_before = quota;  // the clock before's: the permissions' quota
   unsigned bpc = 16, latency = 10;
   std::uint64_t want = ~std::uint64_t{0};  // want_i: every tenant of both directions waits
   double claim_p = 0.9, ready_p = 0.7;
@@ -48,7 +46,7 @@ struct CryptoBench {
   // claims chosen in the clock before, from its permissions: made in this clock
   struct Pending {
     bool valid = false;
-    unsigned tenant = 0, len = 0, key = 0;
+    unsigned tenant = 0, len = 0, key = 0, quota = 0;
     std::uint64_t tag = 0;
   };
   Pending pending[2];
@@ -77,7 +75,7 @@ struct CryptoBench {
       set_bits(tb->claim_key_i, d * kKeyW, kKeyW, p.key);
       // the engine setting is latched at the claim: this clock's bpc_i / latency_i
       const std::uint64_t hold = crypto_hold_cycles(p.len, bpc, latency);
-      ref.claim(dir(d), p.tenant, p.tag, p.key, hold);
+      ref.claim(dir(d), p.tenant, p.quota, p.tag, p.key, hold);
       ++claims[d];
       hold_sum[d] += hold;
       p.valid = false;
@@ -127,26 +125,25 @@ struct CryptoBench {
       std::vector<unsigned> allowed;
       for (unsigned t = 0; t < kT; ++t) {
         const bool can = get_bits(tb->can_claim_o, d * kT + t, 1) != 0;
-        check(can == ref.can_claim(dir(d), t),
+        check(can == ref.can_claim(dir(d), t, quota[t]),
               fmt::format("cycle {}: can_claim dir {} tenant {} is {}, model {} ({} free slots, {} held of quota {}, turn {})",
                           c, d, t, can, !can, ref.free_slots(), ref.held(t), quota[t],
                           ref.turn() == Direction::kTx ? "TX" : "RX"));
-        if (can && ref.can_claim(dir(d), t)) allowed.push_back(t);
+        if (can && ref.can_claim(dir(d), t, quota[t])) allowed.push_back(t);
       }
       if (allowed.empty() || std::uniform_real_distribution<>(0, 1)(rng) >= claim_p) continue;
       const unsigned t = allowed[std::uniform_int_distribution<std::size_t>(0, allowed.size() - 1)(rng)];
-      check(taken + 1 <= static_cast<unsigned>(ref.free_slots()) && n_after[t] + 1 <= quota_before[t],
+      check(taken + 1 <= static_cast<unsigned>(ref.free_slots()) && n_after[t] + 1 <= quota[t],
             fmt::format("cycle {}: both directions allowed past the limits", c));
       ++taken;
       ++n_after[t];
       const unsigned len = std::uniform_int_distribution<unsigned>(60, 1518)(rng);
       const unsigned key = std::uniform_int_distribution<unsigned>(0, 3)(rng);
       const std::uint64_t tag = next_tag++;
-      pending[d] = Pending{true, t, len, key, tag};
+      pending[d] = Pending{true, t, len, key, quota[t], tag};
     }
     tb.tick();
-    ref.clock(quota);
-    quota_before = quota;
+    ref.clock();
   }
 };
 

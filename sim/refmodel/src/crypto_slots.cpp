@@ -16,9 +16,6 @@ CryptoSlots::CryptoSlots(int slots, int tenants)
     : slots_(static_cast<std::size_t>(slots)), held_(static_cast<std::size_t>(tenants), 0) {
   if (slots < 1) throw ModelError("crypto slots: " + std::to_string(slots) + " slots, at least 1");
   for (auto& b : busy_) b.assign(static_cast<std::size_t>(tenants), 0);
-  for (auto& p : permit_) p.assign(static_cast<std::size_t>(tenants), false);  // none after reset
-  permit_quota_.assign(static_cast<std::size_t>(tenants), 0);
-  claim_quota_.assign(static_cast<std::size_t>(tenants), 0);
 }
 
 bool CryptoSlots::lenient(std::uint32_t tenant, std::uint32_t quota) const {
@@ -30,18 +27,8 @@ bool CryptoSlots::can_claim_now(Direction d, std::uint32_t tenant, std::uint32_t
   return free_slots() >= static_cast<int>(need) && held_.at(tenant) + need <= quota;
 }
 
-bool CryptoSlots::can_claim(Direction d, std::uint32_t tenant) const {
-  return claims_.empty() && permit_[static_cast<std::size_t>(d)].at(tenant);
-}
-
-bool CryptoSlots::settled(const std::vector<std::uint32_t>& quota) const {
-  for (std::size_t d = 0; d < 2; ++d) {
-    for (std::uint32_t t = 0; t < held_.size(); ++t) {
-      const bool now = claims_.empty() && can_claim_now(static_cast<Direction>(d), t, quota.at(t));
-      if (permit_[d][t] != now) return false;
-    }
-  }
-  return true;
+bool CryptoSlots::can_claim(Direction d, std::uint32_t tenant, std::uint32_t quota) const {
+  return claims_.empty() && can_claim_now(d, tenant, quota);
 }
 
 bool CryptoSlots::leaves(const Slot& s) const {
@@ -82,9 +69,8 @@ void CryptoSlots::want(Direction d, std::uint32_t tenant, std::uint32_t quota) {
   if (starves(d, tenant, quota)) other_starved_ = true;
 }
 
-void CryptoSlots::claim(Direction d, std::uint32_t tenant, std::uint64_t tag, std::uint32_t key,
-                        std::uint64_t hold_cycles) {
-  const std::uint32_t quota = claim_quota_.at(tenant);
+void CryptoSlots::claim(Direction d, std::uint32_t tenant, std::uint32_t quota, std::uint64_t tag,
+                        std::uint32_t key, std::uint64_t hold_cycles) {
   std::uint32_t tenant_claims = 1;
   for (const Claim& c : claims_) {
     if (c.slot.dir == d) {
@@ -119,17 +105,7 @@ void CryptoSlots::take(Direction d, std::uint64_t tag) {
                    std::to_string(tag) + ": no done frame with that tag may leave");
 }
 
-std::vector<std::uint64_t> CryptoSlots::clock(const std::vector<std::uint32_t>& quota) {
-  // The permission of this clock, registered at its edge: from the state before the edge.
-  for (std::size_t d = 0; d < 2; ++d) {
-    for (std::uint32_t t = 0; t < held_.size(); ++t) {
-      permit_[d][t] = claims_.empty() && can_claim_now(static_cast<Direction>(d), t, quota.at(t));
-    }
-  }
-  // the permission given in this clock (claims in the next) was made with the quotas of
-  // the clock before; the one registered now with this clock's
-  claim_quota_ = permit_quota_;
-  for (std::uint32_t t = 0; t < held_.size(); ++t) permit_quota_[t] = quota.at(t);
+std::vector<std::uint64_t> CryptoSlots::clock() {
   // Not in a clock with a claim: the wants saw the pool without it (see the header).
   if (other_starved_ && claims_.empty()) turn_ = turn_ == Direction::kTx ? Direction::kRx : Direction::kTx;
   other_starved_ = false;

@@ -303,9 +303,6 @@ std::uint64_t RefModel::quiet_cycles() const {
   // Every pushed frame is live until decided, and parsed_ until its arrival: a live frame
   // beyond those is queued, in a slot or on an output (slots are free when none is).
   if (commit_pending_ || live_.size() != parsed_.size()) return 0;
-  // The pool's registered permission changes at the next edge (a slot was released, or
-  // the quotas changed): step that cycle.
-  if (!crypto_.settled(crypto_quotas())) return 0;
   return arrivals_.empty() ? std::numeric_limits<std::uint64_t>::max() : arrivals_.begin()->first - cycle_;
 }
 
@@ -327,7 +324,6 @@ void RefModel::clock_buckets_idle(std::uint64_t cycles) {
 
 std::uint64_t RefModel::inert_cycles(std::uint64_t max) const {
   if (commit_pending_ || max == 0 || paths_[0].grant.valid || paths_[1].grant.valid) return 0;
-  if (!crypto_.settled(crypto_quotas())) return 0;  // the permission changes at the next edge
   std::uint64_t n = max;
   if (!arrivals_.empty()) n = std::min(n, arrivals_.begin()->first - cycle_);
   // A hold that ends makes its frame done (crypto_done, the output may take it).
@@ -494,7 +490,7 @@ void RefModel::update_servable() {
 // The crypto pool's clock edge, after this cycle's claims and takes: a frame whose hold
 // ended is done from the next cycle and waits in its slot for the output.
 void RefModel::clock_crypto() {
-  for (const std::uint64_t id : crypto_.clock(crypto_quotas())) live_.at(id).rec.crypto_done = cycle_ + 1;
+  for (const std::uint64_t id : crypto_.clock()) live_.at(id).rec.crypto_done = cycle_ + 1;
 }
 
 void RefModel::admit_arrivals() {
@@ -613,7 +609,7 @@ bool RefModel::tenant_servable(const Path& p, std::uint32_t t) const {
 }
 
 bool RefModel::slot_available(const Path& p, std::uint32_t t) const {
-  return crypto_.can_claim(p.dir, t);
+  return crypto_.can_claim(p.dir, t, cfg_.tenants[t].crypto_quota);
 }
 
 template <class F>
@@ -665,16 +661,10 @@ bool RefModel::below_in_flight(const Path& p, std::uint32_t t) const {
   return cfg_.tenants[t].priority > cfg_.tenants[ti].priority;
 }
 
-std::vector<std::uint32_t> RefModel::crypto_quotas() const {
-  std::vector<std::uint32_t> q(static_cast<std::size_t>(params_.num_tenants));
-  for (std::size_t t = 0; t < q.size(); ++t) q[t] = cfg_.tenants[t].crypto_quota;
-  return q;
-}
-
-void RefModel::claim_slot(std::uint64_t id) {
+void RefModel::claim_slot(std::uint64_t id, std::uint32_t quota) {
   Live& f = live_.at(id);
   const std::uint32_t t = f.rec.action.tenant;
-  crypto_.claim(f.rec.dir, t, id, t * kNumClasses + f.rec.action.cls,
+  crypto_.claim(f.rec.dir, t, quota, id, t * kNumClasses + f.rec.action.cls,
                 crypto_hold_cycles(f.rec.len, cfg_.crypto_bytes_per_cycle, cfg_.crypto_latency));
   f.rec.crypto = true;
   CryptoCounters& cc = ctr_.crypto[t];
@@ -727,7 +717,7 @@ void RefModel::take_output(Path& p, const Path::Grant& g) {
 void RefModel::claim_granted(Path& p) {
   if (!p.grant.valid) return;
   const Live& f = live_.at(p.grant.id);
-  if (needs_crypto(p, f)) claim_slot(p.grant.id);
+  if (needs_crypto(p, f)) claim_slot(p.grant.id, p.grant.quota);
 }
 
 // The grant decided last cycle executes: its frame leaves its queue (it was the head,
@@ -804,6 +794,7 @@ void RefModel::decide(Path& p) {
   p.grant.queue = d.queue;
   p.grant.ctrl = d.ctrl;
   p.grant.id = f.rec.id;
+  p.grant.quota = cfg_.tenants[f.rec.action.tenant].crypto_quota;
 }
 
 // Crypto wait: a visible head that needs a slot its tenant cannot claim now.

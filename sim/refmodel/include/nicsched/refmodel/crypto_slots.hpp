@@ -1,20 +1,18 @@
 // CryptoSlots: the reference model of the crypto slot pool (nicsched_crypto_slots), clock by
 // clock, used by RefModel and by the rtl.crypto bench. Written from docs/rtl.md ("Crypto
 // slots") and the module header, not from the RTL:
-// - `slots` slots shared by TX and RX. The permission of clock c, made from the state of
-//   c: tenant t of direction d may claim when d has the turn, a slot is free and t holds
-//   fewer than its quota of c (TX and RX together); the other direction needs two free
-//   slots and t two below its quota; none in a clock with a claim of either direction.
-//   It is registered: can_claim() in clock c+1 is the permission of clock c, and false in
-//   c+1 too when a claim is made in c+1 (claim() called before it in that clock). It allows
-//   a claim in clock c+2 (the paths' registered grant), so between the state it was made
-//   from and its claim no claim lands (none in c, none in c+1) and slots and quota units
-//   are only released: both directions' claims fit, even if the turn passed between.
+// - `slots` slots shared by TX and RX. can_claim() in clock c allows a claim in clock c+1
+//   (the paths' registered grant, issue 16): by tenant t in direction d when d has the
+//   turn, a slot is free and t holds fewer than its quota (TX and RX together); the
+//   other direction needs two free slots and t two below its quota. It is false in a
+//   clock with a claim of either direction (claim() called before it in that clock), so
+//   between the permission and its claim slots are only released: both directions'
+//   claims fit, even if the turn passed at the edge between.
 // - The turn (TX after reset) passes to the other direction at the edge of a clock in
 //   which that direction wanted a slot for a tenant (want()) that a free slot and the
-//   quota would allow, but the turn alone kept it from (the permission of that clock's
-//   state without the rule for a clock with a claim); never at the edge of a clock with a
-//   claim (the free slots it saw do not count the claim landing at that edge).
+//   quota would allow, but the turn alone kept it from (can_claim() false without the
+//   rule for a clock with a claim); never at the edge of a clock with a claim (the free
+//   slots it saw do not count the claim landing at that edge).
 // - A claim at the edge of clock c holds its slot in clocks c+1 .. c+H (H = the hold
 //   cycles, crypto_hold_cycles()); from c+H+1 the frame is done and waits in its slot
 //   until it is taken; the slot is free from the clock after the take.
@@ -25,8 +23,7 @@
 //
 // Use, per clock: claim() what the permissions of the clock before allowed, read the
 // outputs (can_claim, offered, held, busy), call want() for every tenant with an
-// otherwise eligible crypto head, take() what this clock does, then clock() with this
-// clock's quotas.
+// otherwise eligible crypto head, take() what this clock does, then clock().
 #pragma once
 
 #include <array>
@@ -51,18 +48,12 @@ class CryptoSlots {
     return busy_[static_cast<std::size_t>(d)].at(tenant);
   }
   [[nodiscard]] Direction turn() const { return turn_; }
-  // The registered permission (see the header): a claim by `tenant` of direction d may be
-  // made in the next clock.
-  [[nodiscard]] bool can_claim(Direction d, std::uint32_t tenant) const;
+  [[nodiscard]] bool can_claim(Direction d, std::uint32_t tenant, std::uint32_t quota) const;
   [[nodiscard]] std::optional<std::uint64_t> offered(Direction d) const;
   [[nodiscard]] bool may_leave(Direction d, std::uint64_t tag) const;
 
   // want(d, tenant, quota) in this clock would pass the turn at its edge.
   [[nodiscard]] bool starves(Direction d, std::uint32_t tenant, std::uint32_t quota) const;
-  // Whether the registered permission is the one this clock's state and `quota` (per
-  // tenant) give: then clocks without a claim, a take or a passing turn keep it, and
-  // advance() may skip them; otherwise the next clock's permission differs.
-  [[nodiscard]] bool settled(const std::vector<std::uint32_t>& quota) const;
   // Clocks until the first hold ends (its slot is done after that many edges); the
   // maximum when no slot is in its hold.
   [[nodiscard]] std::uint64_t cycles_to_hold_end() const;
@@ -71,20 +62,18 @@ class CryptoSlots {
   // Tenant `tenant` of direction d has a crypto head that waits for a slot only.
   void want(Direction d, std::uint32_t tenant, std::uint32_t quota);
   // At most one claim per direction and clock, allowed by can_claim() of the clock before
-  // (the caller's part); call it before this clock's can_claim(). Throws ModelError when
-  // no free slot or unit of the quota the permission was made with is left for it (a
+  // (the caller's part; `quota` is the tenant's quota then); call it before this clock's
+  // can_claim(). Throws ModelError when no free slot or quota unit is left for it (a
   // caller's bug).
-  void claim(Direction d, std::uint32_t tenant, std::uint64_t tag, std::uint32_t key,
-             std::uint64_t hold_cycles);
+  void claim(Direction d, std::uint32_t tenant, std::uint32_t quota, std::uint64_t tag,
+             std::uint32_t key, std::uint64_t hold_cycles);
   // The output takes frame `tag` (one that may leave); throws ModelError otherwise.
   void take(Direction d, std::uint64_t tag);
 
-  // The clock edge; `quota`: this clock's quota per tenant (the permission registered at
-  // the edge is made with it). Returns the tags whose hold ended (done from the next clock).
-  std::vector<std::uint64_t> clock(const std::vector<std::uint32_t>& quota);
+  // The clock edge. Returns the tags whose hold ended (done from the next clock).
+  std::vector<std::uint64_t> clock();
   // `cycles` clock edges without a claim, a take or a want that starves(), none ending a
-  // hold (cycles < cycles_to_hold_end()), the permission settled() with the quotas of
-  // those clocks: as clock() that many times.
+  // hold (cycles < cycles_to_hold_end()): as clock() that many times.
   void advance(std::uint64_t cycles);
 
  private:
@@ -117,12 +106,6 @@ class CryptoSlots {
   Direction turn_ = Direction::kTx;
   bool other_starved_ = false;       // this clock: the direction without the turn
   std::vector<Claim> claims_;        // this clock
-  // The registered permission, per direction and tenant, and the quotas per tenant it was
-  // made with; claim_quota_: those of the permission given in the clock before, which
-  // claim() checks against (a COMMIT may lower a quota in between).
-  std::array<std::vector<bool>, 2> permit_;
-  std::vector<std::uint32_t> permit_quota_;
-  std::vector<std::uint32_t> claim_quota_;
   std::uint64_t next_claim_ = 0;
   std::uint64_t next_done_ = 0;
 };

@@ -43,9 +43,8 @@
 // Crypto claims: TX and RX take turns being the direction that may use the last free
 // slot or the last unit of a tenant's quota; the other direction claims only if two
 // slots are free and its tenant is two below its quota. Both directions decide on the
-// pool's registered permission (CryptoSlots::can_claim: made from the pool and the quotas
-// of the cycle before, none in a cycle with a claim), so neither's decision depends on the
-// other's in the same cycle. The turn passes to the other direction at the edge of a cycle in which that
+// pool as it stood before the edge, so neither's decision depends on the other's in the
+// same cycle. The turn passes to the other direction at the edge of a cycle in which that
 // direction was kept from a slot by the turn alone (a visible crypto head of a servable
 // tenant, a slot free and the tenant below its quota, but not two), and stays otherwise
 // (TX has it at first): under contention the last slot and the last unit of a tenant's
@@ -112,6 +111,7 @@ struct RefModelState {
       std::uint32_t queue = 0;
       bool ctrl = false;           // granted at the control level
       std::uint64_t id = 0;        // its frame, the queue's head until it executes
+      std::uint32_t quota = 0;     // its tenant's crypto quota when decided
     } grant;
     std::deque<std::uint64_t> fifo;  // plain frames granted, waiting for the output (<= 3)
     std::uint64_t frame = 0;
@@ -305,9 +305,7 @@ class RefModel : private detail::RefModelState {
   [[nodiscard]] bool needs_crypto(const Path& p, const Live& f) const;
   [[nodiscard]] bool queue_eligible(const Path& p, std::uint32_t q, bool plain_ok) const;
   [[nodiscard]] bool below_in_flight(const Path& p, std::uint32_t t) const;
-  void claim_slot(std::uint64_t id);
-  // Every tenant's T_CTRL.CRYPTO_QUOTA of this cycle (the pool's permission input).
-  [[nodiscard]] std::vector<std::uint32_t> crypto_quotas() const;
+  void claim_slot(std::uint64_t id, std::uint32_t quota);
   [[nodiscard]] std::uint32_t limit(std::uint32_t q) const;
   [[nodiscard]] std::uint64_t buffer_capacity_cells() const;
   void update_depth(std::uint32_t q);
