@@ -194,7 +194,10 @@ module nicsched_path #(
   logic [1:0] fifo_cnt;
   logic       exec_plain;  // a plain grant executes this clock
   assign exec_plain = gq_valid_q && !gq_crypto_q;
-  assign plain_ok   = ({1'b0, fifo_cnt} + {2'b0, exec_plain}) < {1'b0, FIFO_DEPTH};
+  // entries + exec_plain < FIFO_DEPTH (count_o <= FIFO_DEPTH), as compares for equality: the
+  // add and compare mapped to a carry chain at the head of the grant path (the 8-tenant
+  // core's gq_crypto_q at fdbc3ab)
+  assign plain_ok   = (fifo_cnt != FIFO_DEPTH) && !(exec_plain && fifo_cnt == FIFO_DEPTH - 2'd1);
   // strict priority across the masked clock: tenant t is below the tenant in flight u when
   // u conforms, is enabled and holds a frame beyond the one in flight (sp_hold) and t's
   // level is below u's. An AND-OR over u of the one-hot grant flop with terms from flops
