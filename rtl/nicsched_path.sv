@@ -194,30 +194,34 @@ module nicsched_path #(
   logic [1:0] fifo_cnt;
   logic       exec_plain;  // a plain grant executes this clock
   assign exec_plain = gq_valid_q && !gq_crypto_q;
-  assign plain_ok   = ({1'b0, fifo_cnt} + {2'b0, exec_plain}) < {1'b0, FIFO_DEPTH};
-  // strict priority across the masked clock: the level of the tenant in flight, and
-  // whether it conforms and holds a frame beyond the one in flight
-  logic                  sp_block;
-  logic [1:0]            inflight_prio;
-  logic [NumTenants-1:0] below;   // tenants of a level below the one in flight
+  // entries + exec_plain < FIFO_DEPTH (count_o <= FIFO_DEPTH), as compares for equality: the
+  // add and compare mapped to a carry chain at the head of the grant path (the 8-tenant
+  // core's gq_crypto_q at fdbc3ab)
+  assign plain_ok   = (fifo_cnt != FIFO_DEPTH) && !(exec_plain && fifo_cnt == FIFO_DEPTH - 2'd1);
+  // strict priority across the masked clock: tenant t is below the tenant in flight u when
+  // u conforms, is enabled and holds a frame beyond the one in flight (sp_hold) and t's
+  // level is below u's. An AND-OR over u of the one-hot grant flop with terms from flops
+  // (not u's level and hold selected first, then compared: one LUT level less)
+  logic [NumTenants-1:0] sp_hold;  // u would block the levels below it while in flight
+  logic [NumTenants-1:0] below;    // tenants of a level below the one in flight
+  logic                  sp_mode;
   always_comb begin
-    sp_block      = 1'b0;
-    inflight_prio = '0;
-    for (int t = 0; t < NumTenants; t++) begin
-      inflight[t] = gq_onehot_q[2*t] || gq_onehot_q[2*t+1];
-      if (inflight[t]) begin
-        inflight_prio = t_prio_i[t*2 +: 2];
-        // frames of the tenant, the one in flight included: at least two
-        // (from the queues' head registers, not their counts: see head_second_o)
-        sp_block = conform_i[t] && t_enable_i[t] &&
-                   (head_second[2*t] || head_second[2*t+1] ||
-                    (head_valid[2*t] && head_valid[2*t+1]));
-      end
+    sp_mode = (mode_i == nicsched_regs_pkg::CTRL_ARB_MODE_SP ||
+               mode_i == nicsched_regs_pkg::CTRL_ARB_MODE_SP_DWRR);
+    for (int u = 0; u < NumTenants; u++) begin
+      inflight[u] = gq_onehot_q[2*u] || gq_onehot_q[2*u+1];
+      // frames of the tenant, the one in flight included: at least two
+      // (from the queues' head registers, not their counts: see head_second_o)
+      sp_hold[u]  = sp_mode && conform_i[u] && t_enable_i[u] &&
+                    (head_second[2*u] || head_second[2*u+1] ||
+                     (head_valid[2*u] && head_valid[2*u+1]));
     end
-    sp_block = sp_block && (mode_i == nicsched_regs_pkg::CTRL_ARB_MODE_SP ||
-                            mode_i == nicsched_regs_pkg::CTRL_ARB_MODE_SP_DWRR);
     for (int t = 0; t < NumTenants; t++) begin
-      below[t] = sp_block && (t_prio_i[t*2 +: 2] > inflight_prio);
+      below[t] = 1'b0;
+      for (int u = 0; u < NumTenants; u++) begin
+        below[t] = below[t] ||
+                   (inflight[u] && sp_hold[u] && (t_prio_i[t*2 +: 2] > t_prio_i[u*2 +: 2]));
+      end
     end
   end
   always_comb begin
@@ -397,6 +401,9 @@ module nicsched_path #(
 
   // a plain grant in flight always has the egress or a FIFO entry (the credit rule; the
   // FIFO's own NoOverflow_A, NoUnderflow_A)
+  // at most one tenant in flight (the arbiter's one-hot grant): the AND-OR of `below` is
+  // the selected tenant's rule
+  `NICSCHED_ASSERT(InflightOnehot_A, (inflight & (inflight - NumTenants'(1))) == '0)
   // the grant in flight is still its queue's head
   `NICSCHED_ASSERT(GrantHeadValid_A, !gq_valid_q || (gq_onehot_q & head_valid) == gq_onehot_q)
 
