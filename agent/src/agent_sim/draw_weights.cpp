@@ -1,5 +1,6 @@
 #include "nicsched/control/draw_weights.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -7,6 +8,10 @@
 #include "nicsched/control/vec_env.hpp"
 
 namespace nicsched::control {
+
+double trailing_gap(double policy, double best) {
+  return std::isfinite(policy) && std::isfinite(best) && best > 0.0 ? std::max(0.0, policy / best - 1.0) : 0.0;
+}
 
 std::vector<double> trailing_draw_weights(std::span<const double> policy, std::span<const double> best, double mix) {
   if (policy.size() != best.size() || policy.empty()) {
@@ -18,9 +23,7 @@ std::vector<double> trailing_draw_weights(std::span<const double> policy, std::s
   std::vector<double> gap(policy.size(), 0.0);
   double sum = 0;
   for (std::size_t i = 0; i < policy.size(); ++i) {
-    if (std::isfinite(policy[i]) && std::isfinite(best[i]) && best[i] > 0.0) {
-      gap[i] = std::max(0.0, policy[i] / best[i] - 1.0);
-    }
+    gap[i] = trailing_gap(policy[i], best[i]);
     sum += gap[i];
   }
   std::vector<double> w(policy.size(), 1.0 / n);

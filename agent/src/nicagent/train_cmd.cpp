@@ -817,9 +817,7 @@ class DrawWeighting {
     std::size_t trailing = 0;
     double gap_sum = 0;
     for (std::size_t i = 0; i < entries.size(); ++i) {
-      const double gap = std::isfinite(score[i]) && std::isfinite(best_[i]) && best_[i] > 0
-                             ? std::max(0.0, score[i] / best_[i] - 1.0)
-                             : 0.0;
+      const double gap = control::trailing_gap(score[i], best_[i]);
       trailing += gap > 0 ? 1 : 0;
       gap_sum += gap;
       csv << fmt::format("{},{},{:.6f},{:.6f},{},{:.6f},{:.6f}\n", trainer.updates_done(),

@@ -15,8 +15,12 @@
 
 namespace nicsched::control {
 
-// The weights of N draws, from the policy's and the best baseline's scores on each (lower
-// is better): gap_i = max(0, policy_i / best_i - 1), 0 where a score is NaN or best_i <= 0;
+// How far the policy trails the best baseline on one draw (scores: lower is better):
+// max(0, policy / best - 1), 0 where a score is not finite or best <= 0.
+[[nodiscard]] double trailing_gap(double policy, double best);
+
+// The weights of N draws, from the policy's and the best baseline's scores on each:
+// gap_i = trailing_gap(policy_i, best_i);
 // P(i) = (1 - mix) / N + mix * gap_i / sum_j gap_j, or 1 / N for every draw when no gap is
 // above 0. Sums to 1. EnvError for sizes that differ, no draws, or mix outside [0, 1].
 [[nodiscard]] std::vector<double> trailing_draw_weights(std::span<const double> policy, std::span<const double> best,
