@@ -679,9 +679,9 @@ struct RunFiles {
       : checkpoint(out / "checkpoint.pt"), policy(out / "policy"), train_csv(out / "train.csv"),
         validation_csv(out / "validation.csv"), best(out / "best"), candidate(out / "validation-candidate"),
         bc_yaml(out / "bc.yaml"), bc_teachers_csv(out / "bc-teachers.csv"), bc_policy(out / "bc-policy"),
-        anchor(out / "anchor"), draw_candidate(out / "draw-candidate"), out(out) {}
+        anchor(out / "anchor"), draws_csv(out / "draws.csv"), draw_candidate(out / "draw-candidate") {}
   fs::path checkpoint, policy, train_csv, validation_csv, best, candidate, bc_yaml, bc_teachers_csv, bc_policy,
-      anchor, draw_candidate, out;
+      anchor, draws_csv, draw_candidate;
 };
 
 // Model selection (rank 0 only): the current policy on the validation draws, scored as
@@ -761,7 +761,7 @@ class DrawWeighting {
   DrawWeighting(std::shared_ptr<control::WeightedDraws> draws, const RunSettings& s, const RunFiles& files)
       : draws_(std::move(draws)), cfg_(s.cfg), env_yaml_(control::env_config_yaml(s.env_cfg)),
         interval_cycles_(s.env_cfg.interval_cycles), files_(files),
-        csv_(files.out / "draws.csv"), pool_(std::max(1U, std::thread::hardware_concurrency())) {
+        pool_(std::max(1U, std::thread::hardware_concurrency())) {
     baselines_ = cfg_.draw_baselines;
     if (baselines_.empty()) {
       if (s.env_cfg.action != control::ActionKind::kStrategy) {
@@ -788,7 +788,7 @@ class DrawWeighting {
       best_[i] = pick.scores[pick.best];
       best_name_[i] = baselines_[pick.best];
     });
-    fileio::write_file_atomically(csv_, "update,family_seed,policy_score,best_score,best_baseline,gap,weight\n");
+    fileio::write_file_atomically(files_.draws_csv, "update,family_seed,policy_score,best_score,best_baseline,gap,weight\n");
     spdlog::info("draw weighting: the best of {} on {} draws measured ({:.0f} s)", fmt::join(baselines_, ", "),
                  entries.size(), seconds_since(t0));
   }
@@ -813,7 +813,7 @@ class DrawWeighting {
     fs::remove_all(files_.draw_candidate);
     const auto weights = control::trailing_draw_weights(score, best_, cfg_.draw_mix);
     draws_->set_weights(weights);
-    std::ofstream csv(csv_, std::ios::app);
+    std::ofstream csv(files_.draws_csv, std::ios::app);
     std::size_t trailing = 0;
     double gap_sum = 0;
     for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -835,7 +835,6 @@ class DrawWeighting {
   std::string env_yaml_;  // the policy's env (PpoController rebuilds its encoder and codec from it)
   std::uint64_t interval_cycles_;
   const RunFiles& files_;
-  fs::path csv_;
   control::ParallelFor pool_;
   std::vector<std::string> baselines_;
   std::vector<double> best_;
