@@ -76,9 +76,13 @@ module nicsched_counter_ram #(
       zero_d  = cleared_q;
     end
     if (clear_i) cleared_d = '1;
-    if (write) begin
-      cleared_d[ev_idx_i] = 1'b0;
-      fresh_d[ev_idx_i]   = 1'b1;
+    // the written element by a compare per element (an indexed write of a bit vector
+    // becomes a shift with a 32-bit carry chain in Yosys)
+    for (int i = 0; i < Depth; i++) begin
+      if (write && ev_idx_i == i[IdxW-1:0]) begin
+        cleared_d[i] = 1'b0;
+        fresh_d[i]   = 1'b1;
+      end
     end
   end
 

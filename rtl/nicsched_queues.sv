@@ -25,10 +25,10 @@
 //   one-beat frames sends one frame per clock. At most one read is in flight (one
 //   dequeue per clock), and it never reads the entry being written (the tail's).
 // - Input stage: every beat first goes through one register, where its byte count (the
-//   popcount of tkeep) and the frame's running length are taken; the clock that writes
-//   the beat and admits or drops the frame starts from those flops (length, queue, drop
-//   reason), so the admission (length against the queue's limit) is not in series with
-//   the popcount and the ingress logic before it.
+//   last kept lane + 1: tkeep is contiguous) and the frame's running length are taken;
+//   the clock that writes the beat and admits or drops the frame starts from those flops
+//   (length, queue, drop reason), so the admission (length against the queue's limit)
+//   is not in series with the byte count and the ingress logic before it.
 // - Admission depth: every queue compares its own bytes + the stage's length with its
 //   limit in parallel (one carry chain from flops: the three operands reduced to two
 //   first), and the admission selects one bit; the byte and frame counters take both
@@ -175,6 +175,7 @@ module nicsched_queues #(
   // ---------------------------------------------------------------- ingress
   logic                 in_beat;     // a beat enters the input stage
   logic [7:0]           beat_bytes;
+  logic [DataBytes-1:0] keep_end;    // one-hot: the beat's last kept lane
   logic                 beat;        // the stage's beat is written this clock
   logic [LenW:0]        frame_len;
   logic                 have_cell;
@@ -196,9 +197,13 @@ module nicsched_queues #(
   assign alloc_next    = byp_q ? byp_val_q : alloc_next_raw;
 
   always_comb begin
+    // tkeep is contiguous from bit 0 (the parser's TkeepContiguous_A; the padding and the
+    // egress rebuild it so), so the beat's bytes are the index of its last kept lane + 1:
+    // a one-hot encoder (a few LUT levels), not a popcount (an adder tree)
+    keep_end   = s_axis_tkeep & ~{1'b0, s_axis_tkeep[DataBytes-1:1]};
     beat_bytes = '0;
     for (int i = 0; i < DataBytes; i++) begin
-      beat_bytes = beat_bytes + {7'b0, s_axis_tkeep[i]};
+      if (keep_end[i]) beat_bytes = beat_bytes | 8'(i + 1);
     end
     acc_len_d = (acc_mid_q ? acc_len_q : '0) + {{(LenW+1-8){1'b0}}, beat_bytes};
     acc_len_d[LenW] = acc_len_d[LenW] | (acc_mid_q & acc_len_q[LenW]);  // sticky: too long
@@ -548,6 +553,8 @@ module nicsched_queues #(
   // issued from the dequeued queue's muxed count: one queue, that queue, only then
   `NICSCHED_ASSERT(RefillIsRead_A, refill_oh_d == (ds_re ? (NumQueues'(1) << dq) : '0))
   `NICSCHED_ASSERT(NoFreeDuringInit_A, !free_valid_i || !init_q)
+  // the beat's byte count (the last kept lane + 1) relies on it
+  `NICSCHED_ASSERT(TkeepContiguous_A, !in_beat || (s_axis_tkeep & (s_axis_tkeep + 1'b1)) == '0)
   // the registers hold the first min(frames, 2) descriptors, counting a read in flight
   for (genvar q = 0; q < NumQueues; q++) begin : g_queue_assert
     `NICSCHED_ASSERT(HeadValid_A, hv_q[q] == (cnt_q[q*CntW +: CntW] != '0))

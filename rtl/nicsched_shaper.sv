@@ -15,6 +15,7 @@
 // reflected from t+1. After reset a bucket holds ResetBytes (the rate limit: 0, held
 // full anyway while RATE_EN is 0; the control buckets: the reset T_CTRL_BURST, full).
 `default_nettype none
+`include "rtl/nicsched_assert.svh"
 
 module nicsched_shaper #(
   parameter int NumTenants = 8,   // tenants
@@ -34,28 +35,52 @@ module nicsched_shaper #(
   output logic [NumTenants-1:0]         conform_o    // tenant may send now
 );
   localparam int TokW = 24 + 10 + 2;  // signed, 1/1024-byte units
+  localparam int CmpW = TokW + 1;     // tok + rate - cap without overflow
 
   logic [NumTenants*TokW-1:0] tok_q, tok_d;
+  logic [NumTenants-1:0]      over;  // tok + rate > cap: the refill is capped
 
+  // Every candidate next value from flops and inputs, in parallel, then selected (no carry
+  // chain after another): the refill tok + rate, the cap, and each less a frame sent now.
+  // Three-operand sums are reduced to a sum and a carry word (one LUT a bit) so that each
+  // takes one carry chain. The selects are AND-OR, not a mux of sums (which Yosys's
+  // opt_share would merge back into one sum after the select).
   always_comb begin
-    logic [TokW-1:0] cap;
-    logic [TokW-1:0] t;
-    cap = '0;
-    t   = '0;
+    logic [TokW-1:0] tok, rate, cap, len, fill, fill_c, cap_c, s;
+    logic [CmpW-1:0] ca, cb, cc, cs, diff;
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [TokW-1:0] cy;   // its top bit carries out of the sum: not read
+    logic [CmpW-1:0] ccy;  // likewise
+    /* verilator lint_on UNUSEDSIGNAL */
+    logic            take, sel_fill, sel_fill_c, sel_cap, sel_cap_c;
     for (int i = 0; i < NumTenants; i++) begin
-      cap = {2'b0, burst_i[i*24 +: 24], 10'b0};
-      t   = tok_q[i*TokW +: TokW] + {12'b0, rate_i[i*24 +: 24]};
-      if ($signed(t) > $signed(cap)) begin
-        t = cap;
-      end
-      if (consume_i && consume_tenant_i == i[TenantW-1:0]) begin
-        t = t - {{(TokW-LenW-10){1'b0}}, consume_len_i, 10'b0};
-      end
-      if (!rate_en_i[i]) begin
-        t = cap;
-      end
-      tok_d[i*TokW +: TokW] = t;
-      conform_o[i] = !rate_en_i[i] || !tok_q[i*TokW + TokW - 1];
+      tok  = tok_q[i*TokW +: TokW];
+      rate = {12'b0, rate_i[i*24 +: 24]};
+      cap  = {2'b0, burst_i[i*24 +: 24], 10'b0};
+      len  = {{(TokW-LenW-10){1'b0}}, consume_len_i, 10'b0};
+      take = consume_i && consume_tenant_i == i[TenantW-1:0];
+      // tok + rate > cap  <=>  tok + rate + ~cap >= 0 (~cap = -cap - 1), in CmpW bits
+      ca   = {tok[TokW-1], tok};
+      cb   = {1'b0, rate};
+      cc   = ~{1'b0, cap};
+      cs   = ca ^ cb ^ cc;
+      ccy  = (ca & cb) | (ca & cc) | (cb & cc);
+      diff = cs + {ccy[CmpW-2:0], 1'b0};
+      over[i] = !diff[CmpW-1];
+      // tok + rate - len = tok + rate + ~len + 1, the + 1 in the carry word's free bit
+      s      = tok ^ rate ^ ~len;
+      cy     = (tok & rate) | (tok & ~len) | (rate & ~len);
+      fill   = tok + rate;
+      fill_c = s + {cy[TokW-2:0], 1'b1};
+      cap_c  = cap - len;
+      // RATE_EN = 0 holds the bucket full
+      sel_fill   = rate_en_i[i] && !over[i] && !take;
+      sel_fill_c = rate_en_i[i] && !over[i] && take;
+      sel_cap    = !rate_en_i[i] || (over[i] && !take);
+      sel_cap_c  = rate_en_i[i] && over[i] && take;
+      tok_d[i*TokW +: TokW] = ({TokW{sel_fill}} & fill) | ({TokW{sel_fill_c}} & fill_c) |
+                              ({TokW{sel_cap}} & cap) | ({TokW{sel_cap_c}} & cap_c);
+      conform_o[i] = !rate_en_i[i] || !tok[TokW-1];
     end
   end
 
@@ -65,6 +90,13 @@ module nicsched_shaper #(
     end else begin
       tok_q <= tok_d;
     end
+  end
+
+  // the capped refill's compare taken as the signed compare of the sum it replaces
+  for (genvar i = 0; i < NumTenants; i++) begin : g_assert
+    `NICSCHED_ASSERT(OverIsSignedCompare_A, over[i] ==
+                     ($signed(tok_q[i*TokW +: TokW]) + $signed({12'b0, rate_i[i*24 +: 24]}) >
+                      $signed({2'b0, burst_i[i*24 +: 24], 10'b0})))
   end
 
 endmodule

@@ -123,6 +123,22 @@ module nicsched_telemetry #(
   endfunction
   logic [NumQueues*32-1:0] depth_d;
 
+  // a + b for the 64-bit event counters and their snapshot sums, as a carry-select adder:
+  // the low half's sum and both sums of the high half (carry in 0: a + b; carry in 1:
+  // a - ~b = a + b + 1) are each one 32-bit carry chain, in parallel, and the high half is
+  // selected by the low half's carry: a chain of 8 CARRY4 and one LUT where a 64-bit add
+  // is 16 CARRY4 in series. (Three parts of 21 bits map no better: the middle part's
+  // carry out becomes a LUT level of its own.) The select is AND-OR, not a mux of the two
+  // sums, which Yosys's opt_share would merge back into one sum after the carry.
+  function automatic logic [63:0] add64(input logic [63:0] a, input logic [63:0] b);
+    logic [32:0] lo;
+    logic [31:0] hi0, hi1;
+    lo    = {1'b0, a[31:0]} + {1'b0, b[31:0]};
+    hi0   = a[63:32] + b[63:32];
+    hi1   = a[63:32] - ~b[63:32];
+    add64 = {({32{lo[32]}} & hi1) | ({32{!lo[32]}} & hi0), lo[31:0]};
+  endfunction
+
   always_comb begin
     logic [31:0] dep;
     cnt_d   = cnt_q;
@@ -215,12 +231,12 @@ module nicsched_telemetry #(
     always_comb begin
       qo_next = qo_live;
       if (enq_valid_i[d]) begin
-        qo_next[0 +: 64]  = qo_live[0 +: 64] + 64'd1;
-        qo_next[64 +: 64] = qo_live[64 +: 64] + ev_len64;
+        qo_next[0 +: 64]  = add64(qo_live[0 +: 64], 64'd1);
+        qo_next[64 +: 64] = add64(qo_live[64 +: 64], ev_len64);
       end
       if (lim_drop_i[d]) begin
-        qo_next[128 +: 64] = qo_live[128 +: 64] + 64'd1;
-        qo_next[192 +: 64] = qo_live[192 +: 64] + ev_len64;
+        qo_next[128 +: 64] = add64(qo_live[128 +: 64], 64'd1);
+        qo_next[192 +: 64] = add64(qo_live[192 +: 64], ev_len64);
       end
     end
     nicsched_counter_ram #(.Depth(NumQueues), .Width(QoW)) u_outcome (
@@ -234,7 +250,7 @@ module nicsched_telemetry #(
     );
 
     // sent: the last beat left
-    assign sent_next = {sent_live[64 +: 64] + sent_len64, sent_live[0 +: 64] + 64'd1};
+    assign sent_next = {add64(sent_live[64 +: 64], sent_len64), add64(sent_live[0 +: 64], 64'd1)};
     nicsched_counter_ram #(.Depth(NumQueues), .Width(SentW)) u_sent (
       .clk_i, .rst_ni, .clear_i, .snapshot_i,
       .ev_valid_i (sent_valid_i[d]),
@@ -247,7 +263,7 @@ module nicsched_telemetry #(
 
     // latency: sum, count, max
     assign lat_next = {(lat > lat_live[128 +: 32]) ? lat : lat_live[128 +: 32],
-                       lat_live[64 +: 64] + 64'd1, lat_live[0 +: 64] + lat64};
+                       add64(lat_live[64 +: 64], 64'd1), add64(lat_live[0 +: 64], lat64)};
     nicsched_counter_ram #(.Depth(NumQueues), .Width(LatW)) u_latency (
       .clk_i, .rst_ni, .clear_i, .snapshot_i,
       .ev_valid_i (lat_valid_i[d]),
@@ -259,7 +275,7 @@ module nicsched_telemetry #(
     );
 
     // crypto claims of this direction, per tenant
-    assign cr_next = {cr_live[64 +: 64] + 64'd1, cr_live[0 +: 64] + claim_len64};
+    assign cr_next = {add64(cr_live[64 +: 64], 64'd1), add64(cr_live[0 +: 64], claim_len64)};
     nicsched_counter_ram #(.Depth(NumTenants), .Width(CrW)) u_claim (
       .clk_i, .rst_ni, .clear_i, .snapshot_i,
       .ev_valid_i (cr_claim_i[d]),
@@ -289,14 +305,14 @@ module nicsched_telemetry #(
       cr_rx_bytes_snap_o  <= '0;
       cr_rx_pkts_snap_o   <= '0;
     end else begin
-      q_enq_pkts_snap_o   <= qo_snap[0 +: 64] + qo_snap[QoW + 0 +: 64];
-      q_enq_bytes_snap_o  <= qo_snap[64 +: 64] + qo_snap[QoW + 64 +: 64];
-      q_drop_pkts_snap_o  <= qo_snap[128 +: 64] + qo_snap[QoW + 128 +: 64];
-      q_drop_bytes_snap_o <= qo_snap[192 +: 64] + qo_snap[QoW + 192 +: 64];
-      q_tx_pkts_snap_o    <= sent_snap[0 +: 64] + sent_snap[SentW + 0 +: 64];
-      q_tx_bytes_snap_o   <= sent_snap[64 +: 64] + sent_snap[SentW + 64 +: 64];
-      q_lat_sum_snap_o    <= lat_snap[0 +: 64] + lat_snap[LatW + 0 +: 64];
-      q_lat_count_snap_o  <= lat_snap[64 +: 64] + lat_snap[LatW + 64 +: 64];
+      q_enq_pkts_snap_o   <= add64(qo_snap[0 +: 64], qo_snap[QoW + 0 +: 64]);
+      q_enq_bytes_snap_o  <= add64(qo_snap[64 +: 64], qo_snap[QoW + 64 +: 64]);
+      q_drop_pkts_snap_o  <= add64(qo_snap[128 +: 64], qo_snap[QoW + 128 +: 64]);
+      q_drop_bytes_snap_o <= add64(qo_snap[192 +: 64], qo_snap[QoW + 192 +: 64]);
+      q_tx_pkts_snap_o    <= add64(sent_snap[0 +: 64], sent_snap[SentW + 0 +: 64]);
+      q_tx_bytes_snap_o   <= add64(sent_snap[64 +: 64], sent_snap[SentW + 64 +: 64]);
+      q_lat_sum_snap_o    <= add64(lat_snap[0 +: 64], lat_snap[LatW + 0 +: 64]);
+      q_lat_count_snap_o  <= add64(lat_snap[64 +: 64], lat_snap[LatW + 64 +: 64]);
       q_lat_max_snap_o    <= (lat_snap[128 +: 32] > lat_snap[LatW + 128 +: 32]) ? lat_snap[128 +: 32]
                                                                               : lat_snap[LatW + 128 +: 32];
       cr_tx_bytes_snap_o  <= cr_snap[0 +: 64];

@@ -52,6 +52,7 @@ struct Clock {
   bool clear = false;
   bool snapshot = false;
   double rate = 1.0;  // scales every event's probability (0: no events)
+  bool wide_latency = false;  // latencies over all 32 bits: Q_LAT_SUM carries past bit 31 within a few events
 };
 
 struct TelBench {
@@ -107,7 +108,7 @@ struct TelBench {
         set_bits(d.sent_valid_i, dir, 1, 1);
         if (!clear) { ++m.tx_p[sq]; m.tx_b[sq] += slen; }
       }
-      const unsigned lq = pick(kQ), lat = pick(100000);
+      const unsigned lq = pick(kQ), lat = clk.wide_latency ? static_cast<unsigned>(rng()) : pick(100000);
       set_bits(d.lat_queue_i, dir * kQW, kQW, lq);
       set_bits(d.lat_cycles_i, dir * 32, 32, lat);
       if (coin(0.5 * clk.rate)) {
@@ -245,6 +246,18 @@ TEST_CASE("the snapshot survives COUNTER_CLEAR and later events until the next S
     b.compare();
     for (int i = 0; i < 300; ++i) {
       b.step({.snapshot = i == 150});  // a snapshot taken after the clear: what has come since
+      b.compare();
+    }
+  });
+}
+
+TEST_CASE("the 64-bit sums carry past bit 31: live, and both directions added at the snapshot") {
+  run_case("telemetry_wide_carry", [](const std::string& trace) {
+    // The counters add in two halves (a carry-select adder); latencies near 2^32 make Q_LAT_SUM
+    // cross bit 31 every few events, in the live RAM and in the snapshot's sum of both directions.
+    TelBench b(trace, 93);
+    for (int i = 0; i < 20000; ++i) {
+      b.step({.clear = i % 9000 == 8999, .snapshot = b.coin(0.5), .wide_latency = true});
       b.compare();
     }
   });
