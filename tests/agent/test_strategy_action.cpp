@@ -246,3 +246,57 @@ TEST_CASE("strategy action: env.yaml names the action and strategies, bad ones a
   CHECK_THROWS_WITH(nicsched::control::parse_env_config("action: strategy\nstrategies: [fifo]\n", "d.yaml"),
                     Catch::Contains("at least two"));
 }
+
+TEST_CASE("strategy action: step_per_choice steps one hold period per step, its reward the period's sum",
+          "[strategy]") {
+  auto cfg = strategy_config();
+  const int fifo = index_of(cfg, "fifo");
+  const int progress = index_of(cfg, "progress+guard");
+  constexpr std::uint32_t kHold = 50;
+  cfg.strategy_hold = kHold;
+  cfg.episode_steps = 2 * kHold + 30;  // the last period is cut short by the episode's end
+  const auto factory = [](std::uint64_t seed) { return nicsched::control::make_sim_target(entry(), seed); };
+  const auto choice_at = [&](std::uint32_t period) { return period % 2 == 0 ? fifo : progress; };
+
+  // The reference: a step per interval, changing its mind every 7 decisions (ignored within
+  // a period), the rewards summed over each period here.
+  NicEnv per_interval(cfg, factory);
+  std::vector<float> obs(per_interval.observation_size());
+  per_interval.reset(kSeed, obs);
+  std::vector<double> period_sums;
+  std::vector<std::vector<float>> period_obs;
+  for (std::uint32_t s = 0;; ++s) {
+    if (s % kHold == 0) period_sums.push_back(0.0);
+    const std::vector<int> action{s % kHold == 0 ? choice_at(s / kHold) : ((s / 7) % 2 == 0 ? progress : fifo)};
+    const auto r = per_interval.step(action, obs);
+    period_sums.back() += static_cast<double>(r.reward);
+    if (r.truncated || (s + 1) % kHold == 0) period_obs.push_back(obs);
+    if (r.truncated) break;
+  }
+  REQUIRE(period_sums.size() == 3);
+
+  cfg.step_per_choice = true;
+  NicEnv per_choice(cfg, factory);
+  std::vector<float> choice_obs(per_choice.observation_size());
+  per_choice.reset(kSeed, choice_obs);
+  std::uint32_t steps = 0;
+  for (bool truncated = false; !truncated; ++steps) {
+    REQUIRE(steps < period_sums.size());  // every step is a choice: no more steps than periods
+    const auto r = per_choice.step(std::vector<int>{choice_at(steps)}, choice_obs);
+    truncated = r.truncated;
+    INFO("choice step " << steps);
+    CHECK(r.reward == Approx(period_sums[steps]).epsilon(1e-5).margin(1e-5));
+    CHECK(choice_obs == period_obs[steps]);
+  }
+  CHECK(steps == 3);
+  // The periods' rewards differ, so the equalities above say something.
+  CHECK(period_sums[0] != Approx(period_sums[1]).epsilon(1e-3));
+
+  // The key round-trips; without the strategy action, or not a boolean, it is refused
+  // naming the key and the file.
+  CHECK(nicsched::control::parse_env_config(nicsched::control::env_config_yaml(cfg), "round trip").step_per_choice);
+  CHECK_THROWS_WITH(nicsched::control::parse_env_config("step_per_choice: true\n", "c.yaml"),
+                    Catch::Contains("c.yaml") && Catch::Contains("step_per_choice") && Catch::Contains("action"));
+  CHECK_THROWS_WITH(nicsched::control::parse_env_config("action: strategy\nstep_per_choice: 3\n", "c.yaml"),
+                    Catch::Contains("c.yaml") && Catch::Contains("step_per_choice"));
+}

@@ -63,6 +63,7 @@ const fileio::Settings<NicEnvConfig>& env_settings() {
           action_setting(),
           setting("strategies", &NicEnvConfig::strategies, "a list of controller names"),
           setting("strategy_hold", &NicEnvConfig::strategy_hold, "an unsigned integer"),
+          setting("step_per_choice", &NicEnvConfig::step_per_choice, "true or false"),
           reward_setting(),
           setting("slowdown_prior_iterations", &NicEnvConfig::slowdown_prior_iterations, "a number"),
           setting("progress_coef", &NicEnvConfig::progress_coef, "a number"),
@@ -133,6 +134,8 @@ void NicEnvConfig::validate() const {
   require(starvation_coef >= 0 && std::isfinite(starvation_coef), "starvation_coef",
           "must be a finite number >= 0 (weight of the worst tenant's slowdown term; 0: off)");
   require(strategy_hold >= 1, "strategy_hold", "must be at least 1 (decisions a chosen strategy stays in charge)");
+  require(!step_per_choice || action == ActionKind::kStrategy, "step_per_choice",
+          "needs 'action: strategy' (a step per choice of a held strategy)");
   require(action != ActionKind::kStrategy || strategies.size() >= 2, "strategies",
           "must name at least two controllers for the strategy action");
   for (std::size_t i = 0; i < strategies.size(); ++i) {

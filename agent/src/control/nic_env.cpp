@@ -98,22 +98,29 @@ void NicEnv::observe_interval() {
 }
 
 StepResult NicEnv::step(std::span<const int> action, std::span<float> obs_out) {
-  if (strategies_) {
-    if (action.size() != 1) throw EnvError("NicEnv::step: the strategy action is one index");
-    in_force_ = strategies_->commit(action[0]);
-  } else {
-    in_force_ = codec_->decode(action, base_);
+  if (strategies_ && action.size() != 1) throw EnvError("NicEnv::step: the strategy action is one index");
+  // Under step_per_choice the choice is committed at the first interval (a hold period
+  // begins there) and StrategySet keeps it in charge for the others.
+  const std::uint32_t intervals = cfg_.step_per_choice ? cfg_.strategy_hold : 1;
+  double reward = 0.0;
+  StepResult r;
+  for (std::uint32_t i = 0; i < intervals && !r.truncated; ++i) {
+    run_interval(action);
+    reward += reward_.total;
+    r.truncated = steps_ >= cfg_.episode_steps || target_->finished();
   }
+  encoder_->write(obs_out);
+  r.reward = static_cast<float>(reward);
+  return r;
+}
+
+void NicEnv::run_interval(std::span<const int> action) {
+  in_force_ = strategies_ ? strategies_->commit(action[0]) : codec_->decode(action, base_);
   guard_.apply(*tracker_, in_force_);
   host::apply_policy(target_->bus(), caps_, in_force_);
   target_->clock().step(cfg_.interval_cycles);
   observe_interval();
-  encoder_->write(obs_out);
   ++steps_;
-  StepResult r;
-  r.reward = static_cast<float>(reward_.total);
-  r.truncated = steps_ >= cfg_.episode_steps || target_->finished();
-  return r;
 }
 
 }  // namespace nicsched::control

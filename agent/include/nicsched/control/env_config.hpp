@@ -61,6 +61,12 @@ struct NicEnvConfig {
   // choice is taken at decisions 0, h, 2h, ... of a run (an episode) and ignored between;
   // 1 (the default): a choice every interval.
   std::uint32_t strategy_hold = 1;
+  // The strategy action only: one step() runs a whole hold period (strategy_hold
+  // intervals, fewer where the episode ends first) under the step's choice, its reward the
+  // sum of the period's rewards, so every step of a rollout is a choice (a semi-MDP: PPO's
+  // gamma and GAE count choices, not intervals). episode_steps still counts intervals.
+  // false (the default): one interval per step, the actions between choices ignored.
+  bool step_per_choice = false;
   // --- reward (docs/agent.md) ---
   // The progress term: `speed` (the default, what the committed policy was trained with) or
   // `slowdown`, whose sum over an episode is the episode's estimate of the evaluation

@@ -71,12 +71,16 @@ class NicEnv final : public Env {
   void set_teacher(std::unique_ptr<Controller> teacher);
   bool expert_action(std::span<int> action_out) override;
 
+  // The reward terms of the last interval (under step_per_choice, of the last interval of
+  // the step's period; the step's reward is the sum of the period's totals).
   [[nodiscard]] const RewardTerms& last_reward() const { return reward_; }
   [[nodiscard]] const host::Capabilities& caps() const { return caps_; }
 
  private:
   NicEnv(const NicEnv&);  // fork(): every member's own copy (defaulted)
   void observe_interval();
+  // One control interval under `action`: commit, advance, observe, count (the reward in reward_).
+  void run_interval(std::span<const int> action);
   NicEnvConfig cfg_;
   TargetFactory factory_;
   ClonePtr<EnvTarget> target_;
