@@ -19,9 +19,25 @@
 //   0 in a clock with a claim of either direction, and between t and t+1 slots and quota
 //   units are only released).
 // - Strict priority (SP, SP_DWRR) keeps its order across the masked clock: while the
-//   tenant in flight conforms and holds another frame, tenants of lower levels are not
-//   eligible (the clock is not handed to the level below; with the FIFO ahead of the
-//   egress that would let a lower level take every other decision).
+//   tenant in flight u is executing, tenants of lower levels are not eligible if u, in the
+//   clock it was granted, conformed, was enabled and held a frame beyond the granted one
+//   (the clock is not handed to the level below; with the FIFO ahead of the egress that
+//   would let a lower level take every other decision). The hold and the levels are those
+//   of the decision's clock (t-1 for the mask in t), registered per pair of tenants, so the
+//   mask in t is the grant flop ANDed with flops.
+// Eligibility in clock t, term by term, and why each is right for a claim or dequeue in
+// t+1 although only the "below" term is registered:
+//   head valid (a queue flop), conform (the shaper's flops: one LUT), the crypto op of the
+//   head, inflight (the grant flop), the FIFO credit (its count and the grant flops) and
+//   can_claim_i (the pool's flops) are all of clock t, as before: nothing between t-1 and
+//   t is missed. "below" is from t-1: what can differ in t is u's second frame admitted at
+//   edge t-1, u's bucket filling into conformance at edge t-1 (u was granted in t-1, so it
+//   was not in flight then and its bucket was not charged at that edge), and a COMMIT at
+//   edge t-1 (mode, enables, priorities). "below" is an ordering rule, not a condition of
+//   executability (a head it does not mask is executable all the same), so each of these
+//   only moves the rule by a clock: a hold that begins at the grant's edge, or a priority
+//   committed there, applies from u's next grant. The reference model judges the hold in
+//   the same clock (RefModel::decide(), Grant::below).
 // - A queue's head is eligible when its tenant conforms to the rate limit (conform_i), is
 //   not in flight nor below a blocking tenant in flight (above), and, if the frame needs
 //   this direction's crypto op (CryptoOp), the crypto pool lets its tenant claim a slot
@@ -198,19 +214,23 @@ module nicsched_path #(
   // add and compare mapped to a carry chain at the head of the grant path (the 8-tenant
   // core's gq_crypto_q at fdbc3ab)
   assign plain_ok   = (fifo_cnt != FIFO_DEPTH) && !(exec_plain && fifo_cnt == FIFO_DEPTH - 2'd1);
-  // strict priority across the masked clock: tenant t is below the tenant in flight u when
-  // u conforms, is enabled and holds a frame beyond the one in flight (sp_hold) and t's
-  // level is below u's. An AND-OR over u of the one-hot grant flop with terms from flops
-  // (not u's level and hold selected first, then compared: one LUT level less)
+  // Strict priority across the masked clock: tenant t is below the tenant in flight u when,
+  // in the clock u was granted (the clock before this one), u conformed, was enabled and
+  // held a frame beyond the one granted (sp_hold) and t's level was below u's. That clock's
+  // part is registered per pair (hold_below_q[t][u]), so `below` is an AND-OR of the one-hot
+  // grant flop with flops (two LUT levels), not u's hold from this clock's heads and
+  // shaper ahead of it. sp_hold of this clock is taken for every u (the pick is not known
+  // yet); only the granted u's row is ever used, in the next clock.
   logic [NumTenants-1:0] sp_hold;  // u would block the levels below it while in flight
   logic [NumTenants-1:0] below;    // tenants of a level below the one in flight
   logic                  sp_mode;
+  logic [NumTenants*NumTenants-1:0] hold_below_q, hold_below_d;  // [t*N + u]: t waits while u is in flight
   always_comb begin
     sp_mode = (mode_i == nicsched_regs_pkg::CTRL_ARB_MODE_SP ||
                mode_i == nicsched_regs_pkg::CTRL_ARB_MODE_SP_DWRR);
     for (int u = 0; u < NumTenants; u++) begin
       inflight[u] = gq_onehot_q[2*u] || gq_onehot_q[2*u+1];
-      // frames of the tenant, the one in flight included: at least two
+      // frames of the tenant, the one a grant would take included: at least two
       // (from the queues' head registers, not their counts: see head_second_o)
       sp_hold[u]  = sp_mode && conform_i[u] && t_enable_i[u] &&
                     (head_second[2*u] || head_second[2*u+1] ||
@@ -219,9 +239,16 @@ module nicsched_path #(
     for (int t = 0; t < NumTenants; t++) begin
       below[t] = 1'b0;
       for (int u = 0; u < NumTenants; u++) begin
-        below[t] = below[t] ||
-                   (inflight[u] && sp_hold[u] && (t_prio_i[t*2 +: 2] > t_prio_i[u*2 +: 2]));
+        hold_below_d[t*NumTenants + u] = sp_hold[u] && (t_prio_i[t*2 +: 2] > t_prio_i[u*2 +: 2]);
+        below[t] = below[t] || (inflight[u] && hold_below_q[t*NumTenants + u]);
       end
+    end
+  end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      hold_below_q <= '0;
+    end else begin
+      hold_below_q <= hold_below_d;
     end
   end
   always_comb begin

@@ -301,6 +301,48 @@ TEST_CASE_METHOD(RoutedNic, "strict priority with the control level off and on",
   }
 }
 
+TEST_CASE_METHOD(RoutedNic, "strict priority: the hold over the masked cycle is judged when the tenant is granted",
+                 "[arbiter]") {
+  // Bulk frames only (no control level). Tenant 0 (level 0) and tenant 1 (level 1) each
+  // have a frame from cycle 10 (A, X). A is
+  // decided first (higher level) and executes in cycle c; in c tenant 0 is masked, and
+  // tenant 1 waits too if tenant 0, in the cycle A was decided (c - 1), held a second
+  // frame. A second frame B of tenant 0 arriving in c (after the decision) does not hold
+  // tenant 1: X is decided in c and dispatched in c + 1. Arriving in c - 1 (with the
+  // decision) it does: c is an idle decision, B (tenant 0's head from c + 1, level 0) is
+  // decided in c + 1, and X in c + 2, dispatched in c + 3. (Judged in c, as the rule was
+  // before, B arriving in c would hold tenant 1 as well: c + 3 in both cases.)
+  c.arb_mode = ArbMode::kSp;
+  c.tenants[0].priority = 0;
+  c.tenants[1].priority = 1;
+  c.enable = true;
+  const auto dispatch_of_a = [&] {
+    RefModel probe{p};
+    probe.commit(c);
+    probe.push(Direction::kTx, frame_for(0, 1, 100), 10);
+    probe.push(Direction::kTx, frame_for(1, 1, 100), 10);
+    const auto recs = drain(probe);
+    REQUIRE(recs.size() == 2);
+    return recs[0].id == 0 ? recs[0].dispatch : recs[1].dispatch;
+  };
+  const std::uint64_t dc = dispatch_of_a();
+  const std::uint64_t early = GENERATE(0, 1);  // B (bulk, behind A) arrives in c - early
+  m.commit(c);
+  const std::uint64_t a = m.push(Direction::kTx, frame_for(0, 1, 100), 10);
+  const std::uint64_t x = m.push(Direction::kTx, frame_for(1, 1, 100), 10);
+  m.push(Direction::kTx, frame_for(0, 1, 100), dc - early);
+  const auto recs = drain(m);
+  REQUIRE(recs.size() == 3);
+  std::uint64_t a_dispatch = 0;
+  std::uint64_t x_dispatch = 0;
+  for (const auto& r : recs) {
+    if (r.id == a) a_dispatch = r.dispatch;
+    if (r.id == x) x_dispatch = r.dispatch;
+  }
+  CHECK(a_dispatch == dc);
+  CHECK(x_dispatch == (early == 0 ? dc + 1 : dc + 3));
+}
+
 TEST_CASE_METHOD(RoutedNic, "control level: a dry control bucket falls back to the tenant's level", "[arbiter]") {
   c.arb_mode = ArbMode::kSp;
   c.tenants[0].priority = 2;

@@ -712,17 +712,26 @@ bool RefModel::queue_eligible(const Path& p, std::uint32_t q, bool plain_ok) con
   return needs_crypto(p, f) ? slot_available(p, t) : plain_ok;
 }
 
-// Strict priority across the clock that masks the tenant in flight: while it is servable
-// and holds a frame beyond the one in flight, tenants of lower levels wait (TX, SP and
-// SP_DWRR; the RTL counts the frames its queues hold).
+// Strict priority across the clock that masks the tenant in flight: tenants of lower
+// levels wait while it executes, as judged in the cycle it was decided (below_mask()).
 bool RefModel::below_in_flight(const Path& p, std::uint32_t t) const {
-  if (!p.grant.valid) return false;
+  return p.grant.valid && ((p.grant.below >> t) & 1U) != 0;
+}
+
+// Judged in the cycle tenant u is granted (the RTL registers it then, so that the mask in
+// the next cycle is the grant flop ANDed with flops): in SP and SP_DWRR (TX), if u is
+// servable and holds a frame beyond the one granted, the tenants of levels below u's
+// (the RTL counts the frames its queues hold).
+std::uint64_t RefModel::below_mask(const Path& p, std::uint32_t u) const {
   const ArbMode md = mode(p);
-  if (md != ArbMode::kSp && md != ArbMode::kSpDwrr) return false;
-  const std::uint32_t ti = p.grant.queue / kNumClasses;
-  const std::size_t frames = p.q[ti * kNumClasses].size() + p.q[ti * kNumClasses + 1].size();
-  if (frames < 2 || !tenant_servable(p, ti)) return false;
-  return cfg_.tenants[t].priority > cfg_.tenants[ti].priority;
+  if (md != ArbMode::kSp && md != ArbMode::kSpDwrr) return 0;
+  const std::size_t frames = p.q[u * kNumClasses].size() + p.q[u * kNumClasses + 1].size();
+  if (frames < 2 || !tenant_servable(p, u)) return 0;
+  std::uint64_t mask = 0;
+  for (std::uint32_t t = 0; t < static_cast<std::uint32_t>(params_.num_tenants); ++t) {
+    if (cfg_.tenants[t].priority > cfg_.tenants[u].priority) mask |= std::uint64_t{1} << t;
+  }
+  return mask;
 }
 
 void RefModel::claim_slot(std::uint64_t id, std::uint32_t quota) {
@@ -860,6 +869,7 @@ void RefModel::decide(Path& p) {
   p.grant.ctrl = d.ctrl;
   p.grant.id = f.rec.id;
   p.grant.quota = cfg_.tenants[f.rec.action.tenant].crypto_quota;
+  p.grant.below = below_mask(p, f.rec.action.tenant);
 }
 
 // Crypto wait: a visible head that needs a slot its tenant cannot claim now.

@@ -30,8 +30,9 @@
 //   descriptor FIFO before the output (entries + a plain grant executing in c < 3), a TX
 //   tenant its TokenBucket to conform as it stood before the cycle (with
 //   CTRL.CONTROL_LEVEL, a TX control head whose tenant's control bucket conforms goes
-//   above every level: Arbiter); in SP and SP_DWRR, while the tenant in flight is
-//   servable and holds another frame, tenants of lower levels wait; 5. the grant decided in c-1 executes: its frame leaves
+//   above every level: Arbiter); in SP and SP_DWRR, while the tenant in flight executes,
+//   tenants of lower levels wait if, in the cycle it was decided, it was servable and
+//   held another frame (its hold and the levels judged then: Grant::below); 5. the grant decided in c-1 executes: its frame leaves
 //   its queue, its TX tenant's buckets are charged; each free output takes its
 //   direction's crypto-done frame that may leave (CryptoSlots::offered: no older frame of
 //   its queue in a slot; the first whose hold ended), else the FIFO's first frame, else
@@ -115,6 +116,9 @@ struct RefModelState {
       bool ctrl = false;           // granted at the control level
       std::uint64_t id = 0;        // its frame, the queue's head until it executes
       std::uint32_t quota = 0;     // its tenant's crypto quota when decided
+      // Bit t: tenant t waits while this grant executes (strict priority), as judged when
+      // it was decided (below_in_flight()).
+      std::uint64_t below = 0;
     } grant;
     std::deque<std::uint64_t> fifo;  // plain frames granted, waiting for the output (<= 3)
     std::uint64_t frame = 0;
@@ -330,6 +334,8 @@ class RefModel : private detail::RefModelState {
   [[nodiscard]] bool needs_crypto(const Path& p, const Live& f) const;
   [[nodiscard]] bool queue_eligible(const Path& p, std::uint32_t q, bool plain_ok) const;
   [[nodiscard]] bool below_in_flight(const Path& p, std::uint32_t t) const;
+  // The tenants that wait while a grant of tenant u decided now executes (Grant::below).
+  [[nodiscard]] std::uint64_t below_mask(const Path& p, std::uint32_t u) const;
   void claim_slot(std::uint64_t id, std::uint32_t quota);
   [[nodiscard]] std::uint32_t limit(std::uint32_t q) const;
   [[nodiscard]] std::uint64_t buffer_capacity_cells() const;
