@@ -10,13 +10,24 @@
 //       match under their masks, ((field ^ value) & mask) == 0 for VLAN ID, DSCP, protocol
 //       and L4 destination port, gives {tenant, class, crypto op}; no match: DEFAULT_ACTION.
 //   A crypto-op value of 3 (not defined in the register map) is treated as NONE.
+//   TX identity (docs/trust.md; the reference model's classify_tx): with the tlast beat
+//   comes the frame's source binding (s_src_i). A bound source's frame keeps the table's
+//   result only if the winning entry names the source's tenant; otherwise (no entry, or
+//   a "default" frame) it gets the source's tenant with DEFAULT_ACTION's class and crypto
+//   op; and if the winning entry names another tenant the frame is a spoof: m_spoof_o is
+//   set with its meta, and with the binding's drop_spoof meta.drop = DROP_SPOOF. Frames
+//   with a parser drop reason are never spoofs. An unbound source: as above, headers only.
 //   The table is read when the tlast beat passes, so a COMMIT takes effect from the next
 //   frame whose tlast has not yet passed.
 //
 // Timing
 //   One register stage: latency one clock, one beat per clock when m_axis_tready is high.
+//   The binding's tenant is compared with every entry's tenant beside the field matches
+//   (not after the lowest-hit pick); the pick selects that compare with the action, and
+//   one 2:1 choice of the result follows.
 //   s_axis_tready = !stage full || m_axis_tready.
 `default_nettype none
+`include "rtl/nicsched_assert.svh"
 
 module nicsched_classifier #(
   parameter int DataWidth     = 512,  // AXI4-Stream data bits; 64..512, a power of two
@@ -55,6 +66,7 @@ module nicsched_classifier #(
   input  logic [15:0]                 s_prs_dport_i,
   input  nicsched_pkg::drop_reason_e  s_prs_drop_i,
   input  logic                        s_prs_default_i,
+  input  nicsched_pkg::src_bind_t     s_src_i,        // TX source binding (bound = 0: header-only)
 
   // Frames out, metadata on the tlast beat
   output logic [DataWidth-1:0]        m_axis_tdata,
@@ -62,7 +74,9 @@ module nicsched_classifier #(
   output logic                        m_axis_tvalid,
   input  logic                        m_axis_tready,
   output logic                        m_axis_tlast,
-  output nicsched_pkg::ingress_meta_t m_axis_tuser
+  output nicsched_pkg::ingress_meta_t m_axis_tuser,
+  output logic                        m_spoof_o,      // with the tlast beat: the frame is a spoof
+  output logic [nicsched_pkg::SOURCE_W-1:0] m_spoof_source_o  // ... from this source
 );
 
   if (NumClsEntries < 1 || NumClsEntries > 64) begin : g_bad_entries
@@ -100,7 +114,14 @@ module nicsched_classifier #(
     first_hit = hit & ~hit_below & {NumClsEntries{!s_prs_default_i}};
   end
 
+  // Entries whose tenant is the bound source's own, beside the matches.
+  logic [NumClsEntries-1:0] own;
+  for (genvar i = 0; i < NumClsEntries; i++) begin : g_own
+    assign own[i] = cls_action_tenant_i[i*6 +: 6] == s_src_i.tenant;
+  end
+
   logic       use_table;
+  logic       sel_own;     // the winning entry is the bound source's tenant's
   logic [5:0] sel_tenant;
   logic       sel_class;
   logic [1:0] sel_op;
@@ -109,21 +130,32 @@ module nicsched_classifier #(
     sel_tenant = use_table ? '0 : default_action_tenant_i;
     sel_class  = use_table ? '0 : default_action_class_i;
     sel_op     = use_table ? '0 : default_action_crypto_op_i;
+    sel_own    = 1'b0;
     for (int i = 0; i < NumClsEntries; i++) begin
       sel_tenant = sel_tenant | ({6{first_hit[i]}} & cls_action_tenant_i[i*6 +: 6]);
       sel_class  = sel_class  | (first_hit[i] & cls_action_class_i[i]);
       sel_op     = sel_op     | ({2{first_hit[i]}} & cls_action_crypto_op_i[i*2 +: 2]);
+      sel_own    = sel_own    | (first_hit[i] & own[i]);
     end
   end
+
+  // A bound source's frame the table does not give to its own tenant: the source's
+  // tenant, DEFAULT_ACTION's class and op; a spoof if an entry of another tenant won.
+  logic bound_miss, spoof;
+  assign bound_miss = s_src_i.bound && !(use_table && sel_own);
+  assign spoof      = s_src_i.bound && use_table && !sel_own &&
+                      (s_prs_drop_i == nicsched_pkg::DROP_NONE);
 
   nicsched_pkg::ingress_meta_t meta_d;
   always_comb begin
     meta_d           = '0;
     meta_d.drop      = s_prs_drop_i;
-    if (s_prs_drop_i == nicsched_pkg::DROP_NONE) begin
-      meta_d.tenant = sel_tenant;
-      meta_d.cls    = sel_class;
-      unique case (sel_op)
+    if (spoof && s_src_i.drop_spoof) begin
+      meta_d.drop = nicsched_pkg::DROP_SPOOF;
+    end else if (s_prs_drop_i == nicsched_pkg::DROP_NONE) begin
+      meta_d.tenant = bound_miss ? s_src_i.tenant : sel_tenant;
+      meta_d.cls    = bound_miss ? default_action_class_i : sel_class;
+      unique case (bound_miss ? default_action_crypto_op_i : sel_op)
         2'd1:    meta_d.crypto_op = nicsched_pkg::CRYPTO_ENCRYPT;
         2'd2:    meta_d.crypto_op = nicsched_pkg::CRYPTO_DECRYPT;
         default: meta_d.crypto_op = nicsched_pkg::CRYPTO_NONE;
@@ -140,6 +172,8 @@ module nicsched_classifier #(
   logic [DataWidth/8-1:0]      keep_q;
   logic                        last_q;
   nicsched_pkg::ingress_meta_t meta_q;
+  logic                        spoof_q;
+  logic [nicsched_pkg::SOURCE_W-1:0] spoof_source_q;
   logic                        in_fire;
 
   assign s_axis_tready = !valid_q || m_axis_tready;
@@ -161,6 +195,8 @@ module nicsched_classifier #(
       keep_q <= s_axis_tkeep;
       last_q <= s_axis_tlast;
       meta_q <= meta_d;
+      spoof_q        <= spoof && s_axis_tlast;
+      spoof_source_q <= s_src_i.source;
     end
   end
 
@@ -169,6 +205,13 @@ module nicsched_classifier #(
   assign m_axis_tvalid = valid_q;
   assign m_axis_tlast  = last_q;
   assign m_axis_tuser  = meta_q;
+  assign m_spoof_o        = spoof_q;
+  assign m_spoof_source_o = spoof_source_q;
+
+  // A bound source's kept frame is its own tenant's, whatever its headers say.
+  `NICSCHED_ASSERT(BoundSourceOwnTenant_A,
+                   !(in_fire && s_axis_tlast && s_src_i.bound && meta_d.drop == nicsched_pkg::DROP_NONE) ||
+                   meta_d.tenant == s_src_i.tenant)
 
 endmodule
 

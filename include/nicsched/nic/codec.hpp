@@ -3,6 +3,8 @@
 // address or bit position is written here by hand).
 //   encode_config / decode_config        Config <-> the shadowed registers (what COMMIT applies)
 //   encode_telemetry / decode_telemetry  Telemetry <-> the SNAPSHOT registers (decode: + CONFIG_GEN, STATUS)
+//   encode_tx_identity / decode_tx_identity  TxIdentityConfig <-> TX_IDENTITY and SRC_BIND
+//   decode_spoof_counts                  SRC_SPOOF per source (a SNAPSHOT register)
 //   register_name                        "T_WEIGHT[3]" for an address, for error messages
 // Used by the host library (policies, telemetry), the reference model's regression, the
 // model backend's register file and the tests. Header-only; no I/O: callers say how a
@@ -163,6 +165,51 @@ struct ConfigParts {
     e.action = {rm::CLS_ACTION::TENANT.get(act), rm::CLS_ACTION::CLASS.get(act), rm::CLS_ACTION::CRYPTO_OP.decode(act)};
   }
   return c;
+}
+
+// ------------------------------------------------------------------ TX identity
+
+// The shadow writes that express `id` (TX_IDENTITY, then SRC_BIND[i] for each entry of
+// id.sources, in address order); COMMIT applies them with the rest.
+[[nodiscard]] inline std::vector<RegWrite> encode_tx_identity(const TxIdentityConfig& id) {
+  namespace rm = nicsched::regmap;
+  std::vector<RegWrite> w;
+  w.reserve(1 + id.sources.size());
+  w.push_back({rm::TX_IDENTITY::kOffset,
+               rm::TX_IDENTITY::TX_ID_MODE.set(0, id.source_mode ? rm::TxIdMode::kSource : rm::TxIdMode::kHeaders)});
+  for (std::uint32_t i = 0; i < id.sources.size(); ++i) {
+    const SourceBinding& b = id.sources[i];
+    std::uint32_t v = 0;
+    v = rm::SRC_BIND::BOUND.set(v, b.bound ? 1U : 0U);
+    v = rm::SRC_BIND::TENANT.set(v, b.tenant);
+    v = rm::SRC_BIND::DROP_SPOOF.set(v, b.drop_spoofed ? 1U : 0U);
+    w.push_back({rm::SRC_BIND::offset(i), v});
+  }
+  return w;
+}
+
+// What TX_IDENTITY and SRC_BIND[0 .. sources-1] hold (the inverse of encode_tx_identity).
+[[nodiscard]] inline TxIdentityConfig decode_tx_identity(const ReadWord& shadow, std::uint32_t sources) {
+  namespace rm = nicsched::regmap;
+  TxIdentityConfig id;
+  id.source_mode = rm::TX_IDENTITY::TX_ID_MODE.decode(shadow(rm::TX_IDENTITY::kOffset)) == rm::TxIdMode::kSource;
+  id.sources.resize(sources);
+  for (std::uint32_t i = 0; i < sources; ++i) {
+    const std::uint32_t v = shadow(rm::SRC_BIND::offset(i));
+    id.sources[i] = {rm::SRC_BIND::BOUND.get(v) != 0, rm::SRC_BIND::TENANT.get(v), rm::SRC_BIND::DROP_SPOOF.get(v) != 0};
+  }
+  return id;
+}
+
+// SRC_SPOOF of sources 0 .. sources-1, as the last SNAPSHOT latched them.
+[[nodiscard]] inline std::vector<std::uint64_t> decode_spoof_counts(const ReadWord& read, std::uint32_t sources) {
+  namespace rm = nicsched::regmap;
+  std::vector<std::uint64_t> n(sources);
+  for (std::uint32_t i = 0; i < sources; ++i) {
+    const std::uint32_t a = rm::SRC_SPOOF::offset(i);
+    n[i] = read(a) | (static_cast<std::uint64_t>(read(a + 4)) << 32);
+  }
+  return n;
 }
 
 // ------------------------------------------------------------------ telemetry
