@@ -4,7 +4,6 @@
 //   encode_config / decode_config        Config <-> the shadowed registers (what COMMIT applies)
 //   encode_telemetry / decode_telemetry  Telemetry <-> the SNAPSHOT registers (decode: + CONFIG_GEN, STATUS)
 //   encode_tx_identity / decode_tx_identity  TxIdentityConfig <-> TX_IDENTITY and SRC_BIND
-//   decode_spoof_counts                  SRC_SPOOF per source (a SNAPSHOT register)
 //   register_name                        "T_WEIGHT[3]" for an address, for error messages
 // Used by the host library (policies, telemetry), the reference model's regression, the
 // model backend's register file and the tests. Header-only; no I/O: callers say how a
@@ -201,16 +200,6 @@ struct ConfigParts {
   return id;
 }
 
-// SRC_SPOOF of sources 0 .. sources-1, as the last SNAPSHOT latched them.
-[[nodiscard]] inline std::vector<std::uint64_t> decode_spoof_counts(const ReadWord& read, std::uint32_t sources) {
-  namespace rm = nicsched::regmap;
-  std::vector<std::uint64_t> n(sources);
-  for (std::uint32_t i = 0; i < sources; ++i) {
-    const std::uint32_t a = rm::SRC_SPOOF::offset(i);
-    n[i] = read(a) | (static_cast<std::uint64_t>(read(a + 4)) << 32);
-  }
-  return n;
-}
 
 // ------------------------------------------------------------------ telemetry
 
@@ -278,16 +267,19 @@ inline void encode_telemetry(const Telemetry& t, const WriteWord& put) {
     for (const auto& c : kQueueCounters64) put64(c.offset(q), t.queues[q].*c.value);
     for (const auto& g : kQueueGauges32) put32(g.offset(q), g.field, t.queues[q].*g.value);
   }
+  for (std::uint32_t i = 0; i < t.spoofed.size(); ++i) put64(rm::SRC_SPOOF::offset(i), t.spoofed[i]);
 }
 
 // Which of the live registers beside the snapshot decode_telemetry reads.
 struct TelemetryParts {
   bool status = false;  // STATUS (sticky flags); left false when not read
+  std::uint32_t sources = 0;  // SRC_SPOOF of sources 0 .. sources-1 (caps.sources)
 };
 
 // The counters of an instance of `tenants` tenants (tenants * 2 queues) from the words
 // `read` returns (the latched SNAPSHOT copies: the caller writes SNAPSHOT.GO first), read
-// in this order: CYCLE, CONFIG_GEN, CRYPTO_BUSY, [STATUS], PARSER, CRYPTO_STATS, QUEUE_STATS.
+// in this order: CYCLE, CONFIG_GEN, CRYPTO_BUSY, [STATUS], PARSER, CRYPTO_STATS, QUEUE_STATS,
+// [SOURCE's SRC_SPOOF].
 [[nodiscard]] inline Telemetry decode_telemetry(const ReadWord& read, std::uint32_t tenants, TelemetryParts parts = {}) {
   namespace rm = nicsched::regmap;
   auto r64 = [&](std::uint32_t addr) {
@@ -317,6 +309,8 @@ struct TelemetryParts {
     for (const auto& c : kQueueCounters64) t.queues[q].*c.value = r64(c.offset(q));
     for (const auto& g : kQueueGauges32) t.queues[q].*g.value = g.field.get(read(g.offset(q)));
   }
+  t.spoofed.resize(parts.sources);
+  for (std::uint32_t i = 0; i < parts.sources; ++i) t.spoofed[i] = r64(rm::SRC_SPOOF::offset(i));
   return t;
 }
 

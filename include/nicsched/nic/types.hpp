@@ -68,6 +68,7 @@ struct Capabilities {
   std::uint32_t cls_entries = 0;    // classifier entries
   std::uint32_t data_bytes = 0;     // AXI4-Stream bytes per beat
   std::uint32_t buffer_kib = 0;     // shared packet buffer per direction
+  std::uint32_t sources = 0;        // TX sources with a binding (CAPS1.SOURCES; 0 before VERSION.MINOR 2)
   [[nodiscard]] std::uint32_t queues() const { return tenants * classes; }
 };
 
@@ -110,6 +111,7 @@ struct Telemetry {
   std::vector<QueueCounters> queues;        // caps.queues() entries
   std::vector<CryptoCounters> crypto;       // caps.tenants entries
   std::array<ParserCounters, 2> parser{};   // TX, RX
+  std::vector<std::uint64_t> spoofed;       // SRC_SPOOF per TX source (caps.sources entries; docs/trust.md)
 };
 
 // ------------------------------------------------------------------ configuration

@@ -141,8 +141,9 @@ class BenchImpl {
     res_.model_counters = model_.counters();
     write(rm::SNAPSHOT::kOffset, 1);
     res_.rtl_counters = nic::decode_telemetry([this](std::uint32_t a) { return read(a); },
-                                              static_cast<std::uint32_t>(sc_.params.num_tenants), {.status = true});
-    res_.rtl_spoofed = nic::decode_spoof_counts([this](std::uint32_t a) { return read(a); }, bench_sources());
+                                              static_cast<std::uint32_t>(sc_.params.num_tenants),
+                                              {.status = true, .sources = bench_sources()});
+    res_.rtl_spoofed = res_.rtl_counters.spoofed;
     for (std::uint32_t s = 0; s < bench_sources(); ++s) res_.model_spoofed.push_back(model_.spoofed(s));
     for (int d = 0; d < 2; ++d) collect(static_cast<Direction>(d));
     std::sort(res_.rtl.begin(), res_.rtl.end(),
