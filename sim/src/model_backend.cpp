@@ -53,7 +53,7 @@ class ModelCore final : public NicCore {
         model_(params_),
         cycle_offset_(cycle_register_offset(cfg)),
         regs_(nic::instance_counts(static_cast<std::uint32_t>(params_.num_tenants),
-                                   static_cast<std::uint32_t>(params_.num_cls_entries), refmodel::kMaxSources)) {
+                                   static_cast<std::uint32_t>(params_.num_cls_entries))) {
     set_capabilities();
     active_ = model_.config();
     tx_queue_.resize(static_cast<std::size_t>(params_.num_tenants) * refmodel::kNumClasses);
@@ -92,8 +92,8 @@ class ModelCore final : public NicCore {
     return copy;
   }
 
-  // The scenario's bindings, as TX_IDENTITY and SRC_BIND hold them (shadow and active: a
-  // later COMMIT keeps them unless software rewrote the shadows).
+  // The scenario's bindings; TX_IDENTITY and SRC_BIND show them for the first sources()
+  // sources (the model's table, not the registers, decides: a COMMIT does not change it).
   void set_tx_sources(const refmodel::SourceTable& sources) override {
     try {
       model_.set_sources(sources);
@@ -101,6 +101,7 @@ class ModelCore final : public NicCore {
       throw SimError(std::string("model backend: ") + e.what());
     }
     nic::TxIdentityConfig id{.source_mode = !sources.empty(), .sources = sources};
+    if (id.sources.size() > this->sources()) id.sources.resize(this->sources());
     for (const nic::RegWrite& w : nic::encode_tx_identity(id)) regs_.write(w.addr, w.value);
     regs_.write(rm::COMMIT::kOffset, rm::COMMIT::GO.set(0, 1));
   }
@@ -120,7 +121,7 @@ class ModelCore final : public NicCore {
     if (a == rm::SNAPSHOT::kOffset && rm::SNAPSHOT::GO.get(value) != 0) {
       Telemetry t = model_.counters();
       t.cycle += cycle_offset_;  // CYCLE counts from the release of reset (cycle_register_offset)
-      for (std::uint32_t s = 0; s < refmodel::kMaxSources; ++s) t.spoofed.push_back(model_.spoofed(s));
+      for (std::uint32_t s = 0; s < sources(); ++s) t.spoofed.push_back(model_.spoofed(s));
       nic::encode_telemetry(t, [this](std::uint32_t w, std::uint32_t v) { regs_.set_live_word(w, v); });
     }
     const nic::RegisterFile::Resp resp = regs_.write(a, value);
@@ -140,6 +141,10 @@ class ModelCore final : public NicCore {
     std::uint32_t source = 0;  // TX: the frame's source (FrameSource::tx_source)
   };
 
+  // TX sources the register file has (SRC_BIND, SRC_SPOOF), as nicsched_top's default
+  // NumSources. The model's own table reaches every tenant's source (set_tx_sources).
+  [[nodiscard]] static std::uint32_t sources() { return regmap::kNumSourcesDefault; }
+
   // ID and VERSION are constants of the map; the RTL drives CAPS from its parameters.
   void set_capabilities() {
     std::uint32_t caps0 = 0;
@@ -152,7 +157,7 @@ class ModelCore final : public NicCore {
     std::uint32_t caps1 = 0;
     caps1 = rm::CAPS1::DATA_BYTES.set(caps1, static_cast<std::uint32_t>(params_.data_bytes));
     caps1 = rm::CAPS1::BUFFER_KIB.set(caps1, params_.buffer_bytes / 1024);
-    caps1 = rm::CAPS1::SOURCES.set(caps1, refmodel::kMaxSources);
+    caps1 = rm::CAPS1::SOURCES.set(caps1, sources());
     regs_.set_live_value(rm::CAPS1::kOffset, caps1);
   }
 
@@ -164,8 +169,6 @@ class ModelCore final : public NicCore {
     try {
       model_.commit(c);  // validates; takes effect at the start of the next cycle
       active_ = c;
-      model_.set_sources(nic::decode_tx_identity([this](std::uint32_t a) { return regs_.read(a).first; },
-                                                 refmodel::kMaxSources).in_force());
     } catch (const refmodel::ModelError& e) {
       // The RTL would index past its tables; the model refuses. Nothing is applied.
       throw drivers::BusError(fmt::format("inproc:refmodel: COMMIT of a configuration the model cannot run ({})",
