@@ -51,14 +51,14 @@ rows = [("(a) spoofing, header-only", "a"), ("(b) spoofing, source binding, keep
         ("(b') spoofing, source binding, drop", "bd"), ("(c) same load, honest", "c"),
         ("(d) honest, BERT marks its bulk EF", "d")]
 print(f"Written by `tools/bench_spoofing.sh` (model backend, {seeds} seeds of {cycles} cycles = "
-      f"{cycles / 250e3:.0f} ms each; mean ± 95 % Student-t interval over seeds; code {code}).")
+      f"{cycles / 250e3:.0f} ms each; mean ± 95 % Student-t interval over seeds).")
 print()
-print("| run | ResNet-50 iteration mean, us | ResNet-50 control p99, us | BERT iteration mean, us | BERT control p99, us | attacker's spoofed frames |")
-print("| --- | --- | --- | --- | --- | --- |")
+print("| run | ResNet-50 iteration mean, us | ResNet-50 control p99, us | BERT iteration mean, us | BERT control p99, us | attacker's spoofed frames | code measured |")
+print("| --- | --- | --- | --- | --- | --- | --- |")
 for label, m in rows:
     print(f"| {label} | {ci(field(m, 'resnet50', 'iter_mean_us'))} | {ci(field(m, 'resnet50', 'control_p99_us'))} | "
           f"{ci(field(m, 'bert', 'iter_mean_us'))} | {ci(field(m, 'bert', 'control_p99_us'))} | "
-          f"{ci(field(m, 'attacker', 'spoofed_frames'))} |")
+          f"{ci(field(m, 'attacker', 'spoofed_frames'))} | {code} |")
 PY
 )
 replace_block "$root/docs/reliability.md" "<!-- bench_spoofing:begin -->" "<!-- bench_spoofing:end -->" "$table"
