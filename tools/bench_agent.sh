@@ -15,7 +15,7 @@ begin='<!-- bench_agent -->' end='<!-- /bench_agent -->'
 grep -qF "$begin" "$doc" && grep -qF "$end" "$doc" \
   || { echo "bench_agent.sh: $doc has no $begin ... $end block" >&2; exit 1; }
 cd "$root"
-cmake --build "$build" --target bench_agent nicagent >/dev/null
+build_targets "$build" bench_agent nicagent
 POLICY="${POLICY:-agent/policies/default}"
 BACKEND="${BACKEND:-rtl}"
 ENVS="${ENVS:-2}"

@@ -8,7 +8,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 build=$(build_dir "${1:-}")
 doc="$root/docs/rtl.md"
 
-cmake --build "$build" --target bench_rtl >/dev/null
+build_targets "$build" bench_rtl
 bin="$build/tests/rtl_top/bench_rtl"
 table="$("$bin")"
 stamp="Measured $(date -u +%Y-%m-%d) with \`tools/bench_rtl.sh\` (Verilator $(verilator --version | awk '{print $2}'), nicsched_top NumTenants=8, DataWidth=512, CryptoSlots=4, clock cycles of clk_i)."

@@ -19,8 +19,7 @@ SCALE_CYCLES=${SCALE_CYCLES:-300000}
 ICARUS_CYCLES=${ICARUS_CYCLES:-5000}
 VERILATOR_REPLAY_CYCLES=${VERILATOR_REPLAY_CYCLES:-1000000}
 
-echo "bench_sim: building bench_sim and nicsim in $build"
-cmake --build "$build" --target bench_sim nicsim >/dev/null
+build_targets "$build" bench_sim nicsim
 bench="$build/sim/bench_sim"
 nicsim="$build/sim/nicsim"
 work=$(mktemp -d)

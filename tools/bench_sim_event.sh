@@ -12,8 +12,7 @@ build=$(build_dir "${1:-}")
 CYCLES=${CYCLES:-5000000}
 REPEATS=${REPEATS:-3}
 
-echo "bench_sim_event: building bench_sim and nicsim in $build"
-cmake --build "$build" --target bench_sim nicsim >/dev/null
+build_targets "$build" bench_sim nicsim
 bench="$build/sim/bench_sim"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -11,8 +11,7 @@ CYCLES=${CYCLES:-1000000}
 FORKS=${FORKS:-20}
 REPEATS=${REPEATS:-5}
 
-echo "bench_sim_fork: building bench_sim_fork in $build"
-cmake --build "$build" --target bench_sim_fork >/dev/null
+build_targets "$build" bench_sim_fork
 bench="$build/agent/bench_sim_fork"
 require_built bench_sim_fork "$bench" "cmake --build $build --target bench_sim_fork"
 

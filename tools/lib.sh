@@ -44,6 +44,14 @@ measured_code() {
   echo "$code"
 }
 
+# build_targets BUILD TARGET...: builds the TARGETs in BUILD (output kept back), saying so.
+build_targets() {
+  local build=$1
+  shift
+  echo "$(basename "$0" .sh): building $* in $build"
+  cmake --build "$build" --target "$@" >/dev/null
+}
+
 # field KEY: from "key value key value ..." lines on stdin (the benches' output), the number
 # after the word KEY (a whole word: `seconds` does not match `cpu_seconds`).
 field() { sed -n "s/.*\b$1 \([0-9.]*\).*/\1/p"; }

@@ -57,7 +57,7 @@ OnlineSelector::OnlineSelector(std::string name, const std::vector<std::string>&
       throw EnvError(where + " '" + c + "' is given twice");
     }
     try {
-      arms_.push_back(make_baseline(c, sp_levels));
+      arms_.add(make_baseline(c, sp_levels));
     } catch (const EnvError& e) {
       throw EnvError(where + ": " + e.what());
     }
@@ -66,7 +66,7 @@ OnlineSelector::OnlineSelector(std::string name, const std::vector<std::string>&
 }
 
 void OnlineSelector::reset() {
-  for (auto& a : arms_) a->reset();
+  arms_.reset();
   st_ = State{};
   st_.arms.assign(arms_.size(), Arm{});
 }
@@ -222,12 +222,8 @@ host::Policy OnlineSelector::decide(const TelemetryTracker& tracker, const host:
       begin_trial(tracker, next_arm());
     }
   }
-  host::Policy chosen;
-  for (std::size_t a = 0; a < arms_.size(); ++a) {
-    auto p = arms_[a]->decide(tracker, base);  // every candidate follows the run
-    if (a == st_.arm) chosen = std::move(p);
-  }
-  return chosen;
+  arms_.decide_all(tracker, base);  // every candidate follows the run
+  return arms_.decision(st_.arm);
 }
 
 }  // namespace nicsched::control

@@ -204,7 +204,8 @@ const char* to_string(WorkloadKind k) {
 
 namespace {
 
-Scenario read_scenario(const fileio::YamlDoc& doc, const std::string& yaml_text, const std::string& file_name) {
+Scenario read_scenario(const fileio::YamlDoc& doc, const std::string& yaml_text, const std::string& file_name,
+                       const ScenarioExtension* ext) {
   const YAML::Node& root = doc.root();
   Scenario s;
   s.text_digest = std::to_string(std::hash<std::string>{}(yaml_text));
@@ -292,7 +293,7 @@ Scenario read_scenario(const fileio::YamlDoc& doc, const std::string& yaml_text,
   const YAML::Node tl = r.node("tenants");
   if (!tl) r.fail(root, "tenants", "required key is missing (expected a list of tenants)");
   if (!tl.IsSequence() || tl.size() == 0) r.fail(tl, "tenants", "expected a non-empty list of tenants");
-  if (tl.size() > s.nic_tenants) {
+  if (!ext && tl.size() > s.nic_tenants) {
     r.fail(tl, "tenants", "expected at most nic.tenants (" + std::to_string(s.nic_tenants) + ") tenants, got " +
                               std::to_string(tl.size()));
   }
@@ -315,7 +316,9 @@ Scenario read_scenario(const fileio::YamlDoc& doc, const std::string& yaml_text,
     read_common(t, spec, s, vlans, ports);
     if (!names.insert(spec.name).second) t.fail_key("name", "expected a tenant name no other tenant uses");
     w.read(t, spec, s);
-    t.finish(std::string("name, type, vlan, port, priority, start_ms, stop_ms, mtu, jitter, ") + w.keys);
+    if (ext) ext->read_tenant(t, spec);
+    t.finish(std::string("name, type, vlan, port, priority, start_ms, stop_ms, mtu, jitter, ") + w.keys +
+             (ext ? ", " + ext->tenant_keys : std::string{}));
     if (spec.kind == WorkloadKind::kPcap && spec.pcap_file.is_relative() && !file_name.empty()) {
       spec.pcap_file = std::filesystem::path(file_name).parent_path() / spec.pcap_file;
     }
@@ -334,7 +337,9 @@ Scenario read_scenario(const fileio::YamlDoc& doc, const std::string& yaml_text,
     s.tenants[i].spoof_vlan = it->vlan;
     s.tenants[i].spoof_port = it->port;
   }
-  r.finish("name, seed, scale, clock_mhz, link_gbps, duration_s, rto_us, nic, mac, tenants");
+  if (ext) ext->read_top(r, s);
+  r.finish("name, seed, scale, clock_mhz, link_gbps, duration_s, rto_us, nic, mac, tenants" +
+           (ext ? ", " + ext->top_keys : std::string{}));
   return s;
 }
 
@@ -342,12 +347,24 @@ Scenario read_scenario(const fileio::YamlDoc& doc, const std::string& yaml_text,
 
 Scenario parse_scenario(const std::string& yaml_text, const std::string& file_name) {
   return parse_yaml(yaml_text, file_name,
-                    [&](const fileio::YamlDoc& doc) { return read_scenario(doc, yaml_text, file_name); });
+                    [&](const fileio::YamlDoc& doc) { return read_scenario(doc, yaml_text, file_name, nullptr); });
+}
+
+Scenario parse_extended_scenario(const std::string& yaml_text, const std::string& file_name, const ScenarioExtension& ext) {
+  return parse_yaml(yaml_text, file_name,
+                    [&](const fileio::YamlDoc& doc) { return read_scenario(doc, yaml_text, file_name, &ext); });
 }
 
 Scenario load_scenario(const std::filesystem::path& file) {
   const std::string text = read_yaml_file(file, "the scenario file");
   Scenario s = parse_scenario(text, file.string());
+  s.file = file;
+  return s;
+}
+
+Scenario load_extended_scenario(const std::filesystem::path& file, const ScenarioExtension& ext) {
+  const std::string text = read_yaml_file(file, "the scenario file");
+  Scenario s = parse_extended_scenario(text, file.string(), ext);
   s.file = file;
   return s;
 }

@@ -172,6 +172,20 @@ void Simulation::run_to_end(const std::function<void(double)>& on_progress) {
 
 void Simulation::run_until(const std::function<bool()>& done) { advance_to(end_cycle_, done); }
 
+void Simulation::barrier(std::size_t i) {
+  const std::uint64_t now = nic_->cycle();
+  tenants_.at(i).workload->barrier(now, *this);
+  process_due(now);
+}
+
+void Simulation::resend(std::size_t i, std::uint64_t payload) {
+  const TenantSpec& spec = tenants_.at(i).spec;
+  if (tenants_[i].progress().phase == Phase::kLeft) return;
+  ++host_[i].retransmits;
+  host_[i].bulk[static_cast<int>(Direction::kTx)].push_front({Flow::kBulkTx, payload, spec.mtu_frame_bytes, nic_->cycle()});
+  nic_->notify_pending(Direction::kTx);
+}
+
 // ------------------------------------------------------------------ event loop
 
 std::uint64_t Simulation::next_event() const {
@@ -391,6 +405,9 @@ void Simulation::frame_out(const OutFrame& f) {
   } else {
     h.inflight_bytes[d] -= in.frame_len;
     nic_->notify_pending(in.dir);
+  }
+  if (options_.on_departure && in.dir == Direction::kTx) {
+    options_.on_departure({slot, in.flow, in.frame_len, in.payload, f.cycle});
   }
   Workload& w = *tenants_[slot].workload;
   w.on_delivered(in.flow, in.payload, f.cycle, *this);

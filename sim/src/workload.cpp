@@ -1,6 +1,8 @@
 // Workload generators: DDP, FL, background, pcap replay.
 #include "nicsched/sim/workload.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -28,6 +30,11 @@ Workload::Workload(const TenantSpec& spec, std::uint64_t seed)
 
 void Workload::on_delivered(Flow, std::uint64_t payload_bytes, std::uint64_t, TrafficSink&) {
   progress_.delivered_bytes += payload_bytes;
+}
+
+void Workload::barrier(std::uint64_t now, TrafficSink&) {
+  throw SimError(fmt::format("cycle {}: tenant {} ({}) is not a ring member waiting at its barrier", now, spec_.name,
+                             to_string(spec_.kind)));
 }
 
 std::uint64_t Workload::jittered(std::uint64_t cycles) {
@@ -133,12 +140,19 @@ void DdpWorkload::on_delivered(Flow flow, std::uint64_t payload_bytes, std::uint
   burst_delivered_ += payload_bytes;
   progress_.phase_fraction =
       std::min(1.0, static_cast<double>(burst_delivered_) / static_cast<double>(spec_.burst_bytes));
-  if (burst_delivered_ >= spec_.burst_bytes) {
-    if (end_iteration(iter_start_, now, out)) {
-      start_iteration(now);
-    } else {
-      phase_end_ = next_control_ = kNever;
-    }
+  if (burst_delivered_ >= spec_.burst_bytes && !spec_.ring_barrier) finish_iteration(now, out);
+}
+
+void DdpWorkload::barrier(std::uint64_t now, TrafficSink& out) {
+  if (!spec_.ring_barrier || progress_.phase != Phase::kCommunicate) Workload::barrier(now, out);
+  finish_iteration(now, out);
+}
+
+void DdpWorkload::finish_iteration(std::uint64_t now, TrafficSink& out) {
+  if (end_iteration(iter_start_, now, out)) {
+    start_iteration(now);
+  } else {
+    phase_end_ = next_control_ = kNever;
   }
 }
 

@@ -20,6 +20,9 @@ constexpr int kUsage = 2;  // agent/src/nicagent/commands.hpp, docs/reference/ex
 const std::string kScenario = NICSCHED_SOURCE_DIR "/sim/scenarios/default.yaml";
 const std::string kFamily = NICSCHED_SOURCE_DIR "/sim/families/train.yaml";
 const std::string kPolicy = NICSCHED_SOURCE_DIR "/agent/policies/default";
+const std::string kStrategyEnv = NICSCHED_SOURCE_DIR "/docs/results/strategy-action/env_strategy3.yaml";
+const std::string kPpoStrategy = NICSCHED_SOURCE_DIR "/agent/configs/ppo_strategy.yaml";
+const std::string kDagger = NICSCHED_SOURCE_DIR "/agent/configs/dagger.yaml";
 
 struct Conflict {
   std::vector<std::string> args;  // after `nicagent`
@@ -56,6 +59,10 @@ TEST_CASE("nicagent: conflicting options exit 2 naming both, and nothing is writ
       {{"eval", "--family", kFamily, "--no-plots", "--training-log", (run / "train.csv").string(), "--out", out},
        "--training-log", "--no-plots", "excludes"},
       {{"eval", "--scenarios", kScenario, "--count", "3", "--out", out}, "--count", "--family", "requires"},
+      // dagger: the validation settings need a validation family
+      {{"dagger", "--family", kFamily, "--env-config", kStrategyEnv, "--ppo-config", kPpoStrategy, "--dagger-config",
+        kDagger, "--out", out, "--validation-count", "2"},
+       "--validation-count", "--validation-family", "requires"},
       // serve: one controller; one pace; the interval check is the policy's
       {{"serve", "--target", "unix:///nonexistent.sock", "--policy", kPolicy, "--baseline", "fifo"}, "--policy",
        "--baseline", "excludes"},
@@ -99,5 +106,26 @@ TEST_CASE("nicagent: without the conflict the same options get past the command 
   const auto s = run_to_end({NICAGENT_EXE, "serve", "--target", "unix:///nonexistent.sock"}, dir, "serve", 60s);
   CHECK(s.rc == kUsage);
   CHECK(s.log.find("give --policy or --baseline") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("nicagent dagger: the test family and an env without the strategy action are refused, naming them", "[cli]") {
+  const fs::path dir = fresh_dir("nicagent-cli", "dagger");
+  const std::string out = (dir / "out").string();
+  const auto dagger = [&](const std::string& family, const std::string& env, const std::string& tag) {
+    return run_to_end({NICAGENT_EXE, "dagger", "--family", family, "--env-config", env, "--ppo-config", kPpoStrategy,
+                       "--dagger-config", kDagger, "--out", out},
+                      dir, tag, 60s);
+  };
+  const auto t = dagger(NICSCHED_SOURCE_DIR "/sim/families/test.yaml", kStrategyEnv, "test-family");
+  INFO("stderr:\n" << t.log);
+  CHECK(t.rc == 1);
+  CHECK(t.log.find("dagger: --family") != std::string::npos);
+  CHECK(t.log.find("is the test family, held out") != std::string::npos);
+  const auto e = dagger(kFamily, NICSCHED_SOURCE_DIR "/agent/configs/env_family.yaml", "tenant-action");
+  INFO("stderr:\n" << e.log);
+  CHECK(e.rc == 1);
+  CHECK(e.log.find("must have `action: strategy`") != std::string::npos);
+  CHECK_FALSE(fs::exists(out));
   fs::remove_all(dir);
 }

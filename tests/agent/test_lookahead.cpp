@@ -5,6 +5,7 @@
 // are refused naming what is wrong.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -12,6 +13,7 @@
 
 #include "nicsched/control/error.hpp"
 #include "nicsched/control/lookahead.hpp"
+#include "nicsched/control/panel.hpp"
 #include "nicsched/control/sim_env.hpp"
 #include "nicsched/sim/scenario.hpp"
 
@@ -120,4 +122,108 @@ TEST_CASE("the lookahead oracle refuses bad settings, naming them", "[lookahead]
   c.horizon = 0;
   CHECK_THROWS_WITH(run_lookahead(e, 1, arms(e), kInterval, kIterations, c), Catch::Contains("horizon (H)"));
   CHECK_THROWS_WITH(run_lookahead(e, 1, {}, kInterval, kIterations, config()), Catch::Contains("no candidate"));
+}
+
+namespace {
+
+// The strategy action over three strategies; the student is `sp`, none of them.
+NicEnvConfig strategy_env() {
+  NicEnvConfig env;
+  env.interval_cycles = kInterval;
+  env.action = ActionKind::kStrategy;
+  env.strategies = {"fifo", "progress+guard", "las"};
+  return env;
+}
+
+// Written apart from the oracle: every strategy and the student decide every interval (a
+// Panel), the student is committed before decision `from`, `arm` for `horizon` decisions
+// from it, then `then` to the end.
+class Schedule final : public Controller {
+ public:
+  Schedule(const NicEnvConfig& env, std::uint64_t from, std::uint64_t horizon, std::size_t arm, std::size_t then)
+      : from_(from), horizon_(horizon), arm_(arm), then_(then) {
+    for (const auto& s : env.strategies) panel_.add(make_baseline(s));
+    panel_.add(make_baseline("sp"));
+  }
+  [[nodiscard]] std::string name() const override { return "schedule"; }
+  [[nodiscard]] std::unique_ptr<Controller> clone() const override { return std::make_unique<Schedule>(*this); }
+  nicsched::host::Policy decide(const TelemetryTracker& tracker, const nicsched::host::Policy& base) override {
+    panel_.decide_all(tracker, base);
+    const std::uint64_t n = n_++;
+    return panel_.decision(n < from_ ? panel_.size() - 1 : n < from_ + horizon_ ? arm_ : then_);
+  }
+
+ private:
+  Panel panel_;
+  std::uint64_t from_, horizon_;
+  std::size_t arm_, then_;
+  std::uint64_t n_ = 0;
+};
+
+}  // namespace
+
+TEST_CASE("DAgger labels are the oracle's choice among the strategies on the same fork", "[lookahead][dagger]") {
+  const ScenarioEntry& e = mixed();
+  const NicEnvConfig env = strategy_env();
+  const LabelledRun r = run_labelled(e, 1, make_baseline("sp"), env, kIterations, config());
+  REQUIRE(r.states.size() >= 2);
+  // The student's run is what it runs alone: labelling forks, it does not steer.
+  auto sp = make_baseline("sp");
+  CHECK(r.score == score_run(run_controller(e, 1, *sp, kInterval, kIterations), e.scenario).norm_time);
+  // The default rule: each strategy alone from the start.
+  for (std::size_t a = 0; a < env.strategies.size(); ++a) {
+    auto c = make_baseline(env.strategies[a]);
+    CHECK(r.default_scores[a] == score_run(run_controller(e, 1, *c, kInterval, kIterations), e.scenario).norm_time);
+    CHECK_FALSE(r.default_scores[a] < r.default_scores[r.default_arm]);
+  }
+  for (std::size_t i = 0; i < 2; ++i) {
+    const LabelledState& st = r.states[i];
+    INFO("decision " << st.decision);
+    CHECK(st.decision == (i + 1) * config().every);
+    REQUIRE(st.arm_scores.size() == env.strategies.size());
+    CHECK(st.observation.size() == r.states.front().observation.size());
+    CHECK(std::any_of(st.observation.begin(), st.observation.end(), [](float x) { return x != 0.0F; }));
+    CHECK(st.mask == std::vector<std::uint8_t>(env.strategies.size(), 1));
+    // Each strategy's copy scored what the same plan scores on a run of its own.
+    for (std::size_t a = 0; a < env.strategies.size(); ++a) {
+      INFO("strategy " << env.strategies[a]);
+      Schedule plan(env, st.decision, config().horizon, a, r.default_arm);
+      CHECK(st.arm_scores[a] == score_run(run_controller(e, 1, plan, kInterval, kIterations), e.scenario).norm_time);
+      CHECK_FALSE(st.arm_scores[a] < st.arm_scores[st.label]);
+    }
+    for (std::size_t a = 0; a < st.label; ++a) CHECK(st.arm_scores[a] > st.arm_scores[st.label]);  // first on a tie
+  }
+}
+
+TEST_CASE("DAgger data keeps every iteration's rows", "[lookahead][dagger]") {
+  const ScenarioEntry& e = mixed();
+  const NicEnvConfig env = strategy_env();
+  const LabelledRun first = run_labelled(e, 1, make_baseline("sp"), env, kIterations, config());
+  const LabelledRun second = run_labelled(e, 2, make_baseline("fifo"), env, kIterations, config());
+  REQUIRE_FALSE(first.states.empty());
+  REQUIRE_FALSE(second.states.empty());
+  DaggerData data;
+  data.append(first, 0);
+  const std::vector<float> before = data.observations;
+  data.append(second, 1);
+  REQUIRE(data.rows() == first.states.size() + second.states.size());
+  CHECK(std::equal(before.begin(), before.end(), data.observations.begin()));
+  for (std::size_t i = 0; i < data.rows(); ++i) {
+    const bool earlier = i < first.states.size();
+    const LabelledState& st = earlier ? first.states[i] : second.states[i - first.states.size()];
+    CHECK(data.iterations[i] == (earlier ? 0U : 1U));
+    CHECK(data.labels[i] == static_cast<int>(st.label));
+    CHECK(std::equal(st.observation.begin(), st.observation.end(),
+                     data.observations.begin() + static_cast<std::ptrdiff_t>(i * data.observation_size)));
+  }
+  LabelledRun other = first;
+  other.states.front().observation.push_back(0.0F);
+  CHECK_THROWS_WITH(data.append(other, 2), Catch::Contains("observation of"));
+}
+
+TEST_CASE("DAgger labels refuse an env without the strategy action", "[lookahead][dagger]") {
+  NicEnvConfig env = strategy_env();
+  env.action = ActionKind::kTenant;
+  CHECK_THROWS_WITH(run_labelled(mixed(), 1, make_baseline("sp"), env, kIterations, config()),
+                    Catch::Contains("action must be `strategy`"));
 }

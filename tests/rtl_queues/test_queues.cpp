@@ -476,3 +476,44 @@ TEST_CASE("a backlogged queue is dequeued on consecutive clocks, a preferred que
     }
   });
 }
+
+TEST_CASE("a frame's head is valid two clocks after its tlast into the queues") {
+  // The queues' latency (docs/rtl.md, "Timing"): a frame whose tlast is accepted in clock c
+  // is admitted in c + 1 (the input stage) and is a valid head from c + 2 on, whatever its
+  // length and queue, into an idle queue. The reference model's ingress_latency where it
+  // stands for the RTL is compared with this figure (docs/journal/2026-11-28-line-rate-3.md).
+  run_case("queues_head_latency", [](const std::string& trace) {
+    constexpr std::uint64_t kHeadLatency = 2;
+    QueuesBench<Vqueues_t8_w512, 8, 512, 65536> b(trace, bfm::StallPattern::none(), bfm::StallPattern::none(), 23);
+    b.reader_enabled = false;
+    for (unsigned q = 0; q < 16; ++q) b.set_limit(q, 0xFFFFFF);
+    std::uint64_t tlast_at = 0, head_at = 0;
+    unsigned queue = 0;
+    bool seen_tlast = false, seen_head = false;
+    b.tb.on_sample([&](std::uint64_t c) {
+      if (b.tb->s_axis_tvalid && b.tb->s_axis_tready && b.tb->s_axis_tlast) {
+        tlast_at = c;
+        seen_tlast = true;
+      }
+      if (seen_tlast && !seen_head && get_bits(b.tb->head_valid_o, queue, 1) == 1) {
+        head_at = c;
+        seen_head = true;
+      }
+    });
+    const std::array<std::pair<Meta, unsigned>, 4> frames{{{Meta{0, 0, 0, 0}, 64},
+                                                           {Meta{3, 1, 0, 0}, 60},
+                                                           {Meta{5, 0, 1, 0}, 200},
+                                                           {Meta{7, 1, 0, 0}, 1500}}};
+    std::uint64_t id = 0;
+    for (const auto& [meta, len] : frames) {
+      queue = meta.tenant * 2 + meta.cls;
+      seen_tlast = seen_head = false;
+      b.push(id++, meta, len);
+      for (unsigned i = 0; i < 64 && !seen_head; ++i) b.tick();
+      check(seen_tlast && seen_head, fmt::format("frame {} ({} bytes, queue {}): no valid head", id, len, queue));
+      check(head_at - tlast_at == kHeadLatency,
+            fmt::format("frame {} ({} bytes, queue {}): tlast in clock {}, head valid from clock {}: {} clocks, not {}",
+                        id, len, queue, tlast_at, head_at, head_at - tlast_at, kHeadLatency));
+    }
+  });
+}

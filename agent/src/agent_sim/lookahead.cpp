@@ -4,7 +4,10 @@
 #include <cmath>
 #include <limits>
 
+#include "nicsched/control/action_codec.hpp"
 #include "nicsched/control/error.hpp"
+#include "nicsched/control/observation.hpp"
+#include "nicsched/control/panel.hpp"
 
 namespace nicsched::control {
 namespace {
@@ -16,26 +19,21 @@ constexpr std::uint64_t kToTheEnd = std::numeric_limits<std::uint64_t>::max();
 // A copy (Controller::clone, through ControlledRun::fork) copies the arms and the plan.
 class PlanController final : public Controller {
  public:
-  explicit PlanController(std::vector<std::unique_ptr<Controller>> arms) {
-    for (auto& a : arms) arms_.emplace_back(std::move(a));
-  }
+  explicit PlanController(std::vector<std::unique_ptr<Controller>> arms) : arms_(std::move(arms)) {}
   [[nodiscard]] std::string name() const override { return "lookahead"; }
   [[nodiscard]] std::unique_ptr<Controller> clone() const override { return std::make_unique<PlanController>(*this); }
   void reset() override {
-    for (auto& a : arms_) a->reset();
+    arms_.reset();
     last_.reset();
   }
   host::Policy decide(const TelemetryTracker& tracker, const host::Policy& base) override {
     const std::uint32_t active = left_ > 0 ? arm_ : fallback_;
     if (left_ > 0 && left_ != kToTheEnd) --left_;
-    std::optional<host::Policy> chosen;
-    for (std::uint32_t i = 0; i < arms_.size(); ++i) {
-      host::Policy p = arms_[i]->decide(tracker, base);
-      if (i == active) chosen = std::move(p);
-    }
-    if (!chosen) chosen = last_ ? *last_ : base;  // the hold arm (index arms_.size())
-    last_ = chosen;
-    return *chosen;
+    in_force_ = last_ ? *last_ : base;
+    arms_.decide_all(tracker, base);
+    // The hold arm (index arms_.size()) writes the policy committed last.
+    last_ = active < arms_.size() ? arms_.decision(active) : in_force_;
+    return *last_;
   }
 
   // `arm` in charge for the next `decisions` decisions (kToTheEnd: for good), then `then`.
@@ -44,17 +42,21 @@ class PlanController final : public Controller {
     left_ = decisions;
     fallback_ = then;
   }
+  // The policy in force when the last decision was taken (what a learned controller's
+  // observation encodes as "the action in force").
+  [[nodiscard]] const host::Policy& in_force() const { return in_force_; }
   [[nodiscard]] std::uint32_t arm_count() const { return static_cast<std::uint32_t>(arms_.size()) + 1; }
   [[nodiscard]] std::vector<std::string> arm_names() const {
     std::vector<std::string> names;
-    for (const auto& a : arms_) names.push_back(a->name());
+    for (std::size_t i = 0; i < arms_.size(); ++i) names.push_back(arms_.member(i).name());
     names.emplace_back(kHoldArm);
     return names;
   }
 
  private:
-  std::vector<ClonePtr<Controller>> arms_;
+  Panel arms_;
   std::optional<host::Policy> last_;  // the policy committed last (what `hold` writes)
+  host::Policy in_force_;
   std::uint32_t arm_ = 0, fallback_ = 0;
   std::uint64_t left_ = kToTheEnd;
 };
@@ -64,52 +66,82 @@ PlanController& plan_of(ControlledRun& run) { return dynamic_cast<PlanController
 // Lower wins; NaN never wins against a number.
 bool better(double a, double b) { return !std::isnan(a) && (std::isnan(b) || a < b); }
 
+// A plan for a copy: `arm` for `decisions` decisions, then `then`.
+struct Plan {
+  std::uint32_t arm, then;
+  std::uint64_t decisions;
+};
+
+// Plays copies of a run and counts them.
+struct Copies {
+  const sim::Scenario& scenario;
+  std::uint64_t forks = 0;
+  std::uint64_t simulated_cycles = 0;
+
+  // A copy of `run` under `plan` (none: the plan being followed), played for `steps`
+  // decisions (kToTheEnd: to the end) and scored.
+  double play(const ControlledRun& run, std::optional<Plan> plan, std::uint64_t steps) {
+    auto copy = run.fork();
+    if (plan) plan_of(*copy).follow(plan->arm, plan->decisions, plan->then);
+    const std::uint64_t from = copy->simulation().cycle();
+    for (std::uint64_t s = 0; s < steps && copy->step(); ++s) {
+    }
+    ++forks;
+    simulated_cycles += copy->simulation().cycle() - from;
+    return score_run(copy->result(), scenario).norm_time;
+  }
+
+  // The first decision: arms 0 .. count-1 each alone to the end; the best is chosen.
+  LookaheadDecision first(const ControlledRun& run, std::uint32_t count) {
+    LookaheadDecision d;
+    for (std::uint32_t a = 0; a < count; ++a) {
+      d.arm_scores.push_back(play(run, Plan{a, a, kToTheEnd}, kToTheEnd));
+      if (!d.chosen || better(d.arm_scores[a], d.best_score)) {
+        d.chosen = a;
+        d.best_score = d.arm_scores[a];
+      }
+    }
+    return d;
+  }
+
+  // Arms 0 .. count-1, each "arm for H, then the default rule", on copies of `run`.
+  std::vector<double> arms(const ControlledRun& run, std::uint32_t count, std::uint32_t default_arm,
+                           const LookaheadConfig& config) {
+    std::vector<double> scores;
+    for (std::uint32_t a = 0; a < count; ++a) scores.push_back(play(run, Plan{a, default_arm, config.horizon}, steps(config)));
+    return scores;
+  }
+
+  static std::uint64_t steps(const LookaheadConfig& config) {
+    return config.continuation == 0 ? kToTheEnd : config.horizon + config.continuation;
+  }
+};
+
+void check(const LookaheadConfig& config) {
+  if (config.every == 0) throw EnvError("lookahead: every (k) must be at least 1 decision");
+  if (config.horizon == 0) throw EnvError("lookahead: horizon (H) must be at least 1 decision");
+}
+
 }  // namespace
 
 LookaheadResult run_lookahead(const ScenarioEntry& entry, std::uint64_t seed,
                               std::vector<std::unique_ptr<Controller>> arms, std::uint64_t interval_cycles,
                               std::optional<std::uint64_t> min_iterations, const LookaheadConfig& config) {
   if (arms.empty()) throw EnvError("lookahead: no candidate controllers");
-  if (config.every == 0) throw EnvError("lookahead: every (k) must be at least 1 decision");
-  if (config.horizon == 0) throw EnvError("lookahead: horizon (H) must be at least 1 decision");
-  const sim::Scenario& scenario = entry.scenario;
+  check(config);
   ControlledRun run(entry, seed, std::make_unique<PlanController>(std::move(arms)), interval_cycles, min_iterations);
   LookaheadResult out;
   out.arms = plan_of(run).arm_names();
   const std::uint32_t n_arms = plan_of(run).arm_count();
-
-  // A copy of the run, under `plan` (arm for `decisions`, then `then`; none: the plan being
-  // followed), played for `steps` decisions (kToTheEnd: to the end) and scored.
-  struct Plan {
-    std::uint32_t arm, then;
-    std::uint64_t decisions;
-  };
-  auto play = [&](std::optional<Plan> plan, std::uint64_t steps) {
-    auto copy = run.fork();
-    if (plan) plan_of(*copy).follow(plan->arm, plan->decisions, plan->then);
-    const std::uint64_t from = copy->simulation().cycle();
-    for (std::uint64_t s = 0; s < steps && copy->step(); ++s) {
-    }
-    ++out.forks;
-    out.simulated_cycles += copy->simulation().cycle() - from;
-    return score_run(copy->result(), scenario).norm_time;
-  };
+  Copies copies{entry.scenario};
 
   // First decision: every arm alone to the end; the best is the default rule.
-  LookaheadDecision first;
-  for (std::uint32_t a = 0; a < n_arms; ++a) {
-    first.arm_scores.push_back(play(Plan{a, a, kToTheEnd}, kToTheEnd));
-    if (!first.chosen || better(first.arm_scores[a], first.best_score)) {
-      first.chosen = a;
-      first.best_score = first.arm_scores[a];
-    }
-  }
+  LookaheadDecision first = copies.first(run, n_arms);
   out.default_arm = *first.chosen;
   plan_of(run).follow(out.default_arm, kToTheEnd, out.default_arm);
   double incumbent = first.best_score;  // with continuation to the end: what the run will score
   out.decisions.push_back(std::move(first));
 
-  const std::uint64_t steps = config.continuation == 0 ? kToTheEnd : config.horizon + config.continuation;
   std::uint64_t decision = 0;
   while (true) {
     bool running = true;
@@ -119,10 +151,10 @@ LookaheadResult run_lookahead(const ScenarioEntry& entry, std::uint64_t seed,
     d.decision = decision;
     // The plan being followed: its projection is known exactly when copies run to the end
     // (a fork continues as the original); a cut-short projection is measured.
-    d.incumbent_score = config.continuation == 0 ? incumbent : play(std::nullopt, steps);
+    d.incumbent_score = config.continuation == 0 ? incumbent : copies.play(run, std::nullopt, Copies::steps(config));
     d.best_score = d.incumbent_score;
+    d.arm_scores = copies.arms(run, n_arms, out.default_arm, config);
     for (std::uint32_t a = 0; a < n_arms; ++a) {
-      d.arm_scores.push_back(play(Plan{a, out.default_arm, config.horizon}, steps));
       if (better(d.arm_scores[a], d.best_score)) {
         d.chosen = a;
         d.best_score = d.arm_scores[a];
@@ -133,8 +165,83 @@ LookaheadResult run_lookahead(const ScenarioEntry& entry, std::uint64_t seed,
     out.decisions.push_back(std::move(d));
   }
   out.run = run.result();
-  out.score = score_run(out.run, scenario).norm_time;
+  out.score = score_run(out.run, entry.scenario).norm_time;
+  out.forks = copies.forks;
+  out.simulated_cycles = copies.simulated_cycles;
   return out;
+}
+
+LabelledRun run_labelled(const ScenarioEntry& entry, std::uint64_t seed, std::unique_ptr<Controller> student,
+                         const NicEnvConfig& env, std::optional<std::uint64_t> min_iterations,
+                         const LookaheadConfig& config) {
+  if (env.action != ActionKind::kStrategy || env.strategies.empty()) {
+    throw EnvError("DAgger labels: the env config's action must be `strategy` with its strategies");
+  }
+  check(config);
+  std::vector<std::unique_ptr<Controller>> members;
+  for (const auto& name : env.strategies) members.push_back(make_baseline(name));
+  const auto n_strategies = static_cast<std::uint32_t>(members.size());
+  members.push_back(std::move(student));  // the member after the strategies, in charge throughout
+  ControlledRun run(entry, seed, std::make_unique<PlanController>(std::move(members)), env.interval_cycles,
+                    min_iterations);
+  plan_of(run).follow(n_strategies, kToTheEnd, n_strategies);
+  Copies copies{entry.scenario};
+  LabelledRun out;
+  const LookaheadDecision first = copies.first(run, n_strategies);
+  out.default_arm = *first.chosen;
+  out.default_scores = first.arm_scores;
+
+  const host::Capabilities& caps = run.tracker().caps();
+  ObservationEncoder encoder(env, caps);
+  const ActionCodec codec(env, caps, run.tracker().link_bytes_per_cycle());
+  std::uint64_t decisions = 0;
+  while (true) {
+    // Every k-th decision after the first, the oracle's comparison on a copy of the run as
+    // it stands: each strategy in charge from the next decision on.
+    std::vector<double> scores;
+    if (decisions > 0 && decisions % config.every == 0) scores = copies.arms(run, n_strategies, out.default_arm, config);
+    if (!run.step()) break;
+    // The student decided: its observation, as its encoder saw it.
+    encoder.push(run.tracker(), plan_of(run).in_force());
+    if (!scores.empty()) {
+      LabelledState st;
+      st.decision = decisions;
+      st.observation.resize(encoder.size());
+      encoder.write(st.observation);
+      st.mask.resize(codec.space().total());
+      codec.mask(run.tracker(), st.mask);
+      st.arm_scores = std::move(scores);
+      for (std::uint32_t a = 1; a < n_strategies; ++a) {
+        if (better(st.arm_scores[a], st.arm_scores[st.label])) st.label = a;
+      }
+      out.states.push_back(std::move(st));
+    }
+    ++decisions;
+  }
+  out.run = run.result();
+  out.score = score_run(out.run, entry.scenario).norm_time;
+  out.forks = copies.forks;
+  out.simulated_cycles = copies.simulated_cycles;
+  return out;
+}
+
+void DaggerData::append(const LabelledRun& run, std::uint32_t iteration) {
+  for (const auto& st : run.states) {
+    if (observation_size == 0) observation_size = st.observation.size();
+    if (st.observation.size() != observation_size) {
+      throw EnvError("DAgger data: an observation of " + std::to_string(st.observation.size()) + " values, the data's have " +
+                     std::to_string(observation_size));
+    }
+    observations.insert(observations.end(), st.observation.begin(), st.observation.end());
+    if (mask_size == 0) mask_size = st.mask.size();
+    if (st.mask.size() != mask_size) {
+      throw EnvError("DAgger data: a mask of " + std::to_string(st.mask.size()) + " values, the data's have " +
+                     std::to_string(mask_size));
+    }
+    masks.insert(masks.end(), st.mask.begin(), st.mask.end());
+    labels.push_back(static_cast<int>(st.label));
+    iterations.push_back(iteration);
+  }
 }
 
 }  // namespace nicsched::control

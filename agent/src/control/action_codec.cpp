@@ -162,30 +162,22 @@ std::vector<int> ActionCodec::encode(const host::Policy& policy) const {
 StrategySet::StrategySet(const std::vector<std::string>& names) : names_(names) {
   for (std::size_t i = 0; i < names_.size(); ++i) {
     try {
-      controllers_.emplace_back(make_baseline(names_[i]));
+      panel_.add(make_baseline(names_[i]));
     } catch (const EnvError& e) {
       throw EnvError("strategy " + std::to_string(i + 1) + ": " + e.what());
     }
   }
 }
 
-void StrategySet::reset() {
-  for (auto& c : controllers_) c->reset();
-  decisions_.clear();
-}
+void StrategySet::reset() { panel_.reset(); }
 
 void StrategySet::decide_all(const TelemetryTracker& tracker, const host::Policy& base) {
-  decisions_.resize(controllers_.size());
-  for (std::size_t i = 0; i < controllers_.size(); ++i) decisions_[i] = controllers_[i]->decide(tracker, base);
+  panel_.decide_all(tracker, base);
 }
 
 const host::Policy& StrategySet::decision(int k) const {
-  if (decisions_.empty()) throw EnvError("StrategySet: no decision before the first interval");
-  if (k < 0 || k >= static_cast<int>(decisions_.size())) {
-    throw EnvError("StrategySet: strategy " + std::to_string(k) + " out of range (0.." +
-                   std::to_string(decisions_.size() - 1) + ")");
-  }
-  return decisions_[static_cast<std::size_t>(k)];
+  if (k < 0) throw EnvError("StrategySet: strategy " + std::to_string(k) + " out of range");
+  return panel_.decision(static_cast<std::size_t>(k));
 }
 
 std::optional<std::uint32_t> StrategySet::index_of(const Controller& teacher) const {

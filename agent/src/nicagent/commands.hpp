@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "nicsched/sim/family.hpp"
+
 namespace nicsched::agent_cli {
 
 // Exit codes of nicagent (docs/reference/exit-codes.md).
@@ -58,6 +60,27 @@ struct TrainOptions {
   std::uint32_t bc_permutations = 0;          // tenant-permuted copies of the BC data
 };
 int train(const TrainOptions& o);
+
+// The family in `file`, refused when it is the test family, held out for the final numbers
+// (docs/agent.md, "Training over a family"): neither training nor model selection may see
+// it. The error names the command and the option.
+[[nodiscard]] sim::Family load_usable_family(const std::filesystem::path& file, const std::string& option,
+                                             const std::string& command);
+
+// nicagent dagger (docs/agent.md, "DAgger").
+struct DaggerOptions {
+  std::filesystem::path family;               // training draws: the family's training seeds
+  std::filesystem::path env_config;           // the strategy action's env config
+  std::filesystem::path ppo_config;           // the network (mlp) and its minibatches
+  std::filesystem::path dagger_config;        // DAgger's own settings (ppo::DaggerConfig)
+  std::filesystem::path validation_family;    // model selection: its validation seeds
+  std::uint32_t validation_count = 8;
+  std::uint32_t validation_seeds = 1;
+  std::uint32_t threads = 2;                  // draws labelled (and validation runs) in parallel
+  std::filesystem::path out;
+  bool force = false;
+};
+int dagger(const DaggerOptions& o);
 
 struct EvalOptions {
   std::filesystem::path policy;               // empty: baselines only

@@ -161,12 +161,39 @@ int main(int argc, char** argv) {
                            "the observation clip the policy was trained with (the PPO config's obs_clip)")
       ->capture_default_str()->check(CLI::PositiveNumber);
 
+  DaggerOptions d;
+  auto* dagger_cmd = app.add_subcommand(
+      "dagger", "train a strategy policy by DAgger: the lookahead oracle labels the states the policy visits");
+  dagger_cmd->add_option("--family", d.family, "training draws come from this family's training seeds")
+      ->required()->check(CLI::ExistingFile);
+  dagger_cmd->add_option("--env-config", d.env_config, "env config with `action: strategy` (the strategies, the observation)")
+      ->required()->check(CLI::ExistingFile);
+  dagger_cmd->add_option("--ppo-config", d.ppo_config, "PPO config: the network (mlp) and the fit's minibatch size")
+      ->required()->check(CLI::ExistingFile);
+  dagger_cmd->add_option("--dagger-config", d.dagger_config,
+                         "DAgger settings: iterations, draws, every (k), horizon (H), continuation, min_iterations, "
+                         "epochs, learning_rate (agent/configs/dagger.yaml)")
+      ->required()->check(CLI::ExistingFile);
+  auto* dagger_validation = dagger_cmd->add_option(
+      "--validation-family", d.validation_family,
+      "model selection: score each iteration's policy on this family's validation seeds, keep the best as OUT/best")
+      ->check(CLI::ExistingFile);
+  dagger_cmd->add_option("--validation-count", d.validation_count, "scenarios drawn for validation")
+      ->capture_default_str()->check(CLI::Range(1, 10000))->needs(dagger_validation);
+  dagger_cmd->add_option("--validation-seeds", d.validation_seeds, "runs (workload seeds) per validation scenario")
+      ->capture_default_str()->check(CLI::Range(1, 100))->needs(dagger_validation);
+  dagger_cmd->add_option("--threads", d.threads, "draws labelled in parallel")
+      ->capture_default_str()->check(CLI::Range(1, 256));
+  auto* dagger_out = dagger_cmd->add_option("--out", d.out, "run folder")->required();
+  dagger_cmd->add_flag("--force", d.force, "replace a DAgger run already in --out")->needs(dagger_out);
+
   if (const auto rc = nicsched::cli::parse_or_exit(app, argc, argv)) return *rc == 0 ? kOk : kUsage;
   spdlog::set_default_logger(spdlog::stderr_color_mt("nicagent"));
   spdlog::set_level(spdlog::level::from_str(log_level));
   try {
     if (*train_cmd) return train(t);
     if (*eval_cmd) return eval(e);
+    if (*dagger_cmd) return dagger(d);
     if (*reexport_cmd) {
       nicsched::ppo::reexport_policy(reexport_from, reexport_to, reexport_clip);
       spdlog::info("{}: re-exported to {} (the same logits and values, to 1e-5, and greedy actions on 64 random observations)", reexport_from.string(),

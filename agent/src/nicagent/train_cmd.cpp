@@ -192,21 +192,9 @@ std::string backend_description(const std::string& backend) {
   return "each scenario's own backend (a run made before train chose the model by default)";
 }
 
-// The test family is held out for the final numbers (docs/agent.md, "Training over a
-// family"): neither training nor model selection may see it.
-sim::Family load_usable_family(const fs::path& file, const std::string& option) {
-  sim::Family f = sim::load_family(file);
-  if (f.name == "test") {
-    throw std::runtime_error("train: " + option + " " + file.string() + " is the test family, held out for the final " +
-                             "numbers (nicagent eval --family); train on the train family and select on its " +
-                             "validation seeds");
-  }
-  return f;
-}
-
 // Copies a family file into out/DIR/ (a family is one file); returns its path relative to out.
 fs::path copy_family(const fs::path& file, const std::string& option, const std::string& dir, const fs::path& out) {
-  (void)load_usable_family(file, option);
+  (void)load_usable_family(file, option, "train");
   const fs::path rel = fs::path(dir) / file.filename();
   fs::create_directories(out / dir);
   fileio::write_file_atomically(out / rel, fileio::read_text_file(file, "the family file"));
@@ -561,7 +549,7 @@ std::vector<control::TargetFactory> family_factories(const TrainOptions& o, cons
                                                      const RunSettings& s,
                                                      std::vector<std::shared_ptr<DrawTeacherSlot>>& teacher_slots,
                                                      std::shared_ptr<TeacherChoices>& choices) {
-  const auto family = std::make_shared<const sim::Family>(load_usable_family(req.out / s.run.family, "--family"));
+  const auto family = std::make_shared<const sim::Family>(load_usable_family(req.out / s.run.family, "--family", "train"));
   const std::uint32_t nic_lo = sim::nic_tenants_for(static_cast<std::uint32_t>(family->tenants.min()));
   const std::uint32_t nic_hi = sim::nic_tenants_for(static_cast<std::uint32_t>(family->tenants.max()));
   if (nic_lo != nic_hi) {
@@ -643,7 +631,7 @@ ppo::TenantLayout tenant_layout(const control::NicEnvConfig& env_cfg, const cont
 std::vector<control::ScenarioEntry> validation_draws(const RunSettings& s, const fs::path& out,
                                                      const ppo::TenantLayout& layout, int rank) {
   if (!s.run.validation) return {};
-  const auto vf = load_usable_family(out / s.run.validation->family, "--validation-family");
+  const auto vf = load_usable_family(out / s.run.validation->family, "--validation-family", "train");
   const std::uint32_t nic_hi = sim::nic_tenants_for(static_cast<std::uint32_t>(vf.tenants.max()));
   if (s.cfg.network != "set" && (sim::nic_tenants_for(static_cast<std::uint32_t>(vf.tenants.min())) != layout.tenants ||
                                  nic_hi != layout.tenants)) {
@@ -899,6 +887,16 @@ int run_updates(ppo::Trainer& trainer, const TrainOptions& o, const fs::path& ou
 }
 
 }  // namespace
+
+sim::Family load_usable_family(const fs::path& file, const std::string& option, const std::string& command) {
+  sim::Family f = sim::load_family(file);
+  if (f.name == "test") {
+    throw std::runtime_error(command + ": " + option + " " + file.string() + " is the test family, held out for the " +
+                             "final numbers (nicagent eval --family); train on the train family and select on its " +
+                             "validation seeds");
+  }
+  return f;
+}
 
 // The method, step by step: the command line checked; the run folder prepared (or read
 // back on a resume); the envs built on the run's scenarios or family (each with its

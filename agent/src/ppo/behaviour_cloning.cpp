@@ -9,6 +9,69 @@ using detail::seconds_since;
 using detail::span_of;
 using detail::to_tensor;
 
+// Fits the actor to (observation, action) pairs under their masks (cross-entropy over the
+// masked heads) and, when `ret` is defined, the critic to those returns; `epochs` passes of
+// shuffled minibatches with its own Adam at `lr`. The observation statistics are updated
+// from `all_obs` first. Fills the fit's part of `st`.
+void Trainer::Impl::fit(const torch::Tensor& all_obs, const torch::Tensor& actions, const torch::Tensor& masks,
+                        const torch::Tensor& ret, std::uint32_t epochs, double lr, BcStats& st) {
+  auto& im = *this;
+  const std::int64_t batch = all_obs.size(0);
+  if (im.cfg.norm_obs) im.model->observe(all_obs);
+  st.samples = static_cast<std::uint64_t>(batch);
+  const auto obs = im.normalise(all_obs);
+
+  const auto t1 = std::chrono::steady_clock::now();
+  im.model->train();
+  torch::optim::Adam adam(im.model->parameters(), torch::optim::AdamOptions(lr).eps(im.cfg.adam_eps));
+  const auto mb = static_cast<std::int64_t>(im.cfg.minibatch_size);
+  for (std::uint32_t epoch = 0; epoch < epochs; ++epoch) {
+    double sum_ce = 0.0, sum_v = 0.0;
+    std::uint64_t n = 0;
+    const auto perm = torch::randperm(batch, im.generator, torch::kInt64);
+    for (std::int64_t start = 0; start < batch; start += mb) {
+      const auto idx = perm.slice(0, start, start + mb);
+      const auto x = obs.index_select(0, idx);
+      const MultiCategorical dist(im.model->logits(x), masks.index_select(0, idx), im.heads);
+      const auto ce = -dist.log_prob(actions.index_select(0, idx)).mean();
+      // Without returns (labels only) the critic is left as it is.
+      const auto vloss = ret.defined() ? 0.5 * (im.value(x) - ret.index_select(0, idx)).pow(2).mean() : torch::zeros({});
+      const auto loss = ret.defined() ? ce + im.cfg.vf_coef * vloss : ce;
+      adam.zero_grad();
+      loss.backward();
+      im.average_gradients();
+      if (im.cfg.max_grad_norm > 0.0) torch::nn::utils::clip_grad_norm_(im.model->parameters(), im.cfg.max_grad_norm);
+      adam.step();
+      sum_ce += ce.item<double>();
+      sum_v += vloss.item<double>();
+      ++n;
+    }
+    if (epoch == 0) st.first_loss = sum_ce / static_cast<double>(n);
+    st.final_loss = sum_ce / static_cast<double>(n);
+    st.final_value_loss = sum_v / static_cast<double>(n);
+    st.epochs = epoch + 1;
+  }
+  // Greedy agreement with the teacher on heads that had more than one allowed value.
+  {
+    const torch::NoGradGuard no_grad;
+    im.model->eval();
+    const auto logits = im.model->logits(obs);
+    const auto masked = torch::where(masks > 0, logits, torch::full_like(logits, kMaskedLogit));
+    std::int64_t off = 0, agree = 0, counted = 0;
+    for (std::int64_t h = 0; h < im.n_heads; ++h) {
+      const auto size = im.heads[static_cast<std::size_t>(h)];
+      const auto choice = masks.slice(1, off, off + size).sum(1) > 1;
+      const auto greedy = masked.slice(1, off, off + size).argmax(1);
+      const auto same = greedy == actions.select(1, h);
+      agree += (same & choice).sum().item<std::int64_t>();
+      counted += choice.sum().item<std::int64_t>();
+      off += size;
+    }
+    st.accuracy = counted > 0 ? static_cast<double>(agree) / static_cast<double>(counted) : 1.0;
+  }
+  st.train_seconds = seconds_since(t1);
+}
+
 BcStats Trainer::behaviour_clone(std::uint64_t steps_per_env, std::uint32_t epochs, double lr,
                                  const TenantLayout& augment) {
   auto& im = *impl_;
@@ -99,58 +162,30 @@ BcStats Trainer::behaviour_clone(std::uint64_t steps_per_env, std::uint32_t epoc
     ret = torch::cat(r, 0);
     batch = all_obs.size(0);
   }
-  if (im.cfg.norm_obs) im.model->observe(all_obs);
-  st.samples = static_cast<std::uint64_t>(batch);
-  const auto obs = im.normalise(all_obs);
+  im.fit(all_obs, actions, masks, ret, epochs, lr, st);
+  return st;
+}
 
-  const auto t1 = std::chrono::steady_clock::now();
-  im.model->train();
-  torch::optim::Adam adam(im.model->parameters(), torch::optim::AdamOptions(lr).eps(im.cfg.adam_eps));
-  const auto mb = static_cast<std::int64_t>(im.cfg.minibatch_size);
-  for (std::uint32_t epoch = 0; epoch < epochs; ++epoch) {
-    double sum_ce = 0.0, sum_v = 0.0;
-    std::uint64_t n = 0;
-    const auto perm = torch::randperm(batch, im.generator, torch::kInt64);
-    for (std::int64_t start = 0; start < batch; start += mb) {
-      const auto idx = perm.slice(0, start, start + mb);
-      const auto x = obs.index_select(0, idx);
-      const MultiCategorical dist(im.model->logits(x), masks.index_select(0, idx), im.heads);
-      const auto ce = -dist.log_prob(actions.index_select(0, idx)).mean();
-      const auto vloss = 0.5 * (im.value(x) - ret.index_select(0, idx)).pow(2).mean();
-      const auto loss = ce + im.cfg.vf_coef * vloss;
-      adam.zero_grad();
-      loss.backward();
-      im.average_gradients();
-      if (im.cfg.max_grad_norm > 0.0) torch::nn::utils::clip_grad_norm_(im.model->parameters(), im.cfg.max_grad_norm);
-      adam.step();
-      sum_ce += ce.item<double>();
-      sum_v += vloss.item<double>();
-      ++n;
-    }
-    if (epoch == 0) st.first_loss = sum_ce / static_cast<double>(n);
-    st.final_loss = sum_ce / static_cast<double>(n);
-    st.final_value_loss = sum_v / static_cast<double>(n);
-    st.epochs = epoch + 1;
+BcStats Trainer::fit_labels(const LabelledBatch& data, std::uint32_t epochs, double lr) {
+  auto& im = *impl_;
+  const auto rows = static_cast<std::int64_t>(data.rows);
+  if (rows == 0) throw ConfigError("fitting labels: no labelled rows");
+  if (data.observations.size() != data.rows * static_cast<std::size_t>(im.obs_size) ||
+      data.actions.size() != data.rows * static_cast<std::size_t>(im.n_heads) ||
+      data.masks.size() != data.rows * static_cast<std::size_t>(im.n_logits)) {
+    throw ConfigError("fitting labels: " + std::to_string(data.rows) + " rows of " + std::to_string(im.obs_size) +
+                      " observation values, " + std::to_string(im.n_heads) + " action heads and " +
+                      std::to_string(im.n_logits) + " mask values expected; the data has " +
+                      std::to_string(data.observations.size()) + ", " + std::to_string(data.actions.size()) +
+                      " and " + std::to_string(data.masks.size()) + " values");
   }
-  // Greedy agreement with the teacher on heads that had more than one allowed value.
-  {
-    const torch::NoGradGuard no_grad;
-    im.model->eval();
-    const auto logits = im.model->logits(obs);
-    const auto masked = torch::where(masks > 0, logits, torch::full_like(logits, kMaskedLogit));
-    std::int64_t off = 0, agree = 0, counted = 0;
-    for (std::int64_t h = 0; h < im.n_heads; ++h) {
-      const auto size = im.heads[static_cast<std::size_t>(h)];
-      const auto choice = masks.slice(1, off, off + size).sum(1) > 1;
-      const auto greedy = masked.slice(1, off, off + size).argmax(1);
-      const auto same = greedy == actions.select(1, h);
-      agree += (same & choice).sum().item<std::int64_t>();
-      counted += choice.sum().item<std::int64_t>();
-      off += size;
-    }
-    st.accuracy = counted > 0 ? static_cast<double>(agree) / static_cast<double>(counted) : 1.0;
-  }
-  st.train_seconds = seconds_since(t1);
+  BcStats st;
+  const auto obs = torch::from_blob(const_cast<float*>(data.observations.data()), {rows, im.obs_size}).clone();
+  const auto actions =
+      torch::tensor(std::vector<std::int64_t>(data.actions.begin(), data.actions.end())).view({rows, im.n_heads});
+  const auto masks =
+      torch::from_blob(const_cast<std::uint8_t*>(data.masks.data()), {rows, im.n_logits}, torch::kUInt8).clone();
+  im.fit(obs, actions, masks, torch::Tensor(), epochs, lr, st);
   return st;
 }
 

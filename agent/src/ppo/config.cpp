@@ -43,8 +43,43 @@ const fileio::Settings<PpoConfig>& settings() {
   return table;
 }
 
-void require(bool ok, const std::string& key, const std::string& what) {
-  if (!ok) throw ConfigError("PPO config: '" + key + "' " + what);
+void require(bool ok, const std::string& key, const std::string& what, const char* config = "PPO config") {
+  if (!ok) throw ConfigError(std::string(config) + ": '" + key + "' " + what);
+}
+
+const fileio::Settings<DaggerConfig>& dagger_settings() {
+  static const fileio::Settings<DaggerConfig> table(
+      "unknown DAgger setting",
+      {
+          setting("iterations", &DaggerConfig::iterations, "an unsigned integer"),
+          setting("draws", &DaggerConfig::draws, "an unsigned integer"),
+          setting("every", &DaggerConfig::every, "an unsigned integer"),
+          setting("horizon", &DaggerConfig::horizon, "an unsigned integer"),
+          setting("continuation", &DaggerConfig::continuation, "an unsigned integer"),
+          setting("min_iterations", &DaggerConfig::min_iterations, "an unsigned integer"),
+          setting("epochs", &DaggerConfig::epochs, "an unsigned integer"),
+          setting("learning_rate", &DaggerConfig::learning_rate, "a number"),
+      });
+  return table;
+}
+
+// Reads `file` with `table`, then validates; ConfigErrors name the file.
+template <class Config>
+Config load_config(const fileio::Settings<Config>& table, const std::filesystem::path& file, const char* what) {
+  Config cfg;
+  try {
+    table.read(fileio::YamlDoc::load(file, what), cfg);
+  } catch (const fileio::YamlError& e) {
+    throw ConfigError(e.what());
+  } catch (const fileio::FileError& e) {
+    throw ConfigError(e.what());
+  }
+  try {
+    cfg.validate();
+  } catch (const ConfigError& e) {
+    throw ConfigError(file.string() + ": " + e.what());
+  }
+  return cfg;
 }
 
 }  // namespace
@@ -77,22 +112,26 @@ void PpoConfig::validate() {
 }
 
 PpoConfig load_ppo_config(const std::filesystem::path& file) {
-  PpoConfig cfg;
-  try {
-    settings().read(fileio::YamlDoc::load(file, "the PPO config file"), cfg);
-  } catch (const fileio::YamlError& e) {
-    throw ConfigError(e.what());
-  } catch (const fileio::FileError& e) {
-    throw ConfigError(e.what());
-  }
-  try {
-    cfg.validate();
-  } catch (const ConfigError& e) {
-    throw ConfigError(file.string() + ": " + e.what());
-  }
-  return cfg;
+  return load_config(settings(), file, "the PPO config file");
 }
 
 std::string ppo_config_yaml(const PpoConfig& c) { return settings().yaml(c); }
+
+void DaggerConfig::validate() {
+  constexpr const char* kWhat = "DAgger config";
+  require(iterations >= 1, "iterations", "must be at least 1", kWhat);
+  require(draws >= 1, "draws", "must be at least 1", kWhat);
+  require(every >= 1, "every", "must be at least 1", kWhat);
+  require(horizon >= 1, "horizon", "must be at least 1", kWhat);
+  require(min_iterations >= 1, "min_iterations", "must be at least 1", kWhat);
+  require(epochs >= 1, "epochs", "must be at least 1", kWhat);
+  require(learning_rate > 0.0, "learning_rate", "must be positive", kWhat);
+}
+
+DaggerConfig load_dagger_config(const std::filesystem::path& file) {
+  return load_config(dagger_settings(), file, "the DAgger config file");
+}
+
+std::string dagger_config_yaml(const DaggerConfig& c) { return dagger_settings().yaml(c); }
 
 }  // namespace nicsched::ppo

@@ -394,6 +394,11 @@ struct Trainer::Impl {
       comm.broadcast(b.data_ptr(), static_cast<std::size_t>(b.numel() * b.element_size()), 0);
     }
   }
+  // Supervised fit of the actor (and the critic when `ret` is defined) to (observation,
+  // action) pairs: behaviour cloning and DAgger (behaviour_cloning.cpp).
+  void fit(const torch::Tensor& all_obs, const torch::Tensor& actions, const torch::Tensor& masks,
+           const torch::Tensor& ret, std::uint32_t epochs, double lr, BcStats& st);
+
   // Averages the gradients over ranks (one allreduce of all of them), before clipping.
   void average_gradients() {
     if (comm.size() == 1) return;

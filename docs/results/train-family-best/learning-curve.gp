@@ -1,6 +1,6 @@
-# Learning curve of the best-of-heuristics teacher run (docs/results.md, "A best-of-heuristics
-# teacher (issue 15, 2026-11-26)"). Run from this folder: gnuplot learning-curve.gp -> learning-curve.png
-# Horizontal lines: the baselines, the clone, h4's las run and the committed policy on the same 8
+# Learning curve of the best-of-heuristics teacher run (docs/journal/
+# 2026-11-26-best-of-heuristics-teacher.md). Run from this folder: gnuplot learning-curve.gp -> learning-curve.png
+# Horizontal lines: the baselines, the clone, the las clone + PPO run and the committed policy on the same 8
 # validation draws (validation-baselines.csv and ../train-family/validation-baselines.csv:
 # nicagent eval on nicsim gen --seed 900000 --count 8, --cycles 1002000, 1 seed).
 set terminal pngcairo size 900,640 font ",10"
@@ -20,7 +20,7 @@ plot "validation.csv" using 2:3 every ::1 with linespoints pt 7 lc rgb "#d62728"
      1.80121 lc rgb "#2ca02c" dt 2 title "las 1.801", \
      1.80971 lc rgb "#ff7f0e" dt 2 title "progress 1.810", \
      1.91370 lc rgb "#9467bd" dt 3 title "BC clone 1.914", \
-     1.80043 lc rgb "#17becf" dt 3 title "h4 (clone of las + PPO) 1.800", \
+     1.80043 lc rgb "#17becf" dt 3 title "clone of las + PPO 1.800", \
      1.77745 lc rgb "#8c564b" dt 4 title "committed default 1.777", \
      1.65929 lc rgb "#bcbd22" dt 5 title "per-draw best heuristic 1.659"
 unset multiplot

@@ -1,6 +1,6 @@
 # Validation curves of the train-family runs with the speed reward (docs/results/train-family,
-# the first train-family policy) and the slowdown reward at scale 1 and 0.2 (docs/results.md,
-# "Reward and metric (issue 15)"). Run from this folder:
+# the first train-family policy) and the slowdown reward at scale 1 and 0.2 (docs/journal/
+# 2026-11-26-reward-and-metric.md). Run from this folder:
 #   gnuplot validation-curves.gp -> validation-curves.png
 # Horizontal lines: baselines and the committed policy on the same 8 validation draws
 # (../train-family/validation-baselines.csv).

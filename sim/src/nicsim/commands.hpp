@@ -1,5 +1,6 @@
 // nicsim subcommands: options, how each adds itself to the command line, and entry points
-// (docs/simulation.md). One file per subcommand: run_cmd.cpp, serve_cmd.cpp, gen_cmd.cpp;
+// (docs/simulation.md). One file per subcommand: run_cmd.cpp, serve_cmd.cpp, gen_cmd.cpp,
+// cluster_cmd.cpp;
 // scenario_options.cpp holds what run and serve share. Entry points return the exit code
 // or throw; main() maps the exceptions to the exit codes below.
 #pragma once
@@ -95,5 +96,19 @@ CLI::App* add_gen_command(CLI::App& app, GenOptions& o);
 // Writes the scenarios. Throws ScenarioError (bad family), CLI::ValidationError (usage,
 // a seed outside the family's range), fileio::FileError (cannot write).
 int gen(const GenOptions& o);
+
+// `nicsim cluster`: a cluster scenario, servers with nicsched NICs on a leaf-spine fabric
+// (docs/cluster.md).
+struct ClusterOptions {
+  std::string scenario;                 // cluster scenario YAML file
+  std::string baseline = "fifo";        // every server's NIC controller (control::baseline_names())
+  std::uint64_t interval_cycles = 2000; // between a dynamic controller's decisions
+  std::string placement;                // random | packed | vclos; empty: the scenario's
+  std::string routing;                  // ecmp | balanced; empty: the scenario's
+  std::optional<std::uint64_t> cycles;  // run length instead of the scenario's duration
+  bool json = false;
+};
+CLI::App* add_cluster_command(CLI::App& app, ClusterOptions& o);
+int cluster(const ClusterOptions& o);
 
 }  // namespace nicsched::nicsim_cli

@@ -1,5 +1,6 @@
 // nicsim: run a scenario on the simulated NIC (run_cmd.cpp), serve it over a socket
-// (serve_cmd.cpp), or draw scenarios from a scenario family (gen_cmd.cpp).
+// (serve_cmd.cpp), draw scenarios from a scenario family (gen_cmd.cpp), or run a cluster
+// scenario, servers with nicsched NICs on a leaf-spine fabric (cluster_cmd.cpp).
 //
 // Exit codes (commands.hpp, docs/simulation.md):
 //   0 success   2 usage error   3 invalid scenario   4 invalid policy file
@@ -36,6 +37,8 @@ int main(int argc, char** argv) {
   CLI::App* serve_cmd = add_serve_command(app, serve_options);
   GenOptions gen_options;
   CLI::App* gen_cmd = add_gen_command(app, gen_options);
+  ClusterOptions cluster_options;
+  CLI::App* cluster_cmd = add_cluster_command(app, cluster_options);
 
   try {
     app.parse(argc, argv);
@@ -55,6 +58,7 @@ int main(int argc, char** argv) {
   try {
     if (run_cmd->parsed()) return run(run_options);
     if (gen_cmd->parsed()) return gen(gen_options);
+    if (cluster_cmd->parsed()) return cluster(cluster_options);
     return serve(serve_options);
   } catch (const sim::ScenarioError& e) {
     std::cerr << "nicsim: invalid scenario: " << e.what() << "\n";

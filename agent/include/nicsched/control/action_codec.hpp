@@ -12,10 +12,10 @@
 #include <span>
 #include <vector>
 
-#include "nicsched/clone_ptr.hpp"
 #include "nicsched/control/controller.hpp"
 #include "nicsched/control/env.hpp"
 #include "nicsched/control/env_config.hpp"
+#include "nicsched/control/panel.hpp"
 #include "nicsched/control/tracker.hpp"
 #include "nicsched/host/types.hpp"
 
@@ -82,11 +82,10 @@ class ActionCodec {
   double link_bytes_per_cycle_ = 0.0;
 };
 
-// The strategy action's controllers (NicEnvConfig::strategies). Every one decides every
-// interval, as the online selector's candidates do, so that each one's own state (its
-// guard's held-back counts, its burst estimates) follows the run whichever of them is in
-// charge; the chosen one's decision is committed. Switching rewrites the policy registers
-// only. A copy copies every controller's state (ClonePtr: NicEnv::fork).
+// The strategy action's controllers (NicEnvConfig::strategies): a Panel (panel.hpp) of
+// them by name. Every one decides every interval, as the online selector's candidates do;
+// the chosen one's decision is committed. A copy copies every controller's state
+// (NicEnv::fork).
 class StrategySet {
  public:
   // EnvError naming the entry that is no controller.
@@ -105,8 +104,7 @@ class StrategySet {
 
  private:
   std::vector<std::string> names_;
-  std::vector<ClonePtr<Controller>> controllers_;
-  std::vector<host::Policy> decisions_;  // empty before the first decide_all()
+  Panel panel_;
 };
 
 }  // namespace nicsched::control

@@ -44,6 +44,7 @@
 
 #include "nicsched/clone_ptr.hpp"
 #include "nicsched/control/controller.hpp"
+#include "nicsched/control/env_config.hpp"
 #include "nicsched/control/sim_env.hpp"
 
 namespace nicsched::control {
@@ -85,5 +86,55 @@ struct LookaheadResult {
                                             std::uint64_t interval_cycles,
                                             std::optional<std::uint64_t> min_iterations,
                                             const LookaheadConfig& config);
+
+// DAgger's labels (docs/agent.md, "DAgger"): the oracle's comparison at the states a
+// student visits. The student (any controller; a strategy policy, PpoController) decides
+// the whole run; every strategy of `env` (env.strategies, make_baseline) decides every
+// interval beside it (so each one's state follows the run, as under the strategy action).
+// At the first decision every strategy is played alone to the end and the best becomes the
+// default rule, as run_lookahead does; before every k-th decision after it (k =
+// config.every) the run is forked once per strategy, the strategy is put in charge of the
+// next H decisions, then the default rule (to the end, or for config.continuation
+// decisions), and each copy is scored as run_lookahead scores it. The label of that next
+// decision is the strategy whose copy scored lowest (the first on a tie; NaN never wins):
+// the oracle's choice among the strategies on the same fork. The student's own plan is no
+// candidate (a label must be an action). The observation is the strategy action's
+// (ObservationEncoder of `env`, fed what the student's encoder is fed: the tracker and the
+// policy in force), so it is what a PpoController of `env` saw at that decision.
+struct LabelledState {
+  std::uint64_t decision = 0;          // the run's decision (0: the first) the label is for
+  std::vector<float> observation;      // the student's observation at it
+  std::vector<std::uint8_t> mask;      // the action mask at it
+  std::vector<double> arm_scores;      // per strategy, "it for H, then the default rule"
+  std::uint32_t label = 0;             // the strategy whose copy scored lowest
+};
+struct LabelledRun {
+  RunResult run;                       // the student's run
+  double score = NAN;                  // score_run(run).norm_time
+  std::uint32_t default_arm = 0;       // the default rule (index into env.strategies)
+  std::vector<double> default_scores;  // each strategy alone from the first decision
+  std::vector<LabelledState> states;
+  std::uint64_t forks = 0;             // copies played
+  std::uint64_t simulated_cycles = 0;  // in the copies
+};
+// `env` gives the strategies, the interval and the observation; EnvError when its action is
+// not `strategy`, and for every or horizon 0.
+[[nodiscard]] LabelledRun run_labelled(const ScenarioEntry& entry, std::uint64_t seed,
+                                       std::unique_ptr<Controller> student, const NicEnvConfig& env,
+                                       std::optional<std::uint64_t> min_iterations, const LookaheadConfig& config);
+
+// DAgger's aggregate: every iteration's labelled states appended to those of the earlier
+// iterations (nothing is dropped), row after row.
+struct DaggerData {
+  std::size_t observation_size = 0;  // floats per row (fixed by the first row)
+  std::size_t mask_size = 0;
+  std::vector<float> observations;   // rows x observation_size
+  std::vector<std::uint8_t> masks;   // rows x mask_size
+  std::vector<int> labels;           // per row, the strategy index
+  std::vector<std::uint32_t> iterations;  // per row, the DAgger iteration that labelled it
+  [[nodiscard]] std::size_t rows() const { return labels.size(); }
+  // Appends the run's states; EnvError for a row of another size than the data's.
+  void append(const LabelledRun& run, std::uint32_t iteration);
+};
 
 }  // namespace nicsched::control

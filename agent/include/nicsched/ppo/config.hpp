@@ -68,4 +68,24 @@ struct PpoConfig {
 // Writes every field (not the derived ones) as YAML, loadable by load_ppo_config.
 [[nodiscard]] std::string ppo_config_yaml(const PpoConfig& cfg);
 
+// DAgger with the lookahead oracle's labels (nicagent dagger; docs/agent.md, "DAgger").
+// Each iteration the student runs `draws` fresh training draws (whole runs, eval's
+// stopping rule), the oracle labels every `every`-th of its decisions
+// (control::run_labelled), the labels join those of the earlier iterations and a fresh
+// policy is fitted to all of them; that policy is the next iteration's student.
+struct DaggerConfig {
+  std::uint32_t iterations = 3;        // rounds of roll out, label, aggregate, fit
+  std::uint32_t draws = 8;             // training draws the student runs per iteration (new ones each round)
+  std::uint64_t every = 250;           // k: decisions between labelled states
+  std::uint64_t horizon = 250;         // H: decisions each strategy plays on its copy before the default rule
+  std::uint64_t continuation = 0;      // decisions of the default rule after H (0: to the run's end, the oracle's guarantee)
+  std::uint64_t min_iterations = 20;   // a run ends once every training tenant finished this many (eval's rule)
+  std::uint32_t epochs = 50;           // passes over the aggregate per fit
+  double learning_rate = 1e-3;         // the fit's Adam step size
+  void validate();                     // ConfigError naming the key
+};
+// Reads a YAML mapping of DaggerConfig's fields (ConfigErrors as load_ppo_config's).
+[[nodiscard]] DaggerConfig load_dagger_config(const std::filesystem::path& file);
+[[nodiscard]] std::string dagger_config_yaml(const DaggerConfig& cfg);
+
 }  // namespace nicsched::ppo

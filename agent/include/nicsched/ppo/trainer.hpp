@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,15 @@ struct TenantLayout {
   std::uint32_t copies = 0;          // permuted copies added (0: none)
 };
 
+// Labelled rows for a supervised fit (Trainer::fit_labels): row r's observation, its
+// action (one value per head) and its mask, each row after row.
+struct LabelledBatch {
+  std::size_t rows = 0;
+  std::span<const float> observations;  // rows x observation size
+  std::span<const int> actions;         // rows x heads
+  std::span<const std::uint8_t> masks;  // rows x mask size (the logits)
+};
+
 class Trainer {
  public:
   // cfg is validated here. envs: cfg.num_envs environments of one shape. layout: how
@@ -114,6 +124,11 @@ class Trainer {
   // Updates the observation statistics; does not count as PPO steps or updates.
   BcStats behaviour_clone(std::uint64_t steps_per_env, std::uint32_t epochs, double lr,
                           const TenantLayout& augment = {});
+
+  // DAgger's fit: the actor fitted to labelled rows collected elsewhere (the critic is
+  // left as it is), as behaviour_clone fits it; the observation statistics are updated
+  // from the rows. ConfigError for no rows or sizes that are not this trainer's.
+  BcStats fit_labels(const LabelledBatch& data, std::uint32_t epochs, double lr);
 
   // Model, optimiser, observation statistics, counters and RNG state in one file,
   // written to a temporary name and renamed into place.

@@ -39,8 +39,8 @@
 // kLeaveMinIntervals intervals)) the statistics are dropped and every candidate is tried
 // again.
 //
-// State is held in plain value members (the candidates apart, each a Controller of its own),
-// so a copy of the members is a copy of the selector (the candidates through ClonePtr).
+// State is held in plain value members (the candidates apart, a Panel), so a copy of the
+// members is a copy of the selector.
 #pragma once
 
 #include <cstdint>
@@ -48,8 +48,8 @@
 #include <string>
 #include <vector>
 
-#include "nicsched/clone_ptr.hpp"
 #include "nicsched/control/controller.hpp"
+#include "nicsched/control/panel.hpp"
 
 namespace nicsched::control {
 
@@ -125,7 +125,7 @@ class OnlineSelector final : public Controller {
 
   std::string name_;
   std::vector<std::string> names_;
-  std::vector<ClonePtr<Controller>> arms_;  // a copy of the selector copies its candidates
+  Panel arms_;  // the candidates; a copy of the selector copies them
   State st_;
 };
 

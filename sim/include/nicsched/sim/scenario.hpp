@@ -10,12 +10,17 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "nicsched/nic/types.hpp"
 #include "nicsched/sim/presets.hpp"
+
+namespace nicsched::fileio {
+class MapReader;
+}
 
 namespace nicsched::sim {
 
@@ -80,6 +85,10 @@ struct TenantSpec {
   std::uint64_t burst_bytes = 0;      // scaled payload bytes per burst
   std::uint64_t compute_cycles = 0;   // scaled
   ControlSpec control;
+  // Cluster mode (docs/cluster.md): this tenant is one server's part of a ring that crosses
+  // the fabric; its iteration ends at the ring's barrier (Simulation::barrier: every edge's
+  // burst delivered), not when its own burst has left the NIC.
+  bool ring_barrier = false;
 
   // FL: rounds of download (RX, decrypt), training, upload (TX, encrypt).
   double update_mb_real = 0;          // real model/update size, MB
@@ -147,6 +156,20 @@ struct Scenario {
 // Throws ScenarioError naming file, line, key and what was expected.
 [[nodiscard]] Scenario load_scenario(const std::filesystem::path& file);
 [[nodiscard]] Scenario parse_scenario(const std::string& yaml_text, const std::string& file_name);
+
+// A file format built on the scenario's (the cluster scenario, docs/cluster.md): the
+// scenario's keys and tenants, plus its own top-level and tenant keys, which its functions
+// read (through the same reader, so their errors name file, line and key too). The tenant
+// list is then not held to nic.tenants: the format checks its own limit.
+struct ScenarioExtension {
+  std::string top_keys;     // named in "unknown key" errors: "fabric, placement, routing"
+  std::function<void(fileio::MapReader&, Scenario&)> read_top;
+  std::string tenant_keys;  // "host, to_host"
+  std::function<void(fileio::MapReader&, const TenantSpec&)> read_tenant;
+};
+[[nodiscard]] Scenario parse_extended_scenario(const std::string& yaml_text, const std::string& file_name,
+                                               const ScenarioExtension& ext);
+[[nodiscard]] Scenario load_extended_scenario(const std::filesystem::path& file, const ScenarioExtension& ext);
 
 // The same scenario with only tenant `index` in it (for the solo baselines): the tenant
 // keeps its NIC index, identity and timing.

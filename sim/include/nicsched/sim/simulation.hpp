@@ -60,6 +60,16 @@
 
 namespace nicsched::sim {
 
+// A frame of a tenant's own traffic leaving the NIC towards the wire (cluster mode hands
+// it to the fabric).
+struct Departure {
+  std::size_t tenant;         // position in the scenario
+  Flow flow;                  // kControl, kBulkTx
+  std::uint32_t frame_len;    // bytes on the wire (no FCS)
+  std::uint64_t payload;      // progress-counting payload it carries
+  std::uint64_t cycle;        // its last beat left
+};
+
 struct SimOptions {
   // Static policy: a policy file (nicctl's format, loaded by nicsched::host against the
   // model's capabilities) or a Policy built in code; its classifier, if any, is replaced
@@ -77,6 +87,8 @@ struct SimOptions {
   refmodel::Stepping model_stepping = refmodel::Stepping::kEvent;
   // Solo baselines for slowdown and normalised progress (index = position in scenario).
   std::vector<std::optional<SoloResult>> solo;
+  // Cluster mode: told of every TX departure of a tenant's tagged traffic (docs/cluster.md).
+  std::function<void(const Departure&)> on_departure;
 };
 
 class Simulation final : public drivers::SimTarget,
@@ -117,6 +129,13 @@ class Simulation final : public drivers::SimTarget,
   void run_until(const std::function<bool()>& done);
   [[nodiscard]] std::uint64_t end_cycle() const { return end_cycle_; }
   [[nodiscard]] bool finished() { return nic_->cycle() >= end_cycle_; }
+
+  // Cluster mode (docs/cluster.md), between steps: tenant `i`'s ring passed its barrier now
+  // (DdpWorkload with ring_barrier; SimError otherwise), and `payload` bytes of its bulk TX
+  // were lost beyond the NIC (a fabric drop), so its sender sends them again now, in frames
+  // of its MTU.
+  void barrier(std::size_t i);
+  void resend(std::size_t i, std::uint64_t payload);
 
   [[nodiscard]] std::size_t tenant_count() const { return tenants_.size(); }
   [[nodiscard]] const Tenant& tenant(std::size_t i) const { return tenants_.at(i); }

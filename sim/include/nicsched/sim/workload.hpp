@@ -80,6 +80,10 @@ class Workload : public Interface {
   virtual void wake(std::uint64_t now, TrafficSink& out) = 0;
   // payload_bytes of flow `flow` left the NIC at cycle now.
   virtual void on_delivered(Flow flow, std::uint64_t payload_bytes, std::uint64_t now, TrafficSink& out);
+  // Cluster mode: the ring this tenant belongs to passed its barrier at cycle now (every
+  // edge's burst delivered). Throws SimError for a workload that is not a ring member
+  // waiting at its barrier.
+  virtual void barrier(std::uint64_t now, TrafficSink& out);
 
   [[nodiscard]] const TenantSpec& spec() const { return spec_; }
   [[nodiscard]] const Progress& progress() const { return progress_; }
@@ -115,7 +119,8 @@ class Workload : public Interface {
                                                       double clock_mhz);
 
 // DDP: compute, then a burst of burst_bytes on kBulkTx; the iteration ends when the whole
-// burst has left the NIC. Control frames every control.period_cycles from the start.
+// burst has left the NIC (in cluster mode, with ring_barrier, at the ring's barrier).
+// Control frames every control.period_cycles from the start.
 class DdpWorkload final : public Workload {
  public:
   DdpWorkload(const TenantSpec& spec, std::uint64_t seed);
@@ -123,11 +128,13 @@ class DdpWorkload final : public Workload {
   [[nodiscard]] std::uint64_t next_wakeup() const override;
   void wake(std::uint64_t now, TrafficSink& out) override;
   void on_delivered(Flow flow, std::uint64_t payload_bytes, std::uint64_t now, TrafficSink& out) override;
+  void barrier(std::uint64_t now, TrafficSink& out) override;
   [[nodiscard]] std::uint64_t bytes_per_iteration() const override { return spec_.burst_bytes; }
   [[nodiscard]] std::uint64_t control_sent() const { return control_sent_; }
 
  private:
   void start_iteration(std::uint64_t now);
+  void finish_iteration(std::uint64_t now, TrafficSink& out);  // records it, then the next or leaves
   std::uint64_t phase_end_ = kNever;    // end of compute
   std::uint64_t next_control_ = kNever;
   std::uint64_t iter_start_ = 0;
