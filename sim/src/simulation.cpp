@@ -133,9 +133,7 @@ void Simulation::configure_tx_identity() {
     throw SimError(scenario_.file.string() + ": nic.tx_identity: source needs nic.backend: model (the RTL has no "
                    "s_axis_tx_tuser source yet; docs/trust.md)");
   }
-  refmodel::SourceTable sources(scenario_.nic_tenants);
-  for (const TenantSpec& t : scenario_.tenants) sources[t.index] = {true, t.index, scenario_.drop_spoofed};
-  nic_->set_tx_sources(sources);
+  nic_->set_tx_sources(scenario_tx_identity(scenario_).in_force());
 }
 
 // ------------------------------------------------------------------ SimTarget

@@ -196,6 +196,9 @@ struct Policy {
   // index 0; the remaining entries are written as after reset (invalid).
   std::optional<std::vector<ClassifierEntry>> classifier;
   std::optional<ClassifierAction> default_action;
+  // Absent: TX_IDENTITY and SRC_BIND are left as they are (a controller's policy). Present:
+  // TX_IDENTITY and every SRC_BIND of the NIC are written (sources beyond the table unbound).
+  std::optional<TxIdentityConfig> tx_identity;
   bool operator==(const Policy&) const = default;
 };
 
