@@ -55,6 +55,7 @@ std::uint32_t instance_count(const regmap::RegisterInfo& reg, const Capabilities
   if (reg.count_param == "NumTenants") return caps.tenants;
   if (reg.count_param == "NumQueues") return caps.queues();
   if (reg.count_param == "NumClsEntries") return caps.cls_entries;
+  if (reg.count_param == "NumSources") return caps.sources;
   if (reg.count_param.empty()) return reg.max_count;
   throw HostError(fmt::format("register {} is counted by parameter {}, which no capability register reports",
                               reg.name, reg.count_param));
