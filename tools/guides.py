@@ -83,6 +83,25 @@ BLOCKS = {
         step("build/host/nicctl get-policy | grep -A 4 'id: 3'"),
         step("build/host/nicctl stats --step 250000", readme=r"^(tenant| +[0-1] )"),
     ]),
+    # docs/guides/cluster.md
+    "cluster-run": ("docs/guides/cluster.md", [
+        step("build/sim/nicsim cluster cluster/scenarios/small.yaml"),
+    ]),
+    "cluster-compare": ("docs/guides/cluster.md", [
+        step("build/sim/nicsim cluster cluster/scenarios/small.yaml --placement random --routing ecmp"),
+        step("build/sim/nicsim cluster cluster/scenarios/small.yaml --placement random --routing ecmp "
+             "--baseline progress+guard"),
+    ]),
+    "cluster-policy": ("docs/guides/cluster.md", [
+        step("build/agent/nicagent cluster cluster/scenarios/small.yaml --placement random --routing ecmp "
+             "--policy agent/policies/default"),
+    ]),
+    "cluster-json": ("docs/guides/cluster.md", [
+        step("build/sim/nicsim cluster cluster/scenarios/small.yaml --placement random --json | "
+             "python3 -c 'import json,sys; r=json.load(sys.stdin); "
+             "[print(l[\"link\"], l[\"frames\"], l[\"drops\"], round(100*l[\"utilisation\"],1), l[\"jobs\"]) "
+             "for l in r[\"links\"] if \"spine\" in l[\"link\"] and l[\"jobs\"] > 1]'"),
+    ]),
     # docs/guides/bitstream.md
     "bitstream": ("docs/guides/bitstream.md", [
         step("make bitstream BOARD=u250", readme=r".", rc=2),

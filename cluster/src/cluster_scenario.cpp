@@ -16,7 +16,8 @@ namespace {
 
 using fileio::MapReader;
 
-void read_fabric(MapReader& r, ClusterScenario& c) {
+// The fabric of `c`, read against the scenario `s` (its link rate and clock).
+void read_fabric(MapReader& r, const sim::Scenario& s, ClusterScenario& c) {
   if (!r.has("fabric")) r.fail_key("fabric", "required key is missing (expected the leaf-spine fabric)");
   MapReader f(r.doc(), r.node("fabric"), "fabric");
   FabricSpec& spec = c.fabric;
@@ -24,16 +25,16 @@ void read_fabric(MapReader& r, ClusterScenario& c) {
   spec.spines = static_cast<unsigned>(f.integer("spines", std::nullopt, 1, 256, "a number of spine switches"));
   spec.hosts_per_leaf = static_cast<unsigned>(f.integer("hosts_per_leaf", std::nullopt, 1, 256, "servers per leaf"));
   spec.gpus_per_host = static_cast<unsigned>(f.integer("gpus_per_host", 8, 1, 64, "GPUs per server"));
-  spec.host_gbps = c.base.link_gbps;
-  spec.uplink_gbps = f.num("uplink_gbps", c.base.link_gbps, 0.1, 10000.0, "a leaf-spine link rate in Gbit/s");
+  spec.host_gbps = s.link_gbps;
+  spec.uplink_gbps = f.num("uplink_gbps", s.link_gbps, 0.1, 10000.0, "a leaf-spine link rate in Gbit/s");
   spec.port_buffer_bytes =
       1024 * f.integer("port_buffer_kb", 1024, 2, 1u << 20, "a switch output port's buffer in KiB (at least a 2 KiB frame)");
   c.link_latency_ps = 1000 * f.integer("link_latency_ns", 1000, 1, 1'000'000, "a per-link latency in ns");
   // The servers and the fabric advance in windows of one link latency (cluster_sim.hpp): at
   // least one NIC clock cycle.
-  if (static_cast<double>(c.link_latency_ps) < 1e6 / c.base.clock_mhz)
+  if (static_cast<double>(c.link_latency_ps) < 1e6 / s.clock_mhz)
     f.fail_key("link_latency_ns", fmt::format("expected at least one NIC clock cycle ({} ns at {} MHz)",
-                                              1e3 / c.base.clock_mhz, c.base.clock_mhz));
+                                              1e3 / s.clock_mhz, s.clock_mhz));
   f.finish("leaves, spines, hosts_per_leaf, gpus_per_host, uplink_gbps, port_buffer_kb, link_latency_ns");
 }
 
@@ -49,7 +50,7 @@ ClusterScenario read_cluster(const std::string& file_name,
   };
   std::vector<Pending> lines;
   sim::ScenarioExtension ext;
-  ext.tenant_keys = "host, to_host";
+  ext.tenant_keys = "host, to_host, iterations";
   ext.read_tenant = [&](MapReader& t, const sim::TenantSpec& spec) {
     TenantPlacement w;
     Pending p;
@@ -66,14 +67,16 @@ ClusterScenario read_cluster(const std::string& file_name,
       w.to_host = static_cast<unsigned>(t.integer("to_host", std::nullopt, 0, 1u << 20, "a host number"));
       if (*w.to_host == *w.host) t.fail_key("to_host", "expected a host other than the tenant's own");
     }
+    if (t.has("iterations")) {
+      if (w.host) t.fail_key("iterations", "only allowed for a job (a DDP tenant without host)");
+      w.iterations = t.integer("iterations", std::nullopt, 1, 1u << 30, "ring iterations after which the job completes");
+    }
     c.where.push_back(w);
     lines.push_back(p);
   };
   ext.top_keys = "fabric, placement, routing";
   ext.read_top = [&](MapReader& r, sim::Scenario& s) {
-    c.base.link_gbps = s.link_gbps;
-    c.base.clock_mhz = s.clock_mhz;
-    read_fabric(r, c);
+    read_fabric(r, s, c);
     c.placement = *placement_from(r.choice("placement", {"random", "packed", "vclos"}, std::string("vclos")));
     c.routing = *routing_from(r.choice("routing", {"ecmp", "balanced"}, std::string("ecmp")));
     const Fabric fabric(c.fabric);

@@ -9,6 +9,7 @@
 #include "nicsched/control/error.hpp"
 #include "nicsched/control/guard.hpp"
 #include "nicsched/control/selector.hpp"
+#include "nicsched/host/policy.hpp"
 
 namespace nicsched::control {
 namespace {
@@ -199,6 +200,18 @@ const std::vector<std::string>& baseline_names() {
 const std::vector<std::string>& static_baseline_names() {
   static const std::vector<std::string> names(baseline_names().begin(), baseline_names().begin() + 3);  // fifo, fair, sp
   return names;
+}
+
+bool is_static_baseline(const std::string& name) {
+  const auto& names = static_baseline_names();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+host::Policy read_controller_base(drivers::RegisterBus& bus, const host::Capabilities& caps) {
+  host::Policy base = host::read_policy(bus, caps);
+  base.classifier.reset();
+  base.default_action.reset();
+  return base;
 }
 
 std::unique_ptr<Controller> make_baseline(const std::string& name, std::vector<std::uint32_t> sp_levels) {

@@ -105,7 +105,7 @@ class ModelCore final : public NicCore {
     for (const nic::RegWrite& w : nic::encode_tx_identity(id)) regs_.write(w.addr, w.value);
     regs_.write(rm::COMMIT::kOffset, rm::COMMIT::GO.set(0, 1));
   }
-  [[nodiscard]] std::uint64_t tx_spoofed(std::uint32_t source) const override { return model_.spoofed(source); }
+  [[nodiscard]] std::uint64_t tx_spoofed(std::uint32_t tx_source) const override { return model_.spoofed(tx_source); }
 
   AxilResult axil_read(std::uint32_t addr, std::uint32_t /*timeout*/) override {
     const auto [value, resp] = regs_.read(addr & kAddrMask);
@@ -230,7 +230,9 @@ class ModelCore final : public NicCore {
     }
 
     model_.set_output_ready(Direction::kTx, tx_ready_);
-    model_.step(1);
+    // The per-cycle step: run() has tried an inert span (run_inert()) already, so step(1)
+    // would mostly ask inert_cycles() again only to find 0.
+    model_.step_cycle();
     bool tx_last_beat = false;
     for (const refmodel::FrameRecord& r : model_.pop_records()) tx_last_beat = finish(r) || tx_last_beat;
     mirror_dispatches();
@@ -347,11 +349,11 @@ class ModelCore final : public NicCore {
     std::uint64_t on_output_from = 0;  // first cycle it may be on the output
   };
 
-  void mirror_arrival(std::uint64_t id, const std::vector<std::uint8_t>& bytes, std::uint32_t source) {
+  void mirror_arrival(std::uint64_t id, const std::vector<std::uint8_t>& bytes, std::uint32_t tx_source) {
     const refmodel::ParsedFrame pf = refmodel::parse_frame(bytes, false, refmodel::kMinHostFrameBytes);
     const bool to_default = pf.drop == refmodel::ParseDrop::kUnknownEtype && active_.bad_to_default;
     if (pf.drop != refmodel::ParseDrop::kNone && !to_default) return;  // the parser drops it
-    const refmodel::TxIdentity ident = refmodel::classify_tx(pf, active_, model_.sources(), source);
+    const refmodel::TxIdentity ident = refmodel::classify_tx(pf, active_, model_.sources(), tx_source);
     if (ident.dropped) return;  // dropped as a spoof
     const refmodel::ClassifierAction& a = ident.action;
     TxFrame f;

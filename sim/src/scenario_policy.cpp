@@ -21,10 +21,9 @@ std::vector<std::uint32_t> scenario_priorities(const Scenario& s, std::uint32_t 
 }
 
 host::Policy baseline_policy(const std::string& baseline, const Scenario& s, const host::Capabilities& caps) {
-  const auto& names = control::static_baseline_names();
-  if (std::find(names.begin(), names.end(), baseline) == names.end()) {
+  if (!control::is_static_baseline(baseline)) {
     std::string known;
-    for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+    for (const auto& n : control::static_baseline_names()) known += (known.empty() ? "" : ", ") + n;
     throw SimError("unknown static baseline '" + baseline + "' (expected " + known + ")");
   }
   host::Policy base;

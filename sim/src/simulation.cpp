@@ -177,11 +177,40 @@ void Simulation::barrier(std::size_t i) {
 }
 
 void Simulation::resend(std::size_t i, std::uint64_t payload) {
-  const TenantSpec& spec = tenants_.at(i).spec;
-  if (tenants_[i].progress().phase == Phase::kLeft) return;
-  ++host_[i].retransmits;
-  host_[i].bulk[static_cast<int>(Direction::kTx)].push_front({Flow::kBulkTx, payload, spec.mtu_frame_bytes, nic_->cycle()});
-  nic_->notify_pending(Direction::kTx);
+  send_again(i, {Flow::kBulkTx, payload, tenants_.at(i).spec.mtu_frame_bytes, nic_->cycle()});
+}
+
+void Simulation::send_again(std::size_t slot, const Pending& p) {
+  if (tenants_[slot].progress().phase == Phase::kLeft) return;
+  Host& h = host_[slot];
+  ++h.retransmits;
+  h.bulk[static_cast<int>(dir_of(p.flow))].push_front(p);
+  nic_->notify_pending(dir_of(p.flow));
+}
+
+void Simulation::start_tenant(std::size_t i, TenantSpec spec, std::uint64_t seed) {
+  Tenant& t = tenants_.at(i);
+  const Phase phase = t.progress().phase;
+  if (phase != Phase::kNotArrived && phase != Phase::kLeft)
+    throw SimError(fmt::format("start_tenant: tenant {} ({}) is running", i, t.spec.name));
+  const std::uint64_t now = nic_->cycle();
+  spec.index = t.spec.index;
+  spec.vlan = t.spec.vlan;
+  spec.port = t.spec.port;
+  spec.start_cycle = now;
+  Host& h = host_[i];
+  cancel(spec.index);
+  h.inflight_bytes[0] = h.inflight_bytes[1] = 0;
+  ++h.generation;
+  t.spec = spec;
+  t.workload = make_workload(spec, seed, scenario_.clock_mhz);
+  process_due(now);
+}
+
+void Simulation::stop_tenant(std::size_t i) {
+  Tenant& t = tenants_.at(i);
+  t.spec.stop_cycle = nic_->cycle();
+  t.workload->stop(nic_->cycle(), *this);
 }
 
 // ------------------------------------------------------------------ event loop
@@ -237,14 +266,12 @@ void Simulation::expire_lost(std::uint64_t now) {
     expired_.insert(id);
     const std::size_t slot = slot_of(f.tenant);
     Host& h = host_[slot];
+    if (f.generation != h.generation) continue;  // of the tenant's earlier workload (start_tenant)
     const int d = static_cast<int>(f.dir);
     if (f.flow != Flow::kRaw && f.flow != Flow::kControl) h.inflight_bytes[d] -= f.frame_len;
     const bool closed_loop = tenants_[slot].spec.window_bytes != 0;
-    if (f.flow == Flow::kBulkTx || f.flow == Flow::kBulkRx) {
-      if (closed_loop && tenants_[slot].progress().phase != Phase::kLeft) {
-        ++h.retransmits;
-        h.bulk[d].push_front({f.flow, f.payload, f.frame_len, f.created});
-      }
+    if ((f.flow == Flow::kBulkTx || f.flow == Flow::kBulkRx) && closed_loop) {
+      send_again(slot, {f.flow, f.payload, f.frame_len, f.created});
     }
     nic_->notify_pending(f.dir);
   }
@@ -342,7 +369,7 @@ bool Simulation::next_frame(Direction dir, std::uint64_t cycle, std::vector<std:
     const Tag tag{id, created, frame_len, static_cast<std::uint8_t>(spec.index), static_cast<std::uint8_t>(flow)};
     frame.resize(frame_len);
     builder_.build(frame.data(), frame_len, h.flow[static_cast<int>(flow)], tag);
-    inflight_.emplace(id, InFlight{spec.index, flow, dir, frame_len, payload, created, cycle});
+    inflight_.emplace(id, InFlight{spec.index, flow, dir, frame_len, payload, created, cycle, h.generation});
     rr_[d] = slot;
     tx_source_ = spec.index;
     return true;
@@ -377,6 +404,7 @@ void Simulation::frame_out(const OutFrame& f) {
   const std::size_t slot = slot_of(in.tenant);
   Host& h = host_[slot];
   ++frames_checked_;
+  if (in.generation != h.generation) return;  // of the tenant's earlier workload (start_tenant)
   if (!builder_.intact(f.data, f.len, h.flow[static_cast<int>(in.flow)], *tag) || in.dir != f.dir) {
     ++integrity_errors_;
     if (integrity_errors_ <= 5) {

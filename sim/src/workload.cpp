@@ -32,6 +32,11 @@ void Workload::on_delivered(Flow, std::uint64_t payload_bytes, std::uint64_t, Tr
   progress_.delivered_bytes += payload_bytes;
 }
 
+void Workload::stop(std::uint64_t now, TrafficSink& out) {
+  spec_.stop_cycle = std::min(spec_.stop_cycle, now);
+  if (progress_.phase != Phase::kLeft) wake(now, out);  // at its stop cycle: every kind leaves
+}
+
 void Workload::barrier(std::uint64_t now, TrafficSink&) {
   throw SimError(fmt::format("cycle {}: tenant {} ({}) is not a ring member waiting at its barrier", now, spec_.name,
                              to_string(spec_.kind)));

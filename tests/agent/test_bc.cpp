@@ -6,6 +6,9 @@
 #include <array>
 #include <filesystem>
 #include <random>
+#include <span>
+#include <string>
+#include <vector>
 
 #include "cartpole.hpp"
 #include "nicsched/ppo/policy.hpp"
@@ -159,6 +162,46 @@ TEST_CASE("bc: tenant-permuted copies teach the teacher's rule to a slot that ne
   for (int i = 0; i < 4; ++i) e.push_back(std::make_unique<TwoTenants>());
   nicsched::ppo::Trainer bad(config(), std::move(e));
   CHECK_THROWS_AS(bad.behaviour_clone(10, 1, 1e-3, nicsched::ppo::TenantLayout{1, 3, 2, 1, 1, 2, 1}),
+                  nicsched::ppo::ConfigError);
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("bc: DAgger's fit follows the heavier label where labels conflict", "[bc][dagger]") {
+  const auto dir = std::filesystem::temp_directory_path() / "nicsched_agent_bc_weights";
+  std::filesystem::remove_all(dir);
+  // Every observation twice, once labelled 0 and once 1: only the weights break the tie.
+  constexpr std::size_t kObs = 32;
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<float> u(-1.0F, 1.0F);
+  std::vector<float> obs;
+  std::vector<int> labels;
+  for (std::size_t i = 0; i < kObs; ++i) {
+    std::array<float, 4> x{u(rng), u(rng), u(rng), u(rng)};
+    for (int label = 0; label < 2; ++label) {
+      obs.insert(obs.end(), x.begin(), x.end());
+      labels.push_back(label);
+    }
+  }
+  const std::vector<std::uint8_t> masks(2 * kObs * 2, 1);
+  auto fit = [&](float weight_of_1, const std::string& name) {
+    std::vector<float> weights;
+    for (std::size_t i = 0; i < kObs; ++i) weights.insert(weights.end(), {2.0F - weight_of_1, weight_of_1});
+    nicsched::ppo::Trainer trainer(config(), envs(false));
+    (void)trainer.fit_labels(nicsched::ppo::LabelledBatch{2 * kObs, obs, labels, masks, weights}, 30, 3e-3);
+    trainer.export_policy(dir / name, "");
+    const nicsched::ppo::TrainedPolicy p(dir / name);
+    int ones = 0;
+    for (std::size_t i = 0; i < kObs; ++i) {
+      ones += p.act(std::span<const float>(obs).subspan(8 * i, 4), std::vector<std::uint8_t>(2, 1)).at(0);
+    }
+    return ones;
+  };
+  CHECK(fit(1.8F, "towards-1") == static_cast<int>(kObs));
+  CHECK(fit(0.2F, "towards-0") == 0);
+  // One weight per row or none.
+  nicsched::ppo::Trainer trainer(config(), envs(false));
+  const std::vector<float> short_weights(3, 1.0F);
+  CHECK_THROWS_AS(trainer.fit_labels(nicsched::ppo::LabelledBatch{2 * kObs, obs, labels, masks, short_weights}, 1, 1e-3),
                   nicsched::ppo::ConfigError);
   std::filesystem::remove_all(dir);
 }

@@ -80,3 +80,17 @@ TEST_CASE("config: what ppo_config_yaml writes loads back unchanged", "[config]"
   CHECK(back.use_target_kl);
   CHECK(back.hidden_sizes == cfg.hidden_sizes);
 }
+
+TEST_CASE("config: the DAgger config's continuation and weights are words, bad ones named", "[config][dagger]") {
+  nicsched::ppo::DaggerConfig cfg;
+  cfg.continue_with = "student";
+  cfg.weights = "gap";
+  const auto back = nicsched::ppo::load_dagger_config(write_temp("dagger.yaml", nicsched::ppo::dagger_config_yaml(cfg)));
+  CHECK(back.continue_with == "student");
+  CHECK(back.weights == "gap");
+  CHECK(nicsched::ppo::load_dagger_config(write_temp("dagger-empty.yaml", "iterations: 1\n")).continue_with == "default");
+  CHECK_THROWS_WITH(nicsched::ppo::load_dagger_config(write_temp("dagger-bad.yaml", "continue_with: oracle\n")),
+                    Catch::Contains("continue_with") && Catch::Contains("oracle"));
+  CHECK_THROWS_WITH(nicsched::ppo::load_dagger_config(write_temp("dagger-bad2.yaml", "weights: spread\n")),
+                    Catch::Contains("weights") && Catch::Contains("spread"));
+}

@@ -160,12 +160,12 @@ class Schedule final : public Controller {
   std::uint64_t n_ = 0;
 };
 
-}  // namespace
-
-TEST_CASE("DAgger labels are the oracle's choice among the strategies on the same fork", "[lookahead][dagger]") {
+// The labels of the student `sp`'s run, checked against plans written apart from the
+// oracle: each strategy's copy scores what "sp, then the strategy for H, then `then`"
+// scores on a run of its own, and the label is the lowest (first on a tie).
+void check_labels(const NicEnvConfig& env, const LookaheadConfig& cfg, LabelContinuation then) {
   const ScenarioEntry& e = mixed();
-  const NicEnvConfig env = strategy_env();
-  const LabelledRun r = run_labelled(e, 1, make_baseline("sp"), env, kIterations, config());
+  const LabelledRun r = run_labelled(e, 1, make_baseline("sp"), env, kIterations, cfg, then);
   REQUIRE(r.states.size() >= 2);
   // The student's run is what it runs alone: labelling forks, it does not steer.
   auto sp = make_baseline("sp");
@@ -176,23 +176,70 @@ TEST_CASE("DAgger labels are the oracle's choice among the strategies on the sam
     CHECK(r.default_scores[a] == score_run(run_controller(e, 1, *c, kInterval, kIterations), e.scenario).norm_time);
     CHECK_FALSE(r.default_scores[a] < r.default_scores[r.default_arm]);
   }
+  const std::size_t after = then == LabelContinuation::kStudent ? env.strategies.size() : r.default_arm;
   for (std::size_t i = 0; i < 2; ++i) {
     const LabelledState& st = r.states[i];
     INFO("decision " << st.decision);
-    CHECK(st.decision == (i + 1) * config().every);
+    CHECK(st.decision == (i + 1) * cfg.every);
     REQUIRE(st.arm_scores.size() == env.strategies.size());
     CHECK(st.observation.size() == r.states.front().observation.size());
     CHECK(std::any_of(st.observation.begin(), st.observation.end(), [](float x) { return x != 0.0F; }));
     CHECK(st.mask == std::vector<std::uint8_t>(env.strategies.size(), 1));
-    // Each strategy's copy scored what the same plan scores on a run of its own.
     for (std::size_t a = 0; a < env.strategies.size(); ++a) {
       INFO("strategy " << env.strategies[a]);
-      Schedule plan(env, st.decision, config().horizon, a, r.default_arm);
+      Schedule plan(env, st.decision, cfg.horizon, a, after);
       CHECK(st.arm_scores[a] == score_run(run_controller(e, 1, plan, kInterval, kIterations), e.scenario).norm_time);
       CHECK_FALSE(st.arm_scores[a] < st.arm_scores[st.label]);
     }
     for (std::size_t a = 0; a < st.label; ++a) CHECK(st.arm_scores[a] > st.arm_scores[st.label]);  // first on a tie
   }
+}
+
+}  // namespace
+
+TEST_CASE("DAgger labels are the oracle's choice among the strategies on the same fork", "[lookahead][dagger]") {
+  check_labels(strategy_env(), config(), LabelContinuation::kDefaultRule);
+}
+
+TEST_CASE("DAgger labels with the student's continuation: the copies continue with the student",
+          "[lookahead][dagger]") {
+  check_labels(strategy_env(), config(), LabelContinuation::kStudent);
+  // The continuation matters on this scenario, so the check above says something.
+  const LabelledRun by_default =
+      run_labelled(mixed(), 1, make_baseline("sp"), strategy_env(), kIterations, config(), LabelContinuation::kDefaultRule);
+  const LabelledRun by_student =
+      run_labelled(mixed(), 1, make_baseline("sp"), strategy_env(), kIterations, config(), LabelContinuation::kStudent);
+  CHECK(by_default.states.front().arm_scores != by_student.states.front().arm_scores);
+}
+
+TEST_CASE("DAgger labels under a strategy hold: at the student's decisions only", "[lookahead][dagger]") {
+  NicEnvConfig env = strategy_env();
+  env.strategy_hold = 12;
+  check_labels(env, config(), LabelContinuation::kDefaultRule);  // k = 24, a multiple of 12
+  LookaheadConfig c = config();
+  c.every = 18;
+  CHECK_THROWS_WITH(run_labelled(mixed(), 1, make_baseline("sp"), env, kIterations, c),
+                    Catch::Contains("strategy_hold") && Catch::Contains("every (k = 18)"));
+}
+
+TEST_CASE("DAgger rows weigh by how much their choice matters", "[lookahead][dagger]") {
+  LabelledState st;
+  st.arm_scores = {2.0, 1.0, 1.5};
+  CHECK(st.gap() == Approx(0.5));
+  st.arm_scores = {1.0, 1.2, 1.0};
+  CHECK(st.gap() == 0.0);  // a tie: the choice does not matter
+  st.arm_scores = {1.0, NAN};
+  CHECK(st.gap() == 0.0);
+  DaggerData data;
+  data.gaps = {0.0F, 0.01F, 0.03F};
+  data.labels = {0, 1, 2};
+  const std::vector<float> w = data.gap_weights();
+  REQUIRE(w.size() == 3);
+  CHECK(w[0] == 0.0F);
+  CHECK(w[1] == Approx(0.75));
+  CHECK(w[2] == Approx(2.25));
+  data.gaps = {0.0F, 0.0F, 0.0F};
+  CHECK_THROWS_WITH(data.gap_weights(), Catch::Contains("gap"));
 }
 
 TEST_CASE("DAgger data keeps every iteration's rows", "[lookahead][dagger]") {
@@ -213,6 +260,7 @@ TEST_CASE("DAgger data keeps every iteration's rows", "[lookahead][dagger]") {
     const LabelledState& st = earlier ? first.states[i] : second.states[i - first.states.size()];
     CHECK(data.iterations[i] == (earlier ? 0U : 1U));
     CHECK(data.labels[i] == static_cast<int>(st.label));
+    CHECK(data.gaps[i] == static_cast<float>(st.gap()));
     CHECK(std::equal(st.observation.begin(), st.observation.end(),
                      data.observations.begin() + static_cast<std::ptrdiff_t>(i * data.observation_size)));
   }

@@ -160,6 +160,28 @@ TEST_CASE("strategy action: a switch mid-run hands over to a controller that fol
   CHECK(switched.progress != Approx(only_progress.progress).epsilon(1e-6));
 }
 
+TEST_CASE("strategy action: a hold keeps the strategy chosen at the start of each period", "[strategy]") {
+  auto cfg = strategy_config();
+  const int fifo = index_of(cfg, "fifo");
+  const int progress = index_of(cfg, "progress+guard");
+  constexpr std::uint32_t kHold = 50;
+  // A policy that changes its mind every 7 decisions.
+  const auto restless = [&](std::uint32_t s) { return (s / 7) % 2 == 0 ? fifo : progress; };
+  cfg.strategy_hold = kHold;
+  const auto held = env_return(cfg, restless);
+  // The same run without a hold, choosing at each period's start what the hold kept.
+  cfg.strategy_hold = 1;
+  check_same(held, env_return(cfg, [&](std::uint32_t s) { return restless(s - s % kHold); }));
+  // ... and the hold changed the run: the restless choices alone give another.
+  CHECK(held.progress != Approx(env_return(cfg, restless).progress).epsilon(1e-6));
+  // The hold is part of env.yaml; 0 is refused naming the key.
+  cfg.strategy_hold = kHold;
+  CHECK(nicsched::control::parse_env_config(nicsched::control::env_config_yaml(cfg), "round trip").strategy_hold ==
+        kHold);
+  CHECK_THROWS_WITH(nicsched::control::parse_env_config("action: strategy\nstrategy_hold: 0\n", "h.yaml"),
+                    Catch::Contains("h.yaml") && Catch::Contains("strategy_hold"));
+}
+
 TEST_CASE("strategy action: a fork continues with every strategy's state", "[strategy]") {
   const auto cfg = strategy_config();
   NicEnv env(cfg, [](std::uint64_t seed) { return nicsched::control::make_sim_target(entry(), seed); });

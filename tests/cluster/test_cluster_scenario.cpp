@@ -39,13 +39,15 @@ TEST_CASE("the example cluster scenario loads: fabric, policies, jobs and pinned
   CHECK(c.link_latency_ps == 1'000'000u);
   CHECK(c.placement == cluster::PlacementPolicy::kVclos);
   CHECK(c.routing == cluster::Routing::kEcmp);
-  REQUIRE(c.base.tenants.size() == 5);
-  REQUIRE(c.where.size() == 5);
+  REQUIRE(c.base.tenants.size() == 6);
+  REQUIRE(c.where.size() == 6);
   CHECK(c.where[0].is_job());
   CHECK(c.base.tenants[0].workers == 12);
-  CHECK(c.where[3].host == 1u);
-  CHECK(c.where[4].host == 2u);
-  CHECK(c.where[4].to_host == 5u);
+  CHECK(c.where[0].iterations == 0);
+  CHECK(c.where[2].iterations == 10);
+  CHECK(c.where[4].host == 1u);
+  CHECK(c.where[5].host == 2u);
+  CHECK(c.where[5].to_host == 5u);
 }
 
 TEST_CASE("cluster scenario errors name the line and the key", "[cluster]") {
@@ -74,6 +76,10 @@ TEST_CASE("cluster scenario errors name the line and the key", "[cluster]") {
   const std::string three_jobs = "tenants:\n  - {name: a, type: ddp, model: resnet50, workers: 2}\n  - {name: b, type: ddp, model: resnet50, workers: 2}\n"
                                  "  - {name: c, type: ddp, model: resnet50, workers: 2}\n";
   CHECK(error_of(kHead + kFabric + three_jobs) == "no error");
+  CHECK_THAT(error_of(kHead + kFabric + "tenants:\n  - {name: b, type: background, rate_gbps: 1, host: 1, iterations: 3}\n"),
+             Catch::StartsWith("6: tenants[0].iterations: ") && Catch::Contains("only allowed for a job"));
+  CHECK_THAT(error_of(kHead + kFabric + "tenants:\n  - {name: a, type: ddp, model: resnet50, workers: 2, iterations: 0}\n"),
+             Catch::StartsWith("6: tenants[0].iterations: "));
   // The scenario's own checks still hold.
   CHECK_THAT(error_of(kHead + kFabric + "tenants:\n  - {name: a, type: ddp, model: resnet50, workers: 1}\n"),
              Catch::StartsWith("6: tenants[0].workers: "));

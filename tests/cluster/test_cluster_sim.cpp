@@ -18,6 +18,19 @@ cluster::ClusterOptions with(const std::string& baseline) {
   return o;
 }
 
+// Every tenant of a cluster server ran as it did in the run it is compared with.
+void check_same_tenants(const sim::RunMetrics& server, const sim::RunMetrics& reference) {
+  REQUIRE(server.tenants.size() == reference.tenants.size());
+  for (std::size_t i = 0; i < server.tenants.size(); ++i) {
+    INFO(reference.tenants[i].name);
+    CHECK(server.tenants[i].completed == reference.tenants[i].completed);
+    CHECK(server.tenants[i].delivered_bytes == reference.tenants[i].delivered_bytes);
+    CHECK(server.tenants[i].iter_mean_us == reference.tenants[i].iter_mean_us);
+    CHECK(server.tenants[i].control_p99_us == reference.tenants[i].control_p99_us);
+    CHECK(server.tenants[i].crypto_wait_cycles == reference.tenants[i].crypto_wait_cycles);
+  }
+}
+
 double mean(const std::vector<std::uint64_t>& v) {
   REQUIRE(!v.empty());
   return static_cast<double>(std::accumulate(v.begin(), v.end(), std::uint64_t{0})) / static_cast<double>(v.size());
@@ -53,19 +66,10 @@ TEST_CASE("a server in cluster mode gives the same per-tenant results as nicsim 
   sim::Simulation alone(c.base, o);
   alone.run_to_end();
   const sim::RunMetrics m = alone.metrics();
-  const sim::RunMetrics& h = r.hosts[0].second;
-  REQUIRE(h.tenants.size() == m.tenants.size());
-  CHECK(m.tenants[0].delivered_bytes > 0);
-  CHECK(m.tenants[1].completed > 0);
-  CHECK(m.tenants[2].completed > 0);
-  for (std::size_t i = 0; i < m.tenants.size(); ++i) {
-    INFO(m.tenants[i].name);
-    CHECK(h.tenants[i].completed == m.tenants[i].completed);
-    CHECK(h.tenants[i].delivered_bytes == m.tenants[i].delivered_bytes);
-    CHECK(h.tenants[i].iter_mean_us == m.tenants[i].iter_mean_us);
-    CHECK(h.tenants[i].control_p99_us == m.tenants[i].control_p99_us);
-    CHECK(h.tenants[i].crypto_wait_cycles == m.tenants[i].crypto_wait_cycles);
-  }
+  CHECK(m.tenants.at(0).delivered_bytes > 0);
+  CHECK(m.tenants.at(1).completed > 0);
+  CHECK(m.tenants.at(2).completed > 0);
+  check_same_tenants(r.hosts[0].second, m);
 }
 
 TEST_CASE("a server under a dynamic controller decides as nicagent eval's run does", "[cluster]") {
@@ -83,15 +87,7 @@ TEST_CASE("a server under a dynamic controller decides as nicagent eval's run do
     REQUIRE(r.hosts.size() == 1);
     const auto controller = control::make_baseline(name);
     const control::RunResult run = control::run_controller({c.base, {}, std::nullopt}, 0, *controller, 2000);
-    const sim::RunMetrics& h = r.hosts[0].second;
-    REQUIRE(h.tenants.size() == run.metrics.tenants.size());
-    for (std::size_t i = 0; i < h.tenants.size(); ++i) {
-      INFO(h.tenants[i].name);
-      CHECK(h.tenants[i].completed == run.metrics.tenants[i].completed);
-      CHECK(h.tenants[i].delivered_bytes == run.metrics.tenants[i].delivered_bytes);
-      CHECK(h.tenants[i].iter_mean_us == run.metrics.tenants[i].iter_mean_us);
-      CHECK(h.tenants[i].control_p99_us == run.metrics.tenants[i].control_p99_us);
-    }
+    check_same_tenants(r.hosts[0].second, run.metrics);
   }
 }
 
@@ -152,6 +148,40 @@ TEST_CASE("a job that finds no room waits until one leaves, and its wait is coun
   CHECK(r.jobs[1].arrival_cycle == 25'000);   // 0.1 ms at 250 MHz
   CHECK(r.jobs[1].placed_cycle == 125'000);   // when a left, 0.5 ms
   CHECK_FALSE(r.jobs[1].iteration_cycles.empty());
+}
+
+TEST_CASE("a job completes after its iterations, the next one takes its GPUs then, and its JCT counts the wait",
+          "[cluster]") {
+  // Four GPUs. Job a needs all four for 3 iterations; job b arrives at 0.01 ms, needs all four
+  // for 2 iterations, and waits for a to complete.
+  const std::string a = "  - {name: a, iterations: 3, " + kJob.substr(0, kJob.find("workers")) + "workers: 4}\n";
+  const std::string b = "  - {name: b, iterations: 2, start_ms: 0.01, " + kJob.substr(0, kJob.find("workers")) + "workers: 4}\n";
+  auto run = [](const std::string& text) {
+    auto c = cluster::parse_cluster_scenario(text, "c.yaml");
+    c.placement = cluster::PlacementPolicy::kPacked;
+    cluster::ClusterSim cs(c, with("fifo"));
+    cs.run();
+    return cs.result();
+  };
+  const auto both = run(fabric_head(2) + "tenants:\n" + a + b);
+  const auto alone = run(fabric_head(2) + "tenants:\n" + b);
+  REQUIRE(both.jobs.size() == 2);
+  const auto& ja = both.jobs[0];
+  const auto& jb = both.jobs[1];
+  REQUIRE(ja.completion_cycle);
+  CHECK(ja.iteration_cycles.size() == 3);
+  CHECK(*ja.jct_cycles() == std::accumulate(ja.iteration_cycles.begin(), ja.iteration_cycles.end(), std::uint64_t{0}));
+  CHECK(jb.arrival_cycle == 2'500);          // 0.01 ms at 250 MHz
+  CHECK(jb.placed_cycle == *ja.completion_cycle);
+  REQUIRE(jb.completion_cycle);
+  CHECK(jb.iteration_cycles.size() == 2);
+  const std::uint64_t run_b = std::accumulate(jb.iteration_cycles.begin(), jb.iteration_cycles.end(), std::uint64_t{0});
+  CHECK(*jb.jct_cycles() == (jb.placed_cycle - jb.arrival_cycle) + run_b);
+  // Alone, b starts on arrival and runs as long (the same GPUs, the same NIC slots).
+  REQUIRE(alone.jobs[0].completion_cycle);
+  CHECK(alone.jobs[0].placed_cycle == alone.jobs[0].arrival_cycle);
+  CHECK(static_cast<double>(*alone.jobs[0].jct_cycles()) == Approx(static_cast<double>(run_b)).epsilon(0.01));
+  CHECK(*jb.jct_cycles() > *alone.jobs[0].jct_cycles() + (jb.placed_cycle - jb.arrival_cycle) / 2);
 }
 
 TEST_CASE("a cluster run is deterministic", "[cluster]") {

@@ -10,14 +10,7 @@ using namespace nicsched::cluster;
 
 namespace {
 FabricSpec small() {
-  FabricSpec s;
-  s.leaves = 3;
-  s.spines = 2;
-  s.hosts_per_leaf = 2;
-  s.gpus_per_host = 4;
-  s.host_gbps = 100;
-  s.uplink_gbps = 50;
-  return s;
+  return {.leaves = 3, .spines = 2, .hosts_per_leaf = 2, .gpus_per_host = 4, .host_gbps = 100, .uplink_gbps = 50};
 }
 }  // namespace
 

@@ -15,13 +15,8 @@ constexpr std::uint64_t kLat = 1'000;
 constexpr std::uint32_t kFrame = 1500;
 
 Fabric tiny(std::uint64_t buffer_frames) {
-  FabricSpec s;
-  s.leaves = 2;
-  s.spines = 2;
-  s.hosts_per_leaf = 2;
-  s.gpus_per_host = 1;
-  s.port_buffer_bytes = buffer_frames * kFrame;
-  return Fabric(s);
+  return Fabric({.leaves = 2, .spines = 2, .hosts_per_leaf = 2, .gpus_per_host = 1,
+                 .port_buffer_bytes = buffer_frames * kFrame});
 }
 
 struct Outcome {

@@ -13,12 +13,7 @@ using namespace nicsched::cluster;
 namespace {
 // 4 leaves x 2 spines, 2 hosts per leaf, 4 GPUs per host: 8 GPUs per leaf, 32 in all.
 Fabric four_by_two() {
-  FabricSpec s;
-  s.leaves = 4;
-  s.spines = 2;
-  s.hosts_per_leaf = 2;
-  s.gpus_per_host = 4;
-  return Fabric(s);
+  return Fabric({.leaves = 4, .spines = 2, .hosts_per_leaf = 2, .gpus_per_host = 4});
 }
 
 std::set<unsigned> leaves_of(const Fabric& f, const Allocation& a) {
@@ -94,12 +89,7 @@ TEST_CASE("vClos puts a job that fits under one leaf there, and a larger one on 
 }
 
 TEST_CASE("vClos never puts two jobs on one fabric link, under random arrivals and departures", "[cluster]") {
-  FabricSpec spec;
-  spec.leaves = 4;
-  spec.spines = 2;
-  spec.hosts_per_leaf = 4;
-  spec.gpus_per_host = 2;
-  const Fabric f(spec);
+  const Fabric f({.leaves = 4, .spines = 2, .hosts_per_leaf = 4, .gpus_per_host = 2});
   std::mt19937_64 rng(12345);
   Placer placer(f, PlacementPolicy::kVclos, 99);
   std::vector<std::pair<unsigned, Allocation>> running;

@@ -9,12 +9,7 @@ namespace {
 // 2 leaves x 2 spines, 2 hosts per leaf, 2 GPUs per host: host h holds GPUs 2h and 2h + 1;
 // hosts 0 and 1 sit under leaf 0, hosts 2 and 3 under leaf 1.
 Fabric tiny() {
-  FabricSpec s;
-  s.leaves = 2;
-  s.spines = 2;
-  s.hosts_per_leaf = 2;
-  s.gpus_per_host = 2;
-  return Fabric(s);
+  return Fabric({.leaves = 2, .spines = 2, .hosts_per_leaf = 2, .gpus_per_host = 2});
 }
 
 std::vector<Flow> jobs_flows(const Fabric& f, const std::vector<std::vector<unsigned>>& gpus) {

@@ -104,11 +104,11 @@ struct Copies {
     return d;
   }
 
-  // Arms 0 .. count-1, each "arm for H, then the default rule", on copies of `run`.
-  std::vector<double> arms(const ControlledRun& run, std::uint32_t count, std::uint32_t default_arm,
+  // Arms 0 .. count-1, each "arm for H, then `then`", on copies of `run`.
+  std::vector<double> arms(const ControlledRun& run, std::uint32_t count, std::uint32_t then,
                            const LookaheadConfig& config) {
     std::vector<double> scores;
-    for (std::uint32_t a = 0; a < count; ++a) scores.push_back(play(run, Plan{a, default_arm, config.horizon}, steps(config)));
+    for (std::uint32_t a = 0; a < count; ++a) scores.push_back(play(run, Plan{a, then, config.horizon}, steps(config)));
     return scores;
   }
 
@@ -171,13 +171,40 @@ LookaheadResult run_lookahead(const ScenarioEntry& entry, std::uint64_t seed,
   return out;
 }
 
+const char* label_continuation_name(LabelContinuation c) {
+  switch (c) {
+    case LabelContinuation::kDefaultRule: return "default";
+    case LabelContinuation::kStudent: return "student";
+  }
+  return "?";
+}
+
+double LabelledState::gap() const {
+  double best = NAN, second = NAN;
+  for (const double s : arm_scores) {
+    if (std::isnan(s)) return 0.0;
+    if (std::isnan(best) || s < best) {
+      second = best;
+      best = s;
+    } else if (std::isnan(second) || s < second) {
+      second = s;
+    }
+  }
+  return std::isnan(second) || !(best > 0.0) ? 0.0 : (second - best) / best;
+}
+
 LabelledRun run_labelled(const ScenarioEntry& entry, std::uint64_t seed, std::unique_ptr<Controller> student,
                          const NicEnvConfig& env, std::optional<std::uint64_t> min_iterations,
-                         const LookaheadConfig& config) {
+                         const LookaheadConfig& config, LabelContinuation then) {
   if (env.action != ActionKind::kStrategy || env.strategies.empty()) {
     throw EnvError("DAgger labels: the env config's action must be `strategy` with its strategies");
   }
   check(config);
+  if (config.every % env.strategy_hold != 0) {
+    throw EnvError("DAgger labels: every (k = " + std::to_string(config.every) +
+                   ") must be a multiple of the env config's strategy_hold (" + std::to_string(env.strategy_hold) +
+                   "): the labels are for decisions the student takes");
+  }
   std::vector<std::unique_ptr<Controller>> members;
   for (const auto& name : env.strategies) members.push_back(make_baseline(name));
   const auto n_strategies = static_cast<std::uint32_t>(members.size());
@@ -199,7 +226,10 @@ LabelledRun run_labelled(const ScenarioEntry& entry, std::uint64_t seed, std::un
     // Every k-th decision after the first, the oracle's comparison on a copy of the run as
     // it stands: each strategy in charge from the next decision on.
     std::vector<double> scores;
-    if (decisions > 0 && decisions % config.every == 0) scores = copies.arms(run, n_strategies, out.default_arm, config);
+    if (decisions > 0 && decisions % config.every == 0) {
+      scores = copies.arms(run, n_strategies, then == LabelContinuation::kStudent ? n_strategies : out.default_arm,
+                           config);
+    }
     if (!run.step()) break;
     // The student decided: its observation, as its encoder saw it.
     encoder.push(run.tracker(), plan_of(run).in_force());
@@ -240,8 +270,20 @@ void DaggerData::append(const LabelledRun& run, std::uint32_t iteration) {
     }
     masks.insert(masks.end(), st.mask.begin(), st.mask.end());
     labels.push_back(static_cast<int>(st.label));
+    gaps.push_back(static_cast<float>(st.gap()));
     iterations.push_back(iteration);
   }
+}
+
+std::vector<float> DaggerData::gap_weights() const {
+  double sum = 0.0;
+  for (const float g : gaps) sum += static_cast<double>(g);
+  if (!(sum > 0.0)) throw EnvError("DAgger data: every row's gap is 0, so gap weights are undefined");
+  const double mean = sum / static_cast<double>(gaps.size());
+  std::vector<float> out;
+  out.reserve(gaps.size());
+  for (const float g : gaps) out.push_back(static_cast<float>(static_cast<double>(g) / mean));
+  return out;
 }
 
 }  // namespace nicsched::control

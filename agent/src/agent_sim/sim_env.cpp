@@ -217,7 +217,7 @@ ControlledRun::ControlledRun(const ScenarioEntry& entry, std::uint64_t seed, std
                              std::optional<NicEnvConfig> reward)
     : target_(entry, seed, controller->name()),
       caps_(host::discover(target_.simulation())),
-      base_(host::read_policy(target_.simulation(), caps_)),
+      base_(read_controller_base(target_.simulation(), caps_)),
       tracker_(caps_, entry.scenario.link_bytes_per_cycle()),
       controller_(std::move(controller)),
       interval_cycles_(interval_cycles),
@@ -225,8 +225,6 @@ ControlledRun::ControlledRun(const ScenarioEntry& entry, std::uint64_t seed, std
       reward_(std::move(reward)),
       clock_mhz_(entry.scenario.clock_mhz) {
   sim::Simulation& sim = target_.simulation();
-  base_.classifier.reset();
-  base_.default_action.reset();
   tracker_.reset(host::read_snapshot(sim, caps_));
   controller_->reset();
   out_.controller = controller_->name();

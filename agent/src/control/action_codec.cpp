@@ -159,7 +159,8 @@ std::vector<int> ActionCodec::encode(const host::Policy& policy) const {
   return a;
 }
 
-StrategySet::StrategySet(const std::vector<std::string>& names) : names_(names) {
+StrategySet::StrategySet(const std::vector<std::string>& names, std::uint32_t hold) : names_(names), hold_(hold) {
+  if (hold_ == 0) throw EnvError("StrategySet: the hold must be at least 1 decision");
   for (std::size_t i = 0; i < names_.size(); ++i) {
     try {
       panel_.add(make_baseline(names_[i]));
@@ -169,7 +170,11 @@ StrategySet::StrategySet(const std::vector<std::string>& names) : names_(names) 
   }
 }
 
-void StrategySet::reset() { panel_.reset(); }
+void StrategySet::reset() {
+  panel_.reset();
+  decisions_ = 0;
+  in_charge_ = 0;
+}
 
 void StrategySet::decide_all(const TelemetryTracker& tracker, const host::Policy& base) {
   panel_.decide_all(tracker, base);
@@ -178,6 +183,14 @@ void StrategySet::decide_all(const TelemetryTracker& tracker, const host::Policy
 const host::Policy& StrategySet::decision(int k) const {
   if (k < 0) throw EnvError("StrategySet: strategy " + std::to_string(k) + " out of range");
   return panel_.decision(static_cast<std::size_t>(k));
+}
+
+const host::Policy& StrategySet::commit(int proposed) {
+  if (proposed < 0 || static_cast<std::size_t>(proposed) >= names_.size()) {
+    throw EnvError("StrategySet: strategy " + std::to_string(proposed) + " out of range");
+  }
+  if (decisions_++ % hold_ == 0) in_charge_ = proposed;
+  return decision(in_charge_);
 }
 
 std::optional<std::uint32_t> StrategySet::index_of(const Controller& teacher) const {

@@ -62,6 +62,7 @@ const fileio::Settings<NicEnvConfig>& env_settings() {
           setting("control_levels", &NicEnvConfig::control_levels, "an unsigned integer"),
           action_setting(),
           setting("strategies", &NicEnvConfig::strategies, "a list of controller names"),
+          setting("strategy_hold", &NicEnvConfig::strategy_hold, "an unsigned integer"),
           reward_setting(),
           setting("slowdown_prior_iterations", &NicEnvConfig::slowdown_prior_iterations, "a number"),
           setting("progress_coef", &NicEnvConfig::progress_coef, "a number"),
@@ -131,6 +132,7 @@ void NicEnvConfig::validate() const {
           "progress_coef/fairness_coef/drop_coef/deadline_coef", "must not be negative");
   require(starvation_coef >= 0 && std::isfinite(starvation_coef), "starvation_coef",
           "must be a finite number >= 0 (weight of the worst tenant's slowdown term; 0: off)");
+  require(strategy_hold >= 1, "strategy_hold", "must be at least 1 (decisions a chosen strategy stays in charge)");
   require(action != ActionKind::kStrategy || strategies.size() >= 2, "strategies",
           "must name at least two controllers for the strategy action");
   for (std::size_t i = 0; i < strategies.size(); ++i) {

@@ -14,7 +14,7 @@ NicEnv::NicEnv(NicEnvConfig cfg, TargetFactory factory)
   tracker_.emplace(caps_, target_->link_bytes_per_cycle());
   codec_.emplace(cfg_, caps_, target_->link_bytes_per_cycle());
   encoder_.emplace(cfg_, caps_);
-  if (cfg_.action == ActionKind::kStrategy) strategies_.emplace(cfg_.strategies);
+  if (cfg_.action == ActionKind::kStrategy) strategies_.emplace(cfg_.strategies, cfg_.strategy_hold);
 }
 
 NicEnv::~NicEnv() = default;
@@ -70,9 +70,7 @@ void NicEnv::reset(std::uint64_t seed, std::span<float> obs_out) {
   tracker_.emplace(caps_, target_->link_bytes_per_cycle());
   codec_.emplace(cfg_, caps_, target_->link_bytes_per_cycle());
   encoder_.emplace(cfg_, caps_);
-  base_ = host::read_policy(bus, caps_);
-  base_.classifier.reset();  // the scenario's table stays as it is
-  base_.default_action.reset();
+  base_ = read_controller_base(bus, caps_);
   in_force_ = base_;
   tracker_->reset(host::read_snapshot(bus, caps_));
   encoder_->reset();
@@ -102,7 +100,7 @@ void NicEnv::observe_interval() {
 StepResult NicEnv::step(std::span<const int> action, std::span<float> obs_out) {
   if (strategies_) {
     if (action.size() != 1) throw EnvError("NicEnv::step: the strategy action is one index");
-    in_force_ = strategies_->decision(action[0]);
+    in_force_ = strategies_->commit(action[0]);
   } else {
     in_force_ = codec_->decode(action, base_);
   }

@@ -119,4 +119,16 @@ struct ServeOptions {
 };
 int serve(const ServeOptions& o);
 
+// nicagent cluster: a cluster scenario with the policy as every server's NIC controller
+// (nicsim cluster runs the baselines; docs/cluster.md).
+struct ClusterOptions {
+  std::filesystem::path scenario;
+  std::filesystem::path policy = "agent/policies/default";
+  std::string placement;                // random | packed | vclos; empty: the scenario's
+  std::string routing;                  // ecmp | balanced; empty: the scenario's
+  std::optional<std::uint64_t> cycles;
+  bool json = false;
+};
+int cluster(const ClusterOptions& o);
+
 }  // namespace nicsched::agent_cli

@@ -82,6 +82,8 @@ int dagger(const DaggerOptions& o) {
     validation = control::family_entries(vf, seeds.first, o.validation_count, std::nullopt, sim::NicBackend::kModel);
   }
   const control::LookaheadConfig oracle{cfg.every, cfg.horizon, cfg.continuation};
+  const auto then =
+      cfg.continue_with == "student" ? control::LabelContinuation::kStudent : control::LabelContinuation::kDefaultRule;
   const auto training = control::training_seeds(*family);
   control::ParallelFor pool(std::max<std::uint32_t>(1, o.threads));
 
@@ -109,7 +111,7 @@ int dagger(const DaggerOptions& o) {
       } else {
         who = control::make_baseline(env.strategies.front());
       }
-      runs[j] = control::run_labelled(entry, kWorkloadSeed, std::move(who), env, cfg.min_iterations, oracle);
+      runs[j] = control::run_labelled(entry, kWorkloadSeed, std::move(who), env, cfg.min_iterations, oracle, then);
       const std::lock_guard lock(log_mutex);
       spdlog::info("iteration {}: draw {} student {:.4f}, default `{}` {:.4f}, {} labels, {} copies", it, seeds[j],
                    runs[j].score, env.strategies[runs[j].default_arm],
@@ -128,8 +130,10 @@ int dagger(const DaggerOptions& o) {
     labels_csv.flush();
     // Fit a fresh policy to every label so far.
     auto trainer = make_trainer(ppo_cfg, env, family);
+    const std::vector<float> weights = cfg.weights == "gap" ? data.gap_weights() : std::vector<float>{};
     const ppo::BcStats fit = trainer->fit_labels(
-        ppo::LabelledBatch{data.rows(), data.observations, data.labels, data.masks}, cfg.epochs, cfg.learning_rate);
+        ppo::LabelledBatch{data.rows(), data.observations, data.labels, data.masks, weights}, cfg.epochs,
+        cfg.learning_rate);
     const fs::path dir = o.out / fmt::format("iteration-{}", it);
     trainer->export_policy(dir, env_yaml);
     const std::string student_name = student ? fmt::format("iteration-{}", it - 1) : env.strategies.front();

@@ -187,6 +187,20 @@ int main(int argc, char** argv) {
   auto* dagger_out = dagger_cmd->add_option("--out", d.out, "run folder")->required();
   dagger_cmd->add_flag("--force", d.force, "replace a DAgger run already in --out")->needs(dagger_out);
 
+  ClusterOptions c;
+  auto* cluster_cmd = app.add_subcommand(
+      "cluster", "run a cluster scenario (docs/cluster.md) with the policy as every server's NIC controller");
+  cluster_cmd->add_option("scenario", c.scenario, "cluster scenario YAML file")->required()->check(CLI::ExistingFile);
+  cluster_cmd->add_option("--policy", c.policy, "exported policy folder")
+      ->capture_default_str()->check(CLI::ExistingDirectory);
+  cluster_cmd->add_option("--placement", c.placement, "override the scenario's placement policy")
+      ->check(CLI::IsMember({"random", "packed", "vclos"}));
+  cluster_cmd->add_option("--routing", c.routing, "override the scenario's routing policy")
+      ->check(CLI::IsMember({"ecmp", "balanced"}));
+  cluster_cmd->add_option("--cycles", c.cycles, "run this many simulated cycles instead of the scenario's duration")
+      ->check(CLI::PositiveNumber);
+  cluster_cmd->add_flag("--json", c.json, "print the results as JSON");
+
   if (const auto rc = nicsched::cli::parse_or_exit(app, argc, argv)) return *rc == 0 ? kOk : kUsage;
   spdlog::set_default_logger(spdlog::stderr_color_mt("nicagent"));
   spdlog::set_level(spdlog::level::from_str(log_level));
@@ -194,6 +208,7 @@ int main(int argc, char** argv) {
     if (*train_cmd) return train(t);
     if (*eval_cmd) return eval(e);
     if (*dagger_cmd) return dagger(d);
+    if (*cluster_cmd) return cluster(c);
     if (*reexport_cmd) {
       nicsched::ppo::reexport_policy(reexport_from, reexport_to, reexport_clip);
       spdlog::info("{}: re-exported to {} (the same logits and values, to 1e-5, and greedy actions on 64 random observations)", reexport_from.string(),

@@ -168,9 +168,7 @@ int serve(const ServeOptions& o) {
         throw std::runtime_error("--step-cycles needs a simulated target; " + o.target + " has no clock control");
       }
       const auto caps = host::discover(*bus);
-      host::Policy base = host::read_policy(*bus, caps);
-      base.classifier.reset();
-      base.default_action.reset();
+      const host::Policy base = control::read_controller_base(*bus, caps);
       // Link rate for link fractions: 100 GbE at the datapath's 250 MHz (50 bytes/cycle).
       control::TelemetryTracker tracker(caps, 50.0);
       tracker.reset(host::read_snapshot(*bus, caps));

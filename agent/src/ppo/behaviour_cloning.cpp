@@ -10,16 +10,17 @@ using detail::span_of;
 using detail::to_tensor;
 
 // Fits the actor to (observation, action) pairs under their masks (cross-entropy over the
-// masked heads) and, when `ret` is defined, the critic to those returns; `epochs` passes of
-// shuffled minibatches with its own Adam at `lr`. The observation statistics are updated
-// from `all_obs` first. Fills the fit's part of `st`.
-void Trainer::Impl::fit(const torch::Tensor& all_obs, const torch::Tensor& actions, const torch::Tensor& masks,
-                        const torch::Tensor& ret, std::uint32_t epochs, double lr, BcStats& st) {
+// masked heads; per row times `weights` when defined) and, when `ret` is defined, the critic
+// to those returns; `epochs` passes of shuffled minibatches with its own Adam at `lr`. The
+// observation statistics are updated from `all_obs` first. Fills the fit's part of `st`.
+void Trainer::Impl::fit(const torch::Tensor& all_obs, const torch::Tensor& labels, const torch::Tensor& label_masks,
+                        const torch::Tensor& ret, const torch::Tensor& weights, std::uint32_t epochs, double lr,
+                        BcStats& st) {
   auto& im = *this;
   const std::int64_t batch = all_obs.size(0);
   if (im.cfg.norm_obs) im.model->observe(all_obs);
   st.samples = static_cast<std::uint64_t>(batch);
-  const auto obs = im.normalise(all_obs);
+  const auto norm_obs = im.normalise(all_obs);
 
   const auto t1 = std::chrono::steady_clock::now();
   im.model->train();
@@ -31,9 +32,10 @@ void Trainer::Impl::fit(const torch::Tensor& all_obs, const torch::Tensor& actio
     const auto perm = torch::randperm(batch, im.generator, torch::kInt64);
     for (std::int64_t start = 0; start < batch; start += mb) {
       const auto idx = perm.slice(0, start, start + mb);
-      const auto x = obs.index_select(0, idx);
-      const MultiCategorical dist(im.model->logits(x), masks.index_select(0, idx), im.heads);
-      const auto ce = -dist.log_prob(actions.index_select(0, idx)).mean();
+      const auto x = norm_obs.index_select(0, idx);
+      const MultiCategorical dist(im.model->logits(x), label_masks.index_select(0, idx), im.heads);
+      const auto log_prob = dist.log_prob(labels.index_select(0, idx));
+      const auto ce = weights.defined() ? -(weights.index_select(0, idx) * log_prob).mean() : -log_prob.mean();
       // Without returns (labels only) the critic is left as it is.
       const auto vloss = ret.defined() ? 0.5 * (im.value(x) - ret.index_select(0, idx)).pow(2).mean() : torch::zeros({});
       const auto loss = ret.defined() ? ce + im.cfg.vf_coef * vloss : ce;
@@ -55,14 +57,14 @@ void Trainer::Impl::fit(const torch::Tensor& all_obs, const torch::Tensor& actio
   {
     const torch::NoGradGuard no_grad;
     im.model->eval();
-    const auto logits = im.model->logits(obs);
-    const auto masked = torch::where(masks > 0, logits, torch::full_like(logits, kMaskedLogit));
+    const auto logits = im.model->logits(norm_obs);
+    const auto masked = torch::where(label_masks > 0, logits, torch::full_like(logits, kMaskedLogit));
     std::int64_t off = 0, agree = 0, counted = 0;
     for (std::int64_t h = 0; h < im.n_heads; ++h) {
       const auto size = im.heads[static_cast<std::size_t>(h)];
-      const auto choice = masks.slice(1, off, off + size).sum(1) > 1;
+      const auto choice = label_masks.slice(1, off, off + size).sum(1) > 1;
       const auto greedy = masked.slice(1, off, off + size).argmax(1);
-      const auto same = greedy == actions.select(1, h);
+      const auto same = greedy == labels.select(1, h);
       agree += (same & choice).sum().item<std::int64_t>();
       counted += choice.sum().item<std::int64_t>();
       off += size;
@@ -162,7 +164,7 @@ BcStats Trainer::behaviour_clone(std::uint64_t steps_per_env, std::uint32_t epoc
     ret = torch::cat(r, 0);
     batch = all_obs.size(0);
   }
-  im.fit(all_obs, actions, masks, ret, epochs, lr, st);
+  im.fit(all_obs, actions, masks, ret, torch::Tensor(), epochs, lr, st);
   return st;
 }
 
@@ -172,12 +174,14 @@ BcStats Trainer::fit_labels(const LabelledBatch& data, std::uint32_t epochs, dou
   if (rows == 0) throw ConfigError("fitting labels: no labelled rows");
   if (data.observations.size() != data.rows * static_cast<std::size_t>(im.obs_size) ||
       data.actions.size() != data.rows * static_cast<std::size_t>(im.n_heads) ||
-      data.masks.size() != data.rows * static_cast<std::size_t>(im.n_logits)) {
+      data.masks.size() != data.rows * static_cast<std::size_t>(im.n_logits) ||
+      (!data.weights.empty() && data.weights.size() != data.rows)) {
     throw ConfigError("fitting labels: " + std::to_string(data.rows) + " rows of " + std::to_string(im.obs_size) +
                       " observation values, " + std::to_string(im.n_heads) + " action heads and " +
-                      std::to_string(im.n_logits) + " mask values expected; the data has " +
+                      std::to_string(im.n_logits) + " mask values (and none or one weight per row) expected; the data has " +
                       std::to_string(data.observations.size()) + ", " + std::to_string(data.actions.size()) +
-                      " and " + std::to_string(data.masks.size()) + " values");
+                      " and " + std::to_string(data.masks.size()) + " values and " +
+                      std::to_string(data.weights.size()) + " weights");
   }
   BcStats st;
   const auto obs = torch::from_blob(const_cast<float*>(data.observations.data()), {rows, im.obs_size}).clone();
@@ -185,7 +189,10 @@ BcStats Trainer::fit_labels(const LabelledBatch& data, std::uint32_t epochs, dou
       torch::tensor(std::vector<std::int64_t>(data.actions.begin(), data.actions.end())).view({rows, im.n_heads});
   const auto masks =
       torch::from_blob(const_cast<std::uint8_t*>(data.masks.data()), {rows, im.n_logits}, torch::kUInt8).clone();
-  im.fit(obs, actions, masks, torch::Tensor(), epochs, lr, st);
+  const auto weights = data.weights.empty()
+                           ? torch::Tensor()
+                           : torch::from_blob(const_cast<float*>(data.weights.data()), {rows}).clone();
+  im.fit(obs, actions, masks, torch::Tensor(), weights, epochs, lr, st);
   return st;
 }
 

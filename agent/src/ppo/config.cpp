@@ -56,6 +56,8 @@ const fileio::Settings<DaggerConfig>& dagger_settings() {
           setting("every", &DaggerConfig::every, "an unsigned integer"),
           setting("horizon", &DaggerConfig::horizon, "an unsigned integer"),
           setting("continuation", &DaggerConfig::continuation, "an unsigned integer"),
+          setting("continue_with", &DaggerConfig::continue_with, "default or student"),
+          setting("weights", &DaggerConfig::weights, "none or gap"),
           setting("min_iterations", &DaggerConfig::min_iterations, "an unsigned integer"),
           setting("epochs", &DaggerConfig::epochs, "an unsigned integer"),
           setting("learning_rate", &DaggerConfig::learning_rate, "a number"),
@@ -123,6 +125,9 @@ void DaggerConfig::validate() {
   require(draws >= 1, "draws", "must be at least 1", kWhat);
   require(every >= 1, "every", "must be at least 1", kWhat);
   require(horizon >= 1, "horizon", "must be at least 1", kWhat);
+  require(continue_with == "default" || continue_with == "student", "continue_with",
+          "must be default or student, got '" + continue_with + "'", kWhat);
+  require(weights == "none" || weights == "gap", "weights", "must be none or gap, got '" + weights + "'", kWhat);
   require(min_iterations >= 1, "min_iterations", "must be at least 1", kWhat);
   require(epochs >= 1, "epochs", "must be at least 1", kWhat);
   require(learning_rate > 0.0, "learning_rate", "must be positive", kWhat);

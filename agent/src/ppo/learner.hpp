@@ -4,6 +4,7 @@
 #pragma once
 
 #include <ATen/CPUGeneratorImpl.h>
+#include <dlfcn.h>
 #include <torch/torch.h>
 
 #include <chrono>
@@ -13,12 +14,29 @@
 #include <string>
 #include <vector>
 
-#include "comm.hpp"
 #include "native_actor.hpp"  // kMaskedLogit
+#include "nicsched/mpi/comm.hpp"
 #include "nicsched/ppo/trainer.hpp"
 
 namespace nicsched::ppo {
 namespace detail {
+
+using mpi::Comm;
+
+// The learner's threads: libtorch's (torch::set_num_threads) and the BLAS library's. Debian's
+// libtorch hands its matrix products to OpenBLAS, whose own thread pool is sized to the
+// machine, ignores torch::set_num_threads, and between calls spins in sched_yield: on a
+// machine whose cores the rollout threads already fill, that spinning was the learner's
+// largest single cost. It is given the same count; other BLAS libraries are left alone.
+// The count also fixes the order of the products' sums, so a run's floating-point results
+// no longer depend on the machine's core count.
+inline void set_learner_threads(std::uint32_t threads) {
+  torch::set_num_threads(static_cast<int>(threads));
+  using SetThreads = void (*)(int);
+  if (auto* set_blas = reinterpret_cast<SetThreads>(dlsym(RTLD_DEFAULT, "openblas_set_num_threads"))) {
+    set_blas(static_cast<int>(threads));
+  }
+}
 
 // Element-wise sum over the MPI ranks, in place (a no-op in a one-rank world).
 inline void allreduce_sum(torch::Tensor& t) {
@@ -344,7 +362,7 @@ struct Trainer::Impl {
       throw ConfigError("Trainer: config asks for num_envs = " + std::to_string(cfg.num_envs) +
                         " but " + std::to_string(envs.size()) + " environments were given");
     }
-    torch::set_num_threads(static_cast<int>(cfg.torch_threads));
+    detail::set_learner_threads(cfg.torch_threads);
     torch::manual_seed(cfg.seed);  // weight initialisation
     generator = at::make_generator<at::CPUGeneratorImpl>(cfg.seed + kRankSeedStride * static_cast<std::uint64_t>(comm.rank()));
     if (comm.size() > 1) {
@@ -395,9 +413,10 @@ struct Trainer::Impl {
     }
   }
   // Supervised fit of the actor (and the critic when `ret` is defined) to (observation,
-  // action) pairs: behaviour cloning and DAgger (behaviour_cloning.cpp).
-  void fit(const torch::Tensor& all_obs, const torch::Tensor& actions, const torch::Tensor& masks,
-           const torch::Tensor& ret, std::uint32_t epochs, double lr, BcStats& st);
+  // action) pairs, each row's cross-entropy weighted by `weights` when defined: behaviour
+  // cloning and DAgger (behaviour_cloning.cpp).
+  void fit(const torch::Tensor& all_obs, const torch::Tensor& labels, const torch::Tensor& label_masks,
+           const torch::Tensor& ret, const torch::Tensor& weights, std::uint32_t epochs, double lr, BcStats& st);
 
   // Averages the gradients over ranks (one allreduce of all of them), before clipping.
   void average_gradients() {

@@ -29,7 +29,7 @@ host::Policy PpoController::decide(const control::TelemetryTracker& tracker, con
                             std::to_string(encoder_->size()) + " and " +
                             std::to_string(codec_->space().heads()));
     }
-    if (codec_->strategy_action()) strategies_.emplace(env_.strategies);
+    if (codec_->strategy_action()) strategies_.emplace(env_.strategies, env_.strategy_hold);
     obs_.resize(encoder_->size());
     mask_.resize(codec_->space().total());
   }
@@ -40,7 +40,7 @@ host::Policy PpoController::decide(const control::TelemetryTracker& tracker, con
   action_ = policy_->act(obs_, mask_);
   if (strategies_) {
     strategies_->decide_all(tracker, base);
-    in_force_ = strategies_->decision(action_.at(0));
+    in_force_ = strategies_->commit(action_.at(0));
   } else {
     in_force_ = codec_->decode(action_, base);
   }

@@ -84,12 +84,14 @@ class ActionCodec {
 
 // The strategy action's controllers (NicEnvConfig::strategies): a Panel (panel.hpp) of
 // them by name. Every one decides every interval, as the online selector's candidates do;
-// the chosen one's decision is committed. A copy copies every controller's state
-// (NicEnv::fork).
+// the chosen one's decision is committed. With a hold of h decisions
+// (NicEnvConfig::strategy_hold) a choice is taken at decisions 0, h, 2h, ... and the chosen
+// strategy stays in charge until the next. A copy copies every controller's state and the
+// hold (NicEnv::fork).
 class StrategySet {
  public:
   // EnvError naming the entry that is no controller.
-  explicit StrategySet(const std::vector<std::string>& names);
+  explicit StrategySet(const std::vector<std::string>& names, std::uint32_t hold = 1);
   [[nodiscard]] std::size_t size() const { return names_.size(); }
   [[nodiscard]] const std::vector<std::string>& names() const { return names_; }
   void reset();
@@ -98,6 +100,10 @@ class StrategySet {
   // Strategy k's decision of the last decide_all(); EnvError for a k out of range or
   // before any decide_all().
   [[nodiscard]] const host::Policy& decision(int k) const;
+  // The decision to commit when the policy proposes strategy `proposed` at this decision:
+  // `proposed`'s when a hold period begins, else that of the strategy chosen at its start.
+  // Call once per decision, after decide_all(); EnvError for a `proposed` out of range.
+  [[nodiscard]] const host::Policy& commit(int proposed);
   // The index of the strategy a teacher's decision stands for: the arm an online
   // selector runs now, or the teacher's own name; none when it is no strategy.
   [[nodiscard]] std::optional<std::uint32_t> index_of(const Controller& teacher) const;
@@ -105,6 +111,9 @@ class StrategySet {
  private:
   std::vector<std::string> names_;
   Panel panel_;
+  std::uint32_t hold_ = 1;
+  std::uint64_t decisions_ = 0;  // commits since reset
+  int in_charge_ = 0;            // the strategy chosen at the start of the hold period
 };
 
 }  // namespace nicsched::control

@@ -57,6 +57,10 @@ struct NicEnvConfig {
   // select:... among them). `sp` ranks tenants by index (the env does not see the
   // scenario's declared priorities).
   std::vector<std::string> strategies = default_strategies();
+  // The strategy action only: decisions a chosen strategy stays in charge. The policy's
+  // choice is taken at decisions 0, h, 2h, ... of a run (an episode) and ignored between;
+  // 1 (the default): a choice every interval.
+  std::uint32_t strategy_hold = 1;
   // --- reward (docs/agent.md) ---
   // The progress term: `speed` (the default, what the committed policy was trained with) or
   // `slowdown`, whose sum over an episode is the episode's estimate of the evaluation

@@ -101,12 +101,28 @@ struct LookaheadResult {
 // candidate (a label must be an action). The observation is the strategy action's
 // (ObservationEncoder of `env`, fed what the student's encoder is fed: the tracker and the
 // policy in force), so it is what a PpoController of `env` saw at that decision.
+//
+// With env.strategy_hold = h > 1 the student chooses at decisions 0, h, 2h, ... only, so k
+// must be a multiple of h (the labels are for decisions the student takes); with H = h a
+// label's plan is exactly one of the student's commitments. With `then` = kStudent a copy
+// continues after H with the student itself (its copy, which decided every interval of the
+// copy beside the strategy in charge) instead of the default rule: a label then says which
+// strategy is best now given that the student decides afterwards.
+enum class LabelContinuation {
+  kDefaultRule,  // the oracle's: the best strategy alone, chosen at the first decision
+  kStudent,      // the student's own policy
+};
+[[nodiscard]] const char* label_continuation_name(LabelContinuation c);
+
 struct LabelledState {
   std::uint64_t decision = 0;          // the run's decision (0: the first) the label is for
   std::vector<float> observation;      // the student's observation at it
   std::vector<std::uint8_t> mask;      // the action mask at it
-  std::vector<double> arm_scores;      // per strategy, "it for H, then the default rule"
+  std::vector<double> arm_scores;      // per strategy, "it for H, then the continuation"
   std::uint32_t label = 0;             // the strategy whose copy scored lowest
+  // How much the choice matters: (second lowest - lowest) / lowest of arm_scores (0 on a tie
+  // or when a score is NaN).
+  [[nodiscard]] double gap() const;
 };
 struct LabelledRun {
   RunResult run;                       // the student's run
@@ -117,11 +133,12 @@ struct LabelledRun {
   std::uint64_t forks = 0;             // copies played
   std::uint64_t simulated_cycles = 0;  // in the copies
 };
-// `env` gives the strategies, the interval and the observation; EnvError when its action is
-// not `strategy`, and for every or horizon 0.
+// `env` gives the strategies, the interval, the hold and the observation; EnvError when its
+// action is not `strategy`, for every or horizon 0, and for every not a multiple of the hold.
 [[nodiscard]] LabelledRun run_labelled(const ScenarioEntry& entry, std::uint64_t seed,
                                        std::unique_ptr<Controller> student, const NicEnvConfig& env,
-                                       std::optional<std::uint64_t> min_iterations, const LookaheadConfig& config);
+                                       std::optional<std::uint64_t> min_iterations, const LookaheadConfig& config,
+                                       LabelContinuation then = LabelContinuation::kDefaultRule);
 
 // DAgger's aggregate: every iteration's labelled states appended to those of the earlier
 // iterations (nothing is dropped), row after row.
@@ -131,8 +148,12 @@ struct DaggerData {
   std::vector<float> observations;   // rows x observation_size
   std::vector<std::uint8_t> masks;   // rows x mask_size
   std::vector<int> labels;           // per row, the strategy index
+  std::vector<float> gaps;           // per row, LabelledState::gap()
   std::vector<std::uint32_t> iterations;  // per row, the DAgger iteration that labelled it
   [[nodiscard]] std::size_t rows() const { return labels.size(); }
+  // Per row, its gap over the mean gap of all rows (mean 1; rows whose choice does not
+  // matter weigh 0); EnvError when every gap is 0.
+  [[nodiscard]] std::vector<float> gap_weights() const;
   // Appends the run's states; EnvError for a row of another size than the data's.
   void append(const LabelledRun& run, std::uint32_t iteration);
 };

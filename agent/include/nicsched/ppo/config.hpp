@@ -78,7 +78,13 @@ struct DaggerConfig {
   std::uint32_t draws = 8;             // training draws the student runs per iteration (new ones each round)
   std::uint64_t every = 250;           // k: decisions between labelled states
   std::uint64_t horizon = 250;         // H: decisions each strategy plays on its copy before the default rule
-  std::uint64_t continuation = 0;      // decisions of the default rule after H (0: to the run's end, the oracle's guarantee)
+  std::uint64_t continuation = 0;      // decisions of the continuation after H (0: to the run's end, the oracle's guarantee)
+  // What a copy plays after H: `default` (the oracle's default rule, the best strategy
+  // alone) or `student` (the policy being labelled; control::LabelContinuation).
+  std::string continue_with = "default";
+  // Per-row weight of the fit: `none` (every row 1) or `gap` (the row's score gap between
+  // the best and second-best strategy, LabelledState::gap, over the rows' mean gap).
+  std::string weights = "none";
   std::uint64_t min_iterations = 20;   // a run ends once every training tenant finished this many (eval's rule)
   std::uint32_t epochs = 50;           // passes over the aggregate per fit
   double learning_rate = 1e-3;         // the fit's Adam step size

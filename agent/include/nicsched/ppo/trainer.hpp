@@ -86,6 +86,7 @@ struct LabelledBatch {
   std::span<const float> observations;  // rows x observation size
   std::span<const int> actions;         // rows x heads
   std::span<const std::uint8_t> masks;  // rows x mask size (the logits)
+  std::span<const float> weights;       // per row, its cross-entropy's weight; empty: every row 1
 };
 
 class Trainer {
@@ -126,8 +127,9 @@ class Trainer {
                           const TenantLayout& augment = {});
 
   // DAgger's fit: the actor fitted to labelled rows collected elsewhere (the critic is
-  // left as it is), as behaviour_clone fits it; the observation statistics are updated
-  // from the rows. ConfigError for no rows or sizes that are not this trainer's.
+  // left as it is), as behaviour_clone fits it, each row's cross-entropy times its weight;
+  // the observation statistics are updated from the rows. ConfigError for no rows or sizes
+  // that are not this trainer's.
   BcStats fit_labels(const LabelledBatch& data, std::uint32_t epochs, double lr);
 
   // Model, optimiser, observation statistics, counters and RNG state in one file,

@@ -9,7 +9,7 @@
 //   routing: ecmp | balanced                (default ecmp)
 //   tenants:
 //     - a DDP tenant without `host` is a job: its `workers` are placed on GPUs and its ring
-//       all-reduce crosses the fabric;
+//       all-reduce crosses the fabric; with `iterations: K` it completes after K iterations;
 //     - any tenant with `host: H` is pinned to host H and talks to peers outside the fabric,
 //       as in `nicsim run`, or with `to_host: D` (background only) sends through the fabric
 //       to host D.
@@ -33,6 +33,7 @@ namespace nicsched::cluster {
 struct TenantPlacement {
   std::optional<unsigned> host;     // pinned; nullopt: a DDP job placed by the policy
   std::optional<unsigned> to_host;  // pinned background through the fabric
+  std::uint64_t iterations = 0;     // a job: completes after this many ring iterations (0: runs on)
   [[nodiscard]] bool is_job() const { return !host.has_value(); }
 };
 

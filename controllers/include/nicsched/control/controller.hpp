@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "nicsched/control/tracker.hpp"
+#include "nicsched/drivers/register_bus.hpp"
 #include "nicsched/host/types.hpp"
 #include "nicsched/interface.hpp"
 #include "nicsched/regmap.hpp"
@@ -64,6 +65,11 @@ inline constexpr std::uint32_t kDefaultGuardIntervals = 32;
 // levels only, never on telemetry, so one decision before the first cycle stands for the
 // whole run (nicsim run --baseline).
 [[nodiscard]] const std::vector<std::string>& static_baseline_names();
+[[nodiscard]] bool is_static_baseline(const std::string& name);
+// What a controller's decide() gets as `base`: the NIC's policy as read back, less the
+// classifier table and default action (tenant identity stays what the scenario or the
+// operator wrote; no controller changes it).
+[[nodiscard]] host::Policy read_controller_base(drivers::RegisterBus& bus, const host::Capabilities& caps);
 // A baseline by name; throws EnvError naming the unknown name and the known ones.
 // sp_levels: static priorities for `sp` (by tenant; empty: tenant index order).
 [[nodiscard]] std::unique_ptr<Controller> make_baseline(const std::string& name,

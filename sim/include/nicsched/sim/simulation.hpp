@@ -136,6 +136,13 @@ class Simulation final : public drivers::SimTarget,
   // of its MTU.
   void barrier(std::size_t i);
   void resend(std::size_t i, std::uint64_t payload);
+  // Cluster mode: tenant `i` (never started, or left) runs `spec`'s workload from now (a job
+  // placed on this server); its NIC identity (index, VLAN, ports) stays the tenant's. Its
+  // host queues and window start empty; frames of its earlier workload still in the NIC
+  // leave uncounted (neither progress nor departures). `seed` seeds the new workload.
+  void start_tenant(std::size_t i, TenantSpec spec, std::uint64_t seed);
+  // Cluster mode: tenant `i` leaves now (its job completed); what it queued is dropped.
+  void stop_tenant(std::size_t i);
 
   [[nodiscard]] std::size_t tenant_count() const { return tenants_.size(); }
   [[nodiscard]] const Tenant& tenant(std::size_t i) const { return tenants_.at(i); }
@@ -173,6 +180,7 @@ class Simulation final : public drivers::SimTarget,
     std::uint64_t control_sent = 0, control_delivered = 0, deadline_misses = 0;
     std::uint64_t retransmits = 0, host_drops = 0, late = 0;
     FlowId flow[3];                          // by Flow (control, bulk TX, bulk RX)
+    std::uint32_t generation = 0;            // start_tenant count: frames of earlier ones leave uncounted
   };
   struct InFlight {
     std::uint32_t tenant;
@@ -182,6 +190,7 @@ class Simulation final : public drivers::SimTarget,
     std::uint64_t payload;
     std::uint64_t created;
     std::uint64_t injected;
+    std::uint32_t generation;
   };
   // FrameSource / FrameSink / TrafficSink
   bool next_frame(Direction dir, std::uint64_t cycle, std::vector<std::uint8_t>& frame) override;
@@ -202,6 +211,9 @@ class Simulation final : public drivers::SimTarget,
   void advance_to(std::uint64_t target, const std::function<bool()>& done);
   void process_due(std::uint64_t now);
   void expire_lost(std::uint64_t now);
+  // The sender sends `p` again, ahead of what it queued (a frame lost: its RTO expired, or
+  // dropped beyond the NIC); nothing once the tenant has left.
+  void send_again(std::size_t slot, const Pending& p);
   [[nodiscard]] std::uint64_t next_event() const;
   [[nodiscard]] std::size_t slot_of(std::uint32_t nic_tenant) const;
   static Direction dir_of(Flow f) { return f == Flow::kBulkRx ? Direction::kRx : Direction::kTx; }

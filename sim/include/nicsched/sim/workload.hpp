@@ -84,6 +84,8 @@ class Workload : public Interface {
   // edge's burst delivered). Throws SimError for a workload that is not a ring member
   // waiting at its barrier.
   virtual void barrier(std::uint64_t now, TrafficSink& out);
+  // Leaves now, whatever it was doing (cluster mode: its job completed).
+  void stop(std::uint64_t now, TrafficSink& out);
 
   [[nodiscard]] const TenantSpec& spec() const { return spec_; }
   [[nodiscard]] const Progress& progress() const { return progress_; }

@@ -208,6 +208,10 @@ class RefModel : private detail::RefModelState {
   // `cycles` (<= inert_cycles(), which the caller asked) cycles at once, in ready_cycles[d]
   // of which output d was ready (fewer than output_beats_left(d); ModelError otherwise).
   void advance_inert(std::uint64_t cycles, const std::array<std::uint64_t, 2>& ready_cycles);
+  // One cycle by the per-cycle step (the definition, the cycle order above), whatever
+  // Params::stepping says: for a caller that has just found inert_cycles() to be 0, for
+  // which step(1) would only ask it again.
+  void step_cycle();
   // Steps until idle() or `max_cycles` more cycles; returns true if idle.
   bool run_until_idle(std::uint64_t max_cycles);
   // Nothing pending, queued, in a slot or on an output.
@@ -240,7 +244,6 @@ class RefModel : private detail::RefModelState {
   [[nodiscard]] std::int64_t ctrl_bucket_tokens(std::uint32_t tenant) const { return ctrl_buckets_.at(tenant).tokens(); }
 
  private:
-  void step_cycle();
   void skip_quiet(std::uint64_t cycles);
   void apply_commit();
   void update_servable();

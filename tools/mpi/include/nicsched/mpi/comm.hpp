@@ -1,13 +1,15 @@
-// The process's MPI world for data-parallel training (mpirun -np N nicagent train):
-// rank and size, and the three collectives the learner needs. Without MPI (not built
-// with it, or not started by mpirun) the world is one rank and every call is a no-op.
-// No torch here: comm.cpp compiles in seconds; learner.hpp wraps tensors around it.
+// The process's MPI world, for the programs that spread work over processes and machines:
+// data-parallel training (mpirun -np N nicagent train: the learner's collectives) and
+// cluster simulation (mpirun -np N nicsim cluster: servers spread over ranks). Without MPI
+// (not built with it, or not started by mpirun/srun) the world is one rank and every call
+// is a no-op. Only comm.cpp sees MPI's C API.
 #pragma once
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
-namespace nicsched::ppo::detail {
+namespace nicsched::mpi {
 
 class Comm {
  public:
@@ -19,6 +21,8 @@ class Comm {
   // Rank `root`'s bytes to every rank.
   void broadcast(void* data, std::size_t bytes, int root) const;
   void barrier() const;
+  // Every rank's `bytes`, in rank order, on every rank (a collective).
+  [[nodiscard]] std::vector<std::string> allgather(const std::string& bytes) const;
   // "MPI: rank r of n (library)" or why there is no MPI, for the log.
   [[nodiscard]] const std::string& description() const { return description_; }
 
@@ -33,4 +37,4 @@ class Comm {
   std::string description_;
 };
 
-}  // namespace nicsched::ppo::detail
+}  // namespace nicsched::mpi

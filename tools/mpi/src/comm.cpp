@@ -1,8 +1,6 @@
-// MPI collectives for data-parallel PPO (comm.hpp). Built with NICSCHED_HAVE_MPI when
-// CMake finds MPI (Debian: openmpi-bin libopenmpi-dev); otherwise a one-rank world.
-#include "comm.hpp"
-
-#include "nicsched/ppo/world.hpp"
+// The process's MPI world (comm.hpp). Built with NICSCHED_HAVE_MPI when CMake finds MPI
+// (Debian: openmpi-bin libopenmpi-dev); otherwise a one-rank world.
+#include "nicsched/mpi/comm.hpp"
 
 #include <cstdint>
 #include <cstdlib>
@@ -14,7 +12,7 @@
 #include <mpi.h>
 #endif
 
-namespace nicsched::ppo::detail {
+namespace nicsched::mpi {
 namespace {
 
 #ifdef NICSCHED_HAVE_MPI
@@ -111,27 +109,28 @@ void Comm::barrier() const {
 #endif
 }
 
-}  // namespace nicsched::ppo::detail
-
-namespace nicsched::ppo {
-
-int world_rank() { return detail::Comm::world().rank(); }
-int world_size() { return detail::Comm::world().size(); }
-
-bool world_any(bool flag) {
-  double v = flag ? 1.0 : 0.0;
-  detail::Comm::world().allreduce_sum(&v, 1);
-  return v > 0.0;
-}
-
-std::string world_from_root(const std::string& text) {
-  const auto& comm = detail::Comm::world();
-  if (comm.size() == 1) return text;
-  std::uint64_t n = text.size();
-  comm.broadcast(&n, sizeof n, 0);
-  std::string out = comm.rank() == 0 ? text : std::string(static_cast<std::size_t>(n), '\0');
-  if (n > 0) comm.broadcast(out.data(), out.size(), 0);
+std::vector<std::string> Comm::allgather(const std::string& bytes) const {
+  if (size_ == 1) return {bytes};
+#ifdef NICSCHED_HAVE_MPI
+  const int n = count_of(bytes.size());
+  std::vector<int> counts(static_cast<std::size_t>(size_));
+  check(MPI_Allgather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+  std::vector<int> offsets(counts.size(), 0);
+  std::size_t total = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    offsets[r] = count_of(total);
+    total += static_cast<std::size_t>(counts[r]);
+  }
+  std::string all(total, '\0');
+  check(MPI_Allgatherv(bytes.data(), n, MPI_BYTE, all.data(), counts.data(), offsets.data(), MPI_BYTE, MPI_COMM_WORLD),
+        "MPI_Allgatherv");
+  std::vector<std::string> out;
+  for (std::size_t r = 0; r < counts.size(); ++r)
+    out.push_back(all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(counts[r])));
   return out;
+#else
+  return {bytes};
+#endif
 }
 
-}  // namespace nicsched::ppo
+}  // namespace nicsched::mpi
