@@ -92,21 +92,6 @@ class ModelCore final : public NicCore {
     return copy;
   }
 
-  // The scenario's bindings; TX_IDENTITY and SRC_BIND show them for the first sources()
-  // sources (the model's table, not the registers, decides: a COMMIT does not change it).
-  void set_tx_sources(const refmodel::SourceTable& sources) override {
-    try {
-      model_.set_sources(sources);
-    } catch (const refmodel::ModelError& e) {
-      throw SimError(std::string("model backend: ") + e.what());
-    }
-    nic::TxIdentityConfig id{.source_mode = !sources.empty(), .sources = sources};
-    if (id.sources.size() > this->sources()) id.sources.resize(this->sources());
-    for (const nic::RegWrite& w : nic::encode_tx_identity(id)) regs_.write(w.addr, w.value);
-    regs_.write(rm::COMMIT::kOffset, rm::COMMIT::GO.set(0, 1));
-  }
-  [[nodiscard]] std::uint64_t tx_spoofed(std::uint32_t tx_source) const override { return model_.spoofed(tx_source); }
-
   AxilResult axil_read(std::uint32_t addr, std::uint32_t /*timeout*/) override {
     const auto [value, resp] = regs_.read(addr & kAddrMask);
     return {value, static_cast<std::uint8_t>(resp), false};
@@ -142,7 +127,7 @@ class ModelCore final : public NicCore {
   };
 
   // TX sources the register file has (SRC_BIND, SRC_SPOOF), as nicsched_top's default
-  // NumSources. The model's own table reaches every tenant's source (set_tx_sources).
+  // NumSources.
   [[nodiscard]] static std::uint32_t sources() { return regmap::kNumSourcesDefault; }
 
   // ID and VERSION are constants of the map; the RTL drives CAPS from its parameters.
@@ -161,13 +146,21 @@ class ModelCore final : public NicCore {
     regs_.set_live_value(rm::CAPS1::kOffset, caps1);
   }
 
-  // COMMIT: the model takes the configuration the shadow registers hold.
+  // COMMIT: the model takes the configuration the shadow registers hold, the TX identity
+  // (TX_IDENTITY, SRC_BIND) included, as the RTL does; all of it or, refused, none.
   void commit_to_model() {
-    Config c = nic::decode_config([this](std::uint32_t a) { return regs_.read(a).first; },
-                                  static_cast<std::uint32_t>(params_.num_tenants),
+    const auto shadow = [this](std::uint32_t a) { return regs_.read(a).first; };
+    Config c = nic::decode_config(shadow, static_cast<std::uint32_t>(params_.num_tenants),
                                   static_cast<std::uint32_t>(params_.num_cls_entries));
+    const refmodel::SourceTable before = model_.sources();
     try {
-      model_.commit(c);  // validates; takes effect at the start of the next cycle
+      model_.set_sources(nic::decode_tx_identity(shadow, sources()).in_force());
+      try {
+        model_.commit(c);  // validates; takes effect at the start of the next cycle
+      } catch (const refmodel::ModelError&) {
+        model_.set_sources(before);
+        throw;
+      }
       active_ = c;
     } catch (const refmodel::ModelError& e) {
       // The RTL would index past its tables; the model refuses. Nothing is applied.
