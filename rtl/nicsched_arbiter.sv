@@ -22,37 +22,45 @@
 // DWRR: every tenant has a signed deficit. A tenant with deficit > 0 may be picked
 // (round robin from the last grant of its level); the grant subtracts the frame's
 // length. When no eligible tenant of the level has credit, a round ends: every
-// backlogged tenant of the level with deficit <= 0 gains 2^m quanta, m the least (0..LenW)
-// that gives every one of them credit (deficit + 2^m * quantum > 0), and the pick is made
+// backlogged tenant of the level with deficit <= 0 gains 2^m quanta, and the pick is made
 // among the level's eligible tenants (all of which now have credit) in the same clock.
+// The refill exponent m and the quanta it multiplies are those of the clock before (a flop,
+// exp_q, and the quanta registered beside it): m is the least (0..LenW) for which, at the
+// start of that clock, every tenant with deficit <= 0 (any level, enabled or not,
+// backlogged or not) would gain credit, and every tenant with an eligible head has 2^m
+// quanta >= the length a grant would charge it. A deficit <= 0 now is one of the clock
+// before or a grant's (credit >= 1 less such a frame), so every refill gives credit.
 // 2^m quanta is 2^m rounds collapsed into one clock: every tenant of the level gains the
 // same number of quanta, so byte shares stay proportional to the quanta, and a decision
 // is made every clock whatever the quanta and frame lengths (work conserving). With
-// quanta of at least one frame length m is 0: plain rounds. A tenant whose queues empty
-// loses its positive credit (kept debt stays). Nothing inside a level starves: round
-// robin visits every eligible tenant.
-// Deficits are DefW = LenW + QuantumW + 2 bits, signed: a grant needs credit >= 1, so a
-// deficit stays >= -(2^LenW - 2); a refill gives at most 2^m * quantum with
-// 2^(m-1) * quantum_min <= 2^LenW, i.e. < 2^(LenW + QuantumW + 1); nothing wraps.
+// quanta of at least one frame length and of every debt m is 0: plain rounds. A tenant
+// whose queues empty loses its positive credit (kept debt stays). Nothing inside a level
+// starves: round robin visits every eligible tenant.
+// Deficits are DefW = LenW + QuantumW + 2 bits (QuantumW: T_WEIGHT.QUANTUM's width),
+// signed: a grant needs credit >= 1, so a deficit stays >= -(2^LenW - 2); a refill gives
+// at most 2^m * quantum with 2^(m-1) * quantum_min <= 2^LenW, i.e. < 2^(LenW + QuantumW +
+// 1); nothing wraps.
 // The control level is rank 0 of the decision, priority level l is rank 1 + l: one chain.
 // Timing: the grant is combinational in the queue heads (q_elig_i, q_len_i, q_ts_i), so
 // the logic between them and the grant is kept shallow and free of ripple chains:
 //   - what does not depend on the heads is ready before them: per level, which tenants
 //     are enabled at that level (configuration), whether a deficit is positive (a flop,
-//     pos_q, kept beside the deficit), each level's refill exponent m and each tenant's
-//     refilled deficit (from the deficits, quanta and backlog, not the heads);
+//     pos_q, kept beside the deficit), each tenant's refilled deficit (from the deficits,
+//     the registered quanta and the refill exponent, a flop: the exponent's compares and
+//     least-exponent search end in exp_q, not in the deficits);
 //   - every level's pick is computed in parallel and the top level selects one; inside
 //     a level both candidate masks (eligible tenants with credit, every eligible tenant)
 //     are picked from in parallel and whether any has credit selects;
-//   - round robin is a masked lowest-set-bit search (tenants after the level's last
-//     grant; else all), i.e. OR prefixes, not a rotating index walk. The last grant is
-//     held one-hot per rank (rr_last_q) and the mask "after it" is its OR prefix, made
-//     from the flop at the start of the clock beside the request masks, so the pick
-//     ends in the flop directly (the level's pick is the next rr_last_q), with no
+//   - round robin is nicsched_rr_pick: a masked lowest-set-bit search (tenants after the
+//     rank's last grant; else all), i.e. OR prefixes, not a rotating index walk. The last
+//     grant is held one-hot per rank (rr_last_q) and the mask "after it" is its OR
+//     prefix, made from the flop at the start of the clock beside the request masks, so
+//     the pick ends in the flop directly (the rank's pick is the next rr_last_q), with no
 //     prefix after it;
-//   - FIFO compares every pair of heads' ages (in groups of 16 queues) from the heads
-//     alone, and the eligibility selects the oldest with one AND per queue; groups meet in
-//     a balanced tree (log2 of the groups deep: none at 8 tenants);
+//   - FIFO orders every pair of heads (in groups of 16 queues) from the heads alone, by
+//     whether each ts is past now (the age wrapped) beside a compare of the two ts (no
+//     subtraction now - ts), and the eligibility selects the oldest with one AND per
+//     queue; groups meet in a balanced tree (log2 of the groups deep: none at 8 tenants);
 //   - the grant is produced one-hot, and the queue number encoded from it.
 `default_nettype none
 `include "rtl/nicsched_assert.svh"
@@ -71,8 +79,8 @@ module nicsched_arbiter #(
   input  wire logic                    enable_i,      // CTRL.ENABLE
   input  wire logic [1:0]              mode_i,        // CTRL.ARB_MODE
   input  wire logic [NumTenants-1:0]   t_enable_i,    // T_CTRL.ENABLE
-  input  wire logic [NumTenants*2-1:0] t_prio_i,      // T_CTRL.PRIORITY
-  input  wire logic [NumTenants*16-1:0] t_quantum_i,  // T_WEIGHT.QUANTUM (0 counts as 1)
+  input  wire logic [NumTenants*nicsched_regs_pkg::T_CTRL_PRIORITY_WIDTH-1:0] t_prio_i,  // T_CTRL.PRIORITY
+  input  wire logic [NumTenants*nicsched_regs_pkg::T_WEIGHT_QUANTUM_WIDTH-1:0] t_quantum_i,  // T_WEIGHT.QUANTUM (0 counts as 1)
   input  wire logic                    ctrl_level_i,  // CTRL.CONTROL_LEVEL (0: no control level)
   input  wire logic [NumTenants-1:0]   ctrl_conform_i, // tenant's control bucket has tokens
   // queue heads
@@ -91,17 +99,20 @@ module nicsched_arbiter #(
   localparam logic [1:0] MODE_SP      = nicsched_regs_pkg::CTRL_ARB_MODE_SP;
   localparam logic [1:0] MODE_DWRR    = nicsched_regs_pkg::CTRL_ARB_MODE_DWRR;
   localparam logic [1:0] MODE_SP_DWRR = nicsched_regs_pkg::CTRL_ARB_MODE_SP_DWRR;
-  localparam int QuantumW  = 16;  // T_WEIGHT.QUANTUM bits (the t_quantum_i element width)
+  localparam int QuantumW  = nicsched_regs_pkg::T_WEIGHT_QUANTUM_WIDTH;  // t_quantum_i element
+  localparam int PrioW     = nicsched_regs_pkg::T_CTRL_PRIORITY_WIDTH;    // t_prio_i element
   localparam int DefW      = LenW + QuantumW + 2;  // signed deficit (see the header)
   localparam int ExpN      = LenW + 1;  // refill exponents m = 0..LenW
   localparam int ExpW      = $clog2(ExpN + 1);
   localparam int CmpW      = (LenW > QuantumW) ? LenW : QuantumW;  // quantum vs debt >> s
-  localparam int NumLevels = 4;   // strict-priority levels (T_CTRL.PRIORITY is 2 bits)
+  localparam int NumLevels = 1 << PrioW;  // strict-priority levels (T_CTRL.PRIORITY values)
   localparam int NumRanks  = NumLevels + 1;  // rank 0: the control level; rank 1 + l: level l
   localparam int FifoLeaves = 1 << QueueW;  // FIFO pick: queues rounded up to a power of 2
   localparam int FifoGroup  = (FifoLeaves < 16) ? FifoLeaves : 16;  // queues compared pairwise
   localparam int FifoGroups = FifoLeaves / FifoGroup;  // groups: the leaves of the age tree
   localparam int FifoNodes  = 2 * FifoGroups - 1;
+  localparam int FifoGroupW = $clog2(FifoGroup);       // queue number bits inside a group
+  localparam int FifoKeyW   = TsW + 1;                 // FIFO order key {ts > now, ~ts}
   localparam logic [NumTenants-1:0] RR_LAST_RESET = NumTenants'(1);  // as if tenant 0 was granted last
 
   if (NumTenants < 1 || NumTenants > 64) begin : gen_bad_tenants
@@ -115,76 +126,79 @@ module nicsched_arbiter #(
   logic [NumTenants*DefW-1:0]      def_q, def_d;            // deficits (signed)
   logic [NumTenants-1:0]           pos_q, pos_d;            // deficit > 0
   logic [NumRanks*NumTenants-1:0]  rr_last_q, rr_last_d;    // per rank: its last grant, one-hot
-  logic [NumRanks*NumTenants-1:0]  rr_above;                // per rank: tenants after its last grant
-  always_comb begin
-    logic seen;
-    for (int l = 0; l < NumRanks; l++) begin
-      seen = 1'b0;
-      for (int t = 0; t < NumTenants; t++) begin
-        rr_above[l*NumTenants + t] = seen;
-        seen = seen || rr_last_q[l*NumTenants + t];
-      end
-    end
-  end
+  logic [ExpW-1:0]                 exp_q, exp_d;            // this clock's refill exponent m
+  logic [NumTenants*QuantumW-1:0]  quantum_q, quantum_d;    // the quanta of the clock before (the refill's), 0 as 1
 
   // ---------------------------------------------------------------- ready before the heads
   logic                            sp_mode, use_dwrr, fifo_mode;
-  logic [NumTenants*QuantumW-1:0]  q_eff;       // quantum, 0 counted as 1
   logic [NumTenants-1:0]           t_backlog;   // a queue of the tenant holds frames
-  logic [ExpN*NumTenants-1:0]      fits;        // [s][t]: credit now, or deficit + 2^s quanta > 0
-  logic [NumLevels*ExpW-1:0]       lvl_exp;     // per level: the refill exponent m
-  logic [NumTenants*DefW-1:0]      refill_add;  // 2^m quanta (m of the tenant's level)
-  logic [NumTenants*DefW-1:0]      def_plus;    // deficit + 2^m quanta (m of its level)
+  logic [NumTenants*LenW-1:0]      t_len;       // the length a grant charges (control head first)
+  logic [ExpN*NumTenants-1:0]      fits;        // [s][t]: 2^s quanta cover the debt and the head
+  logic [NumTenants*DefW-1:0]      refill_add;  // 2^m quanta of the clock before
+  logic [NumTenants*DefW-1:0]      def_plus;    // deficit + 2^m quanta
   logic [NumLevels*NumTenants-1:0] lvl_on;      // tenant enabled and at the level
-  logic [NumTenants*2-1:0]         t_lvl;       // tenant's level (T_CTRL.PRIORITY in SP modes, else 0)
+  logic [NumTenants*PrioW-1:0]     t_lvl;       // tenant's level (T_CTRL.PRIORITY in SP modes, else 0)
+  logic [ExpN-1:0]                 need;        // per exponent: some tenant not covered
 
   always_comb begin
     logic [QuantumW-1:0] q_raw;
     logic                q_zero;        // T_WEIGHT.QUANTUM is 0 (counted as 1)
     logic [LenW-1:0]     debt;          // -deficit, for a deficit <= 0 (< 2^LenW)
-    logic [CmpW-1:0]     debt_s;        // debt >> s
-    logic [ExpN-1:0]     need;          // per exponent: some tenant of the level still in debt
-    logic [NumTenants-1:0] in_debt;     // backlogged tenants of the level (they need credit)
+    logic [LenW-1:0]     len_m1;        // charged length - 1 (2^s quanta >= len <=> > len - 1)
+    logic                len_zero;
+    logic [CmpW-1:0]     debt_s, len_s; // debt >> s, (len - 1) >> s
+    logic [(1<<ExpW)-1:0] therm;        // need[0..LenW-1], zeros above
     sp_mode   = (mode_i == MODE_SP) || (mode_i == MODE_SP_DWRR);
     use_dwrr  = (mode_i == MODE_DWRR) || (mode_i == MODE_SP_DWRR);
     fifo_mode = (mode_i == MODE_FIFO);
     for (int t = 0; t < NumTenants; t++) begin
-      q_raw  = t_quantum_i[t*QuantumW +: QuantumW];
-      q_zero = q_raw == '0;
-      q_eff[t*QuantumW +: QuantumW] = q_zero ? QuantumW'(1) : q_raw;
-      // quantum * 2^s > debt  <=>  quantum > floor(debt / 2^s) (integers). The quantum's
-      // "0 counts as 1" is taken beside the compare (1 > x <=> x == 0), not before it.
-      debt = LenW'(-def_q[t*DefW +: DefW]);
+      t_len[t*LenW +: LenW] = q_elig_i[2*t] ? q_len_i[2*t*LenW +: LenW] : q_len_i[(2*t+1)*LenW +: LenW];
+      // The next clock's exponent, from this clock's flops, quanta and heads.
+      // quantum * 2^s > x  <=>  quantum > floor(x / 2^s) (integers). The quantum's "0 counts
+      // as 1" is taken beside the compare (1 > x <=> x == 0), not before it.
+      q_raw    = t_quantum_i[t*QuantumW +: QuantumW];
+      q_zero   = q_raw == '0;
+      quantum_d[t*QuantumW +: QuantumW] = q_zero ? QuantumW'(1) : q_raw;
+      debt     = LenW'(-def_q[t*DefW +: DefW]);
+      len_zero = t_len[t*LenW +: LenW] == '0;
+      len_m1   = t_len[t*LenW +: LenW] - LenW'(1);
       for (int s = 0; s < ExpN; s++) begin
         debt_s = CmpW'(debt) >> s;
-        fits[s*NumTenants + t] = pos_q[t] || (CmpW'(q_raw) > debt_s) || (q_zero && debt_s == '0);
+        len_s  = CmpW'(len_m1) >> s;
+        fits[s*NumTenants + t] =
+            (pos_q[t] || (CmpW'(q_raw) > debt_s) || (q_zero && debt_s == '0)) &&
+            (!(q_elig_i[2*t] || q_elig_i[2*t+1]) || len_zero ||
+             (CmpW'(q_raw) > len_s) || (q_zero && len_s == '0));
       end
       t_backlog[t] = q_backlog_i[2*t] || q_backlog_i[2*t+1];
-      t_lvl[t*2 +: 2] = sp_mode ? t_prio_i[t*2 +: 2] : 2'd0;
+      t_lvl[t*PrioW +: PrioW] = sp_mode ? t_prio_i[t*PrioW +: PrioW] : '0;
       for (int l = 0; l < NumLevels; l++) begin
-        lvl_on[l*NumTenants + t] = enable_i && t_enable_i[t] && (t_lvl[t*2 +: 2] == l[1:0]);
+        lvl_on[l*NumTenants + t] = enable_i && t_enable_i[t] && (t_lvl[t*PrioW +: PrioW] == l[PrioW-1:0]);
       end
     end
-    // m of a level: the least exponent at which every backlogged tenant of the level has
-    // credit (need[] falls with s, and need[LenW] is 0: quantum >= 1 and debt < 2^LenW).
-    // fits is exponent-major so that need[s] is one mask AND per exponent (the same logic;
-    // a simulator evaluates it as word operations, not NumTenants bit tests: issue 16).
-    for (int l = 0; l < NumLevels; l++) begin
-      in_debt = lvl_on[l*NumTenants +: NumTenants] & t_backlog;
-      for (int s = 0; s < ExpN; s++) begin
-        need[s] = (in_debt & ~fits[s*NumTenants +: NumTenants]) != '0;
-      end
-      lvl_exp[l*ExpW +: ExpW] = ExpW'(LenW);
-      for (int s = ExpN - 2; s >= 0; s--) begin
-        if (!need[s]) begin
-          lvl_exp[l*ExpW +: ExpW] = ExpW'(s);
-        end
+    // m: the least exponent at which every tenant is covered. need[] falls with s (each
+    // compare holds from some exponent on: NeedFalls_A) and need[LenW] is 0 (quantum >= 1,
+    // debt < 2^LenW, len < 2^LenW), so need[0..LenW-1] is a thermometer of m ones, and m's
+    // bit k is 1 where the thermometer ends in the upper half of an aligned block of
+    // 2^(k+1) exponents: an OR of two-input terms, not a priority search over the
+    // exponents. fits is exponent-major so that need[s] is one mask test per exponent (word
+    // operations in a simulator).
+    for (int s = 0; s < ExpN; s++) begin
+      need[s] = fits[s*NumTenants +: NumTenants] != '1;
+    end
+    therm = '0;
+    therm[ExpN-2:0] = need[ExpN-2:0];
+    for (int k = 0; k < ExpW; k++) begin
+      exp_d[k] = 1'b0;
+      for (int b = 0; b < (1 << ExpW); b += (2 << k)) begin
+        exp_d[k] = exp_d[k] || (therm[b + (1 << k) - 1] && !therm[b + (2 << k) - 1]);
       end
     end
-    // A binary shift (log2(ExpN) mux stages), not a one-hot select of every shifted quantum
-    // (measured at 8 tenants: 0.2 ns shorter for 11 % more arbiter LUTs).
+    // This clock's refill: the registered exponent and quanta. A binary shift (log2(ExpN)
+    // mux stages), not a one-hot select of every shifted quantum (measured at 8 tenants:
+    // 0.2 ns shorter for 11 % more arbiter LUTs, when the exponent was not a flop).
     for (int t = 0; t < NumTenants; t++) begin
-      refill_add[t*DefW +: DefW] = DefW'(q_eff[t*QuantumW +: QuantumW]) << lvl_exp[t_lvl[t*2 +: 2]*ExpW +: ExpW];
+      refill_add[t*DefW +: DefW] = DefW'(quantum_q[t*QuantumW +: QuantumW]) << exp_q;
       def_plus[t*DefW +: DefW] = def_q[t*DefW +: DefW] + refill_add[t*DefW +: DefW];
     end
   end
@@ -198,10 +212,12 @@ module nicsched_arbiter #(
   logic [NumRanks*NumTenants-1:0] lvl_pick;     // per rank: its pick, one-hot
   logic [NumTenants-1:0] pick_oh;               // the pick: one-hot tenant
   logic                  pick_found, replenish;
+  logic [NumRanks*NumTenants-1:0] lvl_in;       // per rank: its eligible tenants
+  logic [NumRanks*NumTenants-1:0] lvl_cr;       // ... those with credit (the control level: all)
+  logic [NumRanks*NumTenants-1:0] lvl_pick_in;  // per rank: round robin among lvl_in, one-hot
+  logic [NumRanks*NumTenants-1:0] lvl_pick_cr;  // ... among lvl_cr
   always_comb begin
-    logic [NumTenants-1:0] in_l, cr_l, hi, oh_cr, oh_in, first_hi, first_all;
-    logic                  seen_hi, seen_all;
-    logic                  higher;               // a higher rank has an eligible tenant
+    logic higher;                                // a higher rank has an eligible tenant
     for (int t = 0; t < NumTenants; t++) begin
       t_req[t]    = q_elig_i[2*t] || q_elig_i[2*t+1];
       ctrl_req[t] = ctrl_level_i && !fifo_mode && enable_i && t_enable_i[t] && q_elig_i[2*t] &&
@@ -210,37 +226,38 @@ module nicsched_arbiter #(
     higher = 1'b0;
     for (int l = 0; l < NumRanks; l++) begin
       if (l == 0) begin
-        in_l = ctrl_req;
-        cr_l = ctrl_req;   // no deficits at the control level: every request has credit
+        lvl_in[0 +: NumTenants] = ctrl_req;
+        lvl_cr[0 +: NumTenants] = ctrl_req;   // no deficits at the control level
       end else begin
-        in_l = lvl_on[(l-1)*NumTenants +: NumTenants] & t_req;
-        cr_l = use_dwrr ? (in_l & pos_q) : '0;
+        lvl_in[l*NumTenants +: NumTenants] = lvl_on[(l-1)*NumTenants +: NumTenants] & t_req;
+        lvl_cr[l*NumTenants +: NumTenants] = use_dwrr ? (lvl_in[l*NumTenants +: NumTenants] & pos_q) : '0;
       end
-      lvl_any[l]        = in_l != '0;
-      lvl_any_credit[l] = cr_l != '0;
+      lvl_any[l]        = lvl_in[l*NumTenants +: NumTenants] != '0;
+      lvl_any_credit[l] = lvl_cr[l*NumTenants +: NumTenants] != '0;
       top_is[l]         = lvl_any[l] && !higher;
       higher            = higher || lvl_any[l];
-      // Round robin, for each candidate mask (with credit; every eligible tenant, which
-      // all have credit after a refill): the lowest tenant after the last grant, else the
-      // lowest tenant.
-      for (int m = 0; m < 2; m++) begin
-        hi       = (m == 0 ? cr_l : in_l) & rr_above[l*NumTenants +: NumTenants];
-        seen_hi  = 1'b0;
-        seen_all = 1'b0;
-        for (int t = 0; t < NumTenants; t++) begin
-          first_hi[t]  = hi[t] && !seen_hi;
-          first_all[t] = (m == 0 ? cr_l[t] : in_l[t]) && !seen_all;
-          seen_hi      = seen_hi || hi[t];
-          seen_all     = seen_all || (m == 0 ? cr_l[t] : in_l[t]);
-        end
-        if (m == 0) begin
-          oh_cr = seen_hi ? first_hi : first_all;
-        end else begin
-          oh_in = seen_hi ? first_hi : first_all;
-        end
-      end
-      lvl_pick[l*NumTenants +: NumTenants] = lvl_any_credit[l] ? oh_cr : oh_in;
     end
+  end
+  // Per rank, round robin from its last grant over both candidate masks side by side (with
+  // credit; every eligible tenant, which all have credit after a refill); "any credit"
+  // selects.
+  for (genvar l = 0; l < NumRanks; l++) begin : g_rank
+    nicsched_rr_pick #(.NumReq(NumTenants)) u_pick_cr (
+      .clk_i, .rst_ni,
+      .last_i (rr_last_q[l*NumTenants +: NumTenants]),
+      .req_i  (lvl_cr[l*NumTenants +: NumTenants]),
+      .gnt_o  (lvl_pick_cr[l*NumTenants +: NumTenants])
+    );
+    nicsched_rr_pick #(.NumReq(NumTenants)) u_pick_in (
+      .clk_i, .rst_ni,
+      .last_i (rr_last_q[l*NumTenants +: NumTenants]),
+      .req_i  (lvl_in[l*NumTenants +: NumTenants]),
+      .gnt_o  (lvl_pick_in[l*NumTenants +: NumTenants])
+    );
+    assign lvl_pick[l*NumTenants +: NumTenants] =
+        lvl_any_credit[l] ? lvl_pick_cr[l*NumTenants +: NumTenants] : lvl_pick_in[l*NumTenants +: NumTenants];
+  end
+  always_comb begin
     pick_oh = '0;
     replenish = 1'b0;
     for (int l = 0; l < NumRanks; l++) begin
@@ -251,29 +268,41 @@ module nicsched_arbiter #(
   end
 
   // ---------------------------------------------------------------- FIFO: oldest eligible head
-  // Inside a group of FifoGroup queues every pair of ages is compared from the heads alone
-  // (beside the eligibility), and a queue wins its group when it is eligible and no other
-  // eligible queue of the group beats it: the eligibility meets the ages in one AND per
-  // queue, not in a compare per tree level. Groups (more than one from 16 tenants on) meet
-  // in a balanced tree of age compares. Ties go to the lowest queue index throughout.
-  logic [QueueW-1:0] fifo_pick;
-  logic              fifo_found;
+  // A head's age is now - ts modulo 2^TsW. No subtraction is needed to order two ages: a
+  // head with ts > now was enqueued before now last wrapped, so its age is
+  // now - ts + 2^TsW, older than any head with ts <= now; between two heads on the same
+  // side of the wrap the lower ts is the older. The order is that of the key
+  // {ts > now, ~ts} (FifoKeyW bits, larger is older), and a pair is ordered by
+  // "wrapped" (one compare with now per head) beside a compare of the two ts: compares
+  // side by side, not a subtraction and then a compare.
+  // Inside a group of FifoGroup queues every pair is compared from the heads alone (beside
+  // the eligibility), and a queue wins its group when it is eligible and no other eligible
+  // queue of the group beats it: the eligibility meets the ages in one AND per queue, not
+  // in a compare per tree level. Groups (more than one from 16 tenants on) meet in a
+  // balanced tree of key compares. Ties go to the lowest queue index throughout.
+  logic [QueueW-1:0]    fifo_pick;
+  logic [NumQueues-1:0] fifo_oh;     // the pick, one-hot
+  logic                 fifo_found;
   always_comb begin
-    logic [FifoLeaves-1:0]       lv;   // leaf: an eligible head
-    logic [FifoLeaves*TsW-1:0]   la;   // leaf: its age
-    logic [FifoLeaves-1:0]       win;  // leaf: the oldest eligible head of its group
-    logic [FifoNodes-1:0]        nv;   // node: some eligible head below
-    logic [FifoNodes*TsW-1:0]    na;   // node: the oldest age below
-    logic [FifoNodes*QueueW-1:0] ni;   // node: its queue
+    logic [FifoLeaves-1:0]         lv;   // leaf: an eligible head
+    logic [FifoLeaves-1:0]         lw;   // leaf: its ts is past now (enqueued before the wrap)
+    logic [FifoLeaves*FifoKeyW-1:0] lk;  // leaf: its key {wrapped, ~ts}
+    logic [FifoLeaves-1:0]         win;  // leaf: the oldest eligible head of its group
+    logic [FifoNodes-1:0]          nv;   // node: some eligible head below
+    logic [FifoNodes*FifoKeyW-1:0] nk;   // node: the oldest key below
+    logic [FifoNodes*QueueW-1:0]   ni;   // node: its queue
     logic [FifoGroup*FifoGroup-1:0] lo_first;  // [i*G + j], i < j: queue i beats j (group g)
-    logic                        take_r, beaten;
+    logic [TsW-1:0]                ts_i, ts_j;
+    logic                          take_r, beaten;
     for (int q = 0; q < FifoLeaves; q++) begin
       if (q < NumQueues) begin
         lv[q] = enable_i && t_enable_i[q/2] && q_elig_i[q];
-        la[q*TsW +: TsW] = now_i - q_ts_i[q*TsW +: TsW];
+        lw[q] = q_ts_i[q*TsW +: TsW] > now_i;
+        lk[q*FifoKeyW +: FifoKeyW] = {lw[q], ~q_ts_i[q*TsW +: TsW]};
       end else begin
         lv[q] = 1'b0;
-        la[q*TsW +: TsW] = '0;
+        lw[q] = 1'b0;
+        lk[q*FifoKeyW +: FifoKeyW] = '0;
       end
     end
     for (int g = 0; g < FifoGroups; g++) begin
@@ -281,8 +310,11 @@ module nicsched_arbiter #(
       lo_first = '0;
       for (int i = 0; i < FifoGroup; i++) begin
         for (int j = i + 1; j < FifoGroup; j++) begin
+          ts_i = (g*FifoGroup + i < NumQueues) ? q_ts_i[(g*FifoGroup + i)*TsW +: TsW] : '0;
+          ts_j = (g*FifoGroup + j < NumQueues) ? q_ts_i[(g*FifoGroup + j)*TsW +: TsW] : '0;
           lo_first[i*FifoGroup + j] =
-              la[(g*FifoGroup + i)*TsW +: TsW] >= la[(g*FifoGroup + j)*TsW +: TsW];
+              (lw[g*FifoGroup + i] && !lw[g*FifoGroup + j]) ||
+              ((lw[g*FifoGroup + i] == lw[g*FifoGroup + j]) && (ts_i <= ts_j));
         end
       end
       for (int i = 0; i < FifoGroup; i++) begin
@@ -298,30 +330,35 @@ module nicsched_arbiter #(
       end
       // the group's winner as a tree leaf: an AND-OR of the one-hot win (at most one)
       nv[FifoGroups-1+g] = (win[g*FifoGroup +: FifoGroup] != '0);
-      na[(FifoGroups-1+g)*TsW +: TsW]       = '0;
-      ni[(FifoGroups-1+g)*QueueW +: QueueW] = '0;
+      nk[(FifoGroups-1+g)*FifoKeyW +: FifoKeyW] = '0;
+      ni[(FifoGroups-1+g)*QueueW +: QueueW]     = '0;
       for (int i = 0; i < FifoGroup; i++) begin
-        na[(FifoGroups-1+g)*TsW +: TsW] = na[(FifoGroups-1+g)*TsW +: TsW] |
-            (la[(g*FifoGroup + i)*TsW +: TsW] & {TsW{win[g*FifoGroup + i]}});
+        nk[(FifoGroups-1+g)*FifoKeyW +: FifoKeyW] = nk[(FifoGroups-1+g)*FifoKeyW +: FifoKeyW] |
+            (lk[(g*FifoGroup + i)*FifoKeyW +: FifoKeyW] & {FifoKeyW{win[g*FifoGroup + i]}});
         ni[(FifoGroups-1+g)*QueueW +: QueueW] = ni[(FifoGroups-1+g)*QueueW +: QueueW] |
             (QueueW'(g*FifoGroup + i) & {QueueW{win[g*FifoGroup + i]}});
       end
     end
     for (int n = FifoGroups - 2; n >= 0; n--) begin
-      take_r = nv[2*n+2] && (!nv[2*n+1] || na[(2*n+2)*TsW +: TsW] > na[(2*n+1)*TsW +: TsW]);
-      nv[n]  = nv[2*n+1] || nv[2*n+2];
-      na[n*TsW +: TsW]       = take_r ? na[(2*n+2)*TsW +: TsW] : na[(2*n+1)*TsW +: TsW];
-      ni[n*QueueW +: QueueW] = take_r ? ni[(2*n+2)*QueueW +: QueueW] : ni[(2*n+1)*QueueW +: QueueW];
+      take_r = nv[2*n+2] &&
+               (!nv[2*n+1] || nk[(2*n+2)*FifoKeyW +: FifoKeyW] > nk[(2*n+1)*FifoKeyW +: FifoKeyW]);
+      nv[n] = nv[2*n+1] || nv[2*n+2];
+      nk[n*FifoKeyW +: FifoKeyW] = take_r ? nk[(2*n+2)*FifoKeyW +: FifoKeyW] : nk[(2*n+1)*FifoKeyW +: FifoKeyW];
+      ni[n*QueueW +: QueueW]     = take_r ? ni[(2*n+2)*QueueW +: QueueW] : ni[(2*n+1)*QueueW +: QueueW];
     end
     fifo_found = nv[0];
     fifo_pick  = ni[0 +: QueueW];
+    // one-hot: the group's winner, in the group the tree chose (one group: no choice)
+    for (int q = 0; q < NumQueues; q++) begin
+      fifo_oh[q] = win[q] && ((fifo_pick >> FifoGroupW) == QueueW'(q / FifoGroup));
+    end
   end
 
   // ---------------------------------------------------------------- grant
   always_comb begin
     for (int q = 0; q < NumQueues; q++) begin
       if (fifo_mode) begin
-        grant_onehot_o[q] = fifo_found && (fifo_pick == q[QueueW-1:0]);
+        grant_onehot_o[q] = fifo_oh[q];
       end else if (q % 2 == 0) begin
         grant_onehot_o[q] = pick_oh[q/2] && q_elig_i[q];     // control first
       end else begin
@@ -360,7 +397,7 @@ module nicsched_arbiter #(
     // Every next deficit a tenant may get (kept, refilled, less the frame, both) and whether
     // it is positive are computed beside the pick, which then only selects among them.
     for (int t = 0; t < NumTenants; t++) begin
-      len = q_elig_i[2*t] ? q_len_i[2*t*LenW +: LenW] : q_len_i[(2*t+1)*LenW +: LenW];
+      len = t_len[t*LenW +: LenW];
       cand[0*DefW +: DefW] = def_q[t*DefW +: DefW];
       cand[1*DefW +: DefW] = def_plus[t*DefW +: DefW];
       cand[2*DefW +: DefW] = def_q[t*DefW +: DefW] - {{(DefW-LenW){1'b0}}, len};
@@ -406,22 +443,28 @@ module nicsched_arbiter #(
       def_q      <= '0;
       pos_q      <= '0;
       rr_last_q  <= {NumRanks{RR_LAST_RESET}};
+      exp_q      <= '0;
+      quantum_q  <= {NumTenants{QuantumW'(1)}};  // 0 after reset, counted as 1
     end else begin
       def_q      <= def_d;
       pos_q      <= pos_d;
       rr_last_q  <= rr_last_d;
+      exp_q      <= exp_d;
+      quantum_q  <= quantum_d;
     end
   end
 
   for (genvar t = 0; t < NumTenants; t++) begin : g_tenant_assert
-    // the refilled deficit of a tenant the refill applies to (backlogged, of its level) is
-    // positive: cand_pos[1] is a constant
-    `NICSCHED_ASSERT(RefillCredit_A, !(t_backlog[t] && lvl_on[t_lvl[t*2 +: 2]*NumTenants + t]) ||
-                                     pos_q[t] || $signed(def_plus[t*DefW +: DefW]) > 0)
+    // a refill gives credit to every tenant, whatever its level, enable and backlog (so
+    // cand_pos[1] is a constant): the exponent of the clock before covered every debt then
+    // and every head a grant could charge
+    `NICSCHED_ASSERT(RefillCredit_A, pos_q[t] || $signed(def_plus[t*DefW +: DefW]) > 0)
     `NICSCHED_ASSERT(PosIsDeficit_A, pos_q[t] == ($signed(def_q[t*DefW +: DefW]) > 0))
     // the bound of the header: a grant needs credit >= 1, so debt stays < 2^LenW - 1
     `NICSCHED_ASSERT(DebtBound_A, $signed(def_q[t*DefW +: DefW]) >= -$signed({{(DefW-LenW){1'b0}}, {LenW{1'b1}}}) + 1)
   end
+  // the exponent's thermometer: once every tenant is covered at s, it is at s + 1
+  `NICSCHED_ASSERT(NeedFalls_A, (need[ExpN-1:1] & ~need[ExpN-2:0]) == '0)
   `NICSCHED_ASSERT(GrantOnehot_A, !grant_valid_o || $onehot(grant_onehot_o))
   `NICSCHED_ASSERT(GrantEligible_A, !grant_valid_o || q_elig_i[grant_queue_o])  // only an eligible head
 

@@ -52,7 +52,8 @@ module nicsched_path #(
   parameter int CellW     = $clog2(BufferBytes / DataBytes),
   parameter int LenW      = 16,
   parameter int TsW       = 32,
-  parameter int TagW      = CellW + LenW + QueueW + TsW
+  parameter int TagW      = CellW + LenW + QueueW + TsW,
+  parameter int LimitW    = nicsched_regs_pkg::T_QLIMIT_CTRL_BYTES_WIDTH  // queue limit bits
 ) (
   input  wire logic                          clk_i,
   input  wire logic                          rst_ni,
@@ -77,7 +78,7 @@ module nicsched_path #(
   input  wire logic [NumTenants-1:0]         t_enable_i,
   input  wire logic [NumTenants*2-1:0]       t_prio_i,
   input  wire logic [NumTenants*16-1:0]      t_quantum_i,
-  input  wire logic [NumQueues*24-1:0]       qlimit_i,
+  input  wire logic [NumQueues*LimitW-1:0]   qlimit_i,
   input  wire logic [NumTenants-1:0]         conform_i,     // shaper
   input  wire logic                          ctrl_level_i,  // CTRL.CONTROL_LEVEL (RX: 0)
   input  wire logic [NumTenants-1:0]         ctrl_conform_i,// control buckets have tokens
@@ -149,7 +150,8 @@ module nicsched_path #(
     .DataWidth  (DataWidth),
     .BufferBytes(BufferBytes),
     .LenW       (LenW),
-    .TsW        (TsW)
+    .TsW        (TsW),
+    .LimitW     (LimitW)
   ) u_queues (
     .clk_i,
     .rst_ni,
@@ -189,33 +191,37 @@ module nicsched_path #(
   // eligibility (the rules of the registered grant: see the header)
   localparam int FifoDepth = 3;
   localparam logic [1:0] FIFO_DEPTH = 2'(FifoDepth);
-  logic [1:0] fifo_cnt_q;
+  logic [1:0] fifo_cnt;
   logic       exec_plain;  // a plain grant executes this clock
   assign exec_plain = gq_valid_q && !gq_crypto_q;
-  assign plain_ok   = ({1'b0, fifo_cnt_q} + {2'b0, exec_plain}) < {1'b0, FIFO_DEPTH};
-  // strict priority across the masked clock: the level of the tenant in flight, and
-  // whether it conforms and holds a frame beyond the one in flight
-  logic                  sp_block;
-  logic [1:0]            inflight_prio;
-  logic [NumTenants-1:0] below;   // tenants of a level below the one in flight
+  // entries + exec_plain < FIFO_DEPTH (count_o <= FIFO_DEPTH), as compares for equality: the
+  // add and compare mapped to a carry chain at the head of the grant path (the 8-tenant
+  // core's gq_crypto_q at fdbc3ab)
+  assign plain_ok   = (fifo_cnt != FIFO_DEPTH) && !(exec_plain && fifo_cnt == FIFO_DEPTH - 2'd1);
+  // strict priority across the masked clock: tenant t is below the tenant in flight u when
+  // u conforms, is enabled and holds a frame beyond the one in flight (sp_hold) and t's
+  // level is below u's. An AND-OR over u of the one-hot grant flop with terms from flops
+  // (not u's level and hold selected first, then compared: one LUT level less)
+  logic [NumTenants-1:0] sp_hold;  // u would block the levels below it while in flight
+  logic [NumTenants-1:0] below;    // tenants of a level below the one in flight
+  logic                  sp_mode;
   always_comb begin
-    sp_block      = 1'b0;
-    inflight_prio = '0;
-    for (int t = 0; t < NumTenants; t++) begin
-      inflight[t] = gq_onehot_q[2*t] || gq_onehot_q[2*t+1];
-      if (inflight[t]) begin
-        inflight_prio = t_prio_i[t*2 +: 2];
-        // frames of the tenant, the one in flight included: at least two
-        // (from the queues' head registers, not their counts: see head_second_o)
-        sp_block = conform_i[t] && t_enable_i[t] &&
-                   (head_second[2*t] || head_second[2*t+1] ||
-                    (head_valid[2*t] && head_valid[2*t+1]));
-      end
+    sp_mode = (mode_i == nicsched_regs_pkg::CTRL_ARB_MODE_SP ||
+               mode_i == nicsched_regs_pkg::CTRL_ARB_MODE_SP_DWRR);
+    for (int u = 0; u < NumTenants; u++) begin
+      inflight[u] = gq_onehot_q[2*u] || gq_onehot_q[2*u+1];
+      // frames of the tenant, the one in flight included: at least two
+      // (from the queues' head registers, not their counts: see head_second_o)
+      sp_hold[u]  = sp_mode && conform_i[u] && t_enable_i[u] &&
+                    (head_second[2*u] || head_second[2*u+1] ||
+                     (head_valid[2*u] && head_valid[2*u+1]));
     end
-    sp_block = sp_block && (mode_i == nicsched_regs_pkg::CTRL_ARB_MODE_SP ||
-                            mode_i == nicsched_regs_pkg::CTRL_ARB_MODE_SP_DWRR);
     for (int t = 0; t < NumTenants; t++) begin
-      below[t] = sp_block && (t_prio_i[t*2 +: 2] > inflight_prio);
+      below[t] = 1'b0;
+      for (int u = 0; u < NumTenants; u++) begin
+        below[t] = below[t] ||
+                   (inflight[u] && sp_hold[u] && (t_prio_i[t*2 +: 2] > t_prio_i[u*2 +: 2]));
+      end
     end
   end
   always_comb begin
@@ -316,12 +322,9 @@ module nicsched_path #(
 
   // plain descriptors waiting for the egress: {cell, len, queue, ts}
   localparam int DescW = CellW + LenW + QueueW + TsW;
-  logic [FifoDepth*DescW-1:0] fifo_q;
-  logic [1:0]                 fifo_cnt_d;
   logic [DescW-1:0]           exec_desc, fifo_head;
   logic                       fifo_pop, fifo_push, bypass;
   assign exec_desc = {g_cell, g_len, deq_queue, g_ts};
-  assign fifo_head = fifo_q[DescW-1:0];
 
   // egress descriptor: crypto completions first, then the FIFO, then the executing grant
   always_comb begin
@@ -332,7 +335,7 @@ module nicsched_path #(
       eg_valid = 1'b1;
       {eg_cell, eg_len, eg_queue, eg_ts} = done_tag_i;
       eg_op    = CryptoOp;
-    end else if (fifo_cnt_q != 2'd0) begin
+    end else if (fifo_cnt != 2'd0) begin
       eg_valid = 1'b1;
       {eg_cell, eg_len, eg_queue, eg_ts} = fifo_head;
       fifo_pop = eg_ready;
@@ -344,27 +347,19 @@ module nicsched_path #(
   end
   assign done_ready_o = eg_ready;
   assign fifo_push    = exec_plain && !bypass;
-  assign fifo_cnt_d   = fifo_cnt_q + {1'b0, fifo_push} - {1'b0, fifo_pop};
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      fifo_q     <= '0;
-      fifo_cnt_q <= '0;
-    end else begin
-      // entry 0 is the head: a pop shifts down, a push writes behind the last kept entry
-      for (int i = 0; i < FifoDepth; i++) begin
-        if (fifo_pop) begin
-          if (i + 1 < FifoDepth) begin
-            fifo_q[i*DescW +: DescW] <= fifo_q[(i+1)*DescW +: DescW];
-          end
-        end
-        if (fifo_push && {30'd0, fifo_cnt_q} - {31'd0, fifo_pop} == i) begin
-          fifo_q[i*DescW +: DescW] <= exec_desc;
-        end
-      end
-      fifo_cnt_q <= fifo_cnt_d;
-    end
-  end
+  nicsched_desc_fifo #(
+    .Width(DescW),
+    .Depth(FifoDepth)
+  ) u_desc_fifo (
+    .clk_i,
+    .rst_ni,
+    .push_i (fifo_push),
+    .data_i (exec_desc),
+    .pop_i  (fifo_pop),
+    .head_o (fifo_head),
+    .count_o(fifo_cnt)
+  );
 
   nicsched_egress #(
     .DataWidth(DataWidth),
@@ -404,9 +399,11 @@ module nicsched_path #(
     .ev_sent_len_o  (sent_len_o)
   );
 
-  // a plain grant in flight always has the egress or a FIFO entry (the credit rule)
-  `NICSCHED_ASSERT(FifoNoOverflow_A, !fifo_push || fifo_cnt_q - {1'b0, fifo_pop} < FIFO_DEPTH)
-  `NICSCHED_ASSERT(FifoNoUnderflow_A, !fifo_pop || fifo_cnt_q != 2'd0)
+  // a plain grant in flight always has the egress or a FIFO entry (the credit rule; the
+  // FIFO's own NoOverflow_A, NoUnderflow_A)
+  // at most one tenant in flight (the arbiter's one-hot grant): the AND-OR of `below` is
+  // the selected tenant's rule
+  `NICSCHED_ASSERT(InflightOnehot_A, (inflight & (inflight - NumTenants'(1))) == '0)
   // the grant in flight is still its queue's head
   `NICSCHED_ASSERT(GrantHeadValid_A, !gq_valid_q || (gq_onehot_q & head_valid) == gq_onehot_q)
 

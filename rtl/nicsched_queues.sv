@@ -29,6 +29,12 @@
 //   the beat and admits or drops the frame starts from those flops (length, queue, drop
 //   reason), so the admission (length against the queue's limit) is not in series with
 //   the popcount and the ingress logic before it.
+// - Admission depth: every queue compares its own bytes + the stage's length with its
+//   limit in parallel (one carry chain from flops: the three operands reduced to two
+//   first), and the admission selects one bit; the byte and frame counters take both
+//   next values (with and without the enqueue) from flops and select by the admission.
+//   A queue never holds more than its limit (below 2^LimitW), so its byte counter is
+//   LimitW bits wide (q_bytes_o zero-extends it).
 // Timing: a frame whose tlast is accepted at edge t is admitted at edge t+1 (ev_*_o in
 // clock t+1) and is a valid head from edge t+2; after a dequeue at edge t the queue's
 // next head (if any) is valid from edge t+1.
@@ -46,7 +52,9 @@ module nicsched_queues #(
   parameter int NumCells  = BufferBytes / DataBytes,
   parameter int CellW     = $clog2(NumCells),
   parameter int LenW      = 16,        // frame length bits; longer frames are dropped
-  parameter int TsW       = 32         // enqueue timestamp bits
+  parameter int TsW       = 32,        // enqueue timestamp bits
+  // bits of a queue's byte limit (the register field); a queue's bytes stay below 2^LimitW
+  parameter int LimitW    = nicsched_regs_pkg::T_QLIMIT_CTRL_BYTES_WIDTH
 ) (
   input  wire logic                         clk_i,
   input  wire logic                         rst_ni,
@@ -58,8 +66,8 @@ module nicsched_queues #(
   output logic                              s_axis_tready,
   input  wire logic                         s_axis_tlast,
   input  wire nicsched_pkg::ingress_meta_t  s_axis_tuser,
-  // per-queue byte limits (active configuration), 24 bits each
-  input  wire logic [NumQueues*24-1:0]      qlimit_i,
+  // per-queue byte limits (active configuration), LimitW bits each
+  input  wire logic [NumQueues*LimitW-1:0]  qlimit_i,
   // frame outcome, one pulse per tlast beat
   output logic                              ev_valid_o,     // a frame ended
   output nicsched_pkg::ingress_meta_t       ev_meta_o,      // its classification
@@ -107,6 +115,10 @@ module nicsched_queues #(
   if (NumTenants < 1 || NumTenants > 64) begin : gen_bad_tenants
     $error("nicsched_queues %m: NumTenants must be in 1..64");
   end
+  if (LimitW != nicsched_regs_pkg::T_QLIMIT_BULK_BYTES_WIDTH || LimitW <= LenW ||
+      LimitW > 32) begin : gen_bad_limit
+    $error("nicsched_queues %m: LimitW must be both limit fields' width, above LenW, at most 32");
+  end
 
   // ---------------------------------------------------------------- memories
   logic [DataWidth-1:0] data_mem [NumCells];
@@ -130,6 +142,7 @@ module nicsched_queues #(
   logic                        in_last_q;
   nicsched_pkg::ingress_meta_t in_user_q;
   logic [LenW:0]               in_len_q;              // frame length up to this beat (extra bit: too long)
+  logic [NumQueues-1:0]        in_qoh_q, in_qoh_d;    // its queue, one-hot (0: tenant >= NumTenants)
   logic [DataWidth-1:0]        in_data_q;
 
   logic [NumQueues-1:0]       hv_q, hv_d;    // head valid
@@ -138,7 +151,7 @@ module nicsched_queues #(
   logic [NumQueues*DescW-1:0] sd_q, sd_d;    // second descriptor
   logic [NumQueues*CellW-1:0] tail_q, tail_d;
   logic [NumQueues*CntW-1:0]  cnt_q, cnt_d;
-  logic [NumQueues*32-1:0]    bytes_q, bytes_d;
+  logic [NumQueues*LimitW-1:0] bytes_q, bytes_d;  // an enqueue keeps them <= the limit
   logic [NumQueues-1:0]       refill_oh_q, refill_oh_d;  // queue whose desc_mem read lands, one-hot
 
   // next_alloc_mem read (address alloc_d) with write bypass
@@ -171,9 +184,9 @@ module nicsched_queues #(
   /* verilator lint_off UNUSEDSIGNAL */
   logic [nicsched_pkg::TENANT_W:0] eq_full;  // {tenant, class}; low bits index the queue
   /* verilator lint_on UNUSEDSIGNAL */
-  logic [31:0]          eq_bytes_now;
-  logic [23:0]          eq_limit;
-  logic                 over_limit;
+  logic [NumQueues-1:0] q_over;      // per queue: bytes + the stage's length > limit
+  logic                 enq_ok;      // the stage's frame ends and may enter, but for its limit
+  logic [NumQueues-1:0] enq_oh;      // the queue it enters, one-hot (0: dropped)
   logic                 enq;
   logic [DescW-1:0]     enq_desc;
 
@@ -196,26 +209,43 @@ module nicsched_queues #(
   end
 
   always_comb begin
+    logic [nicsched_pkg::TENANT_W:0] idx;
+    idx = {s_axis_tuser.tenant, s_axis_tuser.cls};
+    for (int q = 0; q < NumQueues; q++) begin
+      in_qoh_d[q] = (32'(idx) == q);
+    end
+  end
+
+  always_comb begin
     have_cell   = (alloc_q != free_tail_q);
     frame_start = in_frame_q ? start_q : alloc_q;
     frame_ovf   = (in_frame_q && ovf_q) || !have_cell;
     frame_len   = in_len_q;
     eq_full     = {in_user_q.tenant, in_user_q.cls};
     eq_q        = eq_full[QueueW-1:0];
-    // the queue's bytes and limit: an indexed read (a mux tree of the index bits), not a
-    // compare per queue
-    eq_bytes_now = '0;
-    eq_limit    = '0;
-    if (32'(eq_q) < NumQueues) begin
-      eq_bytes_now = bytes_q[eq_q*32 +: 32];
-      eq_limit     = qlimit_i[eq_q*24 +: 24];
+    // every queue's compare from flops, then one bit selected (0 beyond the queues)
+    for (int q = 0; q < NumQueues; q++) begin
+      // bytes + len > limit  <=>  bytes + len + ~limit >= 2^LimitW: the three operands
+      // reduced to a sum and a carry word (one LUT a bit), then one carry chain
+      logic [LimitW-1:0] a, b, c, s, cy;
+      /* verilator lint_off UNUSEDSIGNAL */
+      logic [LimitW+1:0] total;  // only its bits of 2^LimitW and above are read
+      /* verilator lint_on UNUSEDSIGNAL */
+      a     = bytes_q[q*LimitW +: LimitW];
+      b     = {{(LimitW-LenW){1'b0}}, frame_len[LenW-1:0]};
+      c     = ~qlimit_i[q*LimitW +: LimitW];
+      s     = a ^ b ^ c;
+      cy    = (a & b) | (a & c) | (b & c);
+      total = {2'b0, s} + {1'b0, cy, 1'b0};
+      q_over[q] = total[LimitW+1:LimitW] != 2'b00;
     end
-    over_limit  = frame_len[LenW] ||
-                  ({1'b0, eq_bytes_now} + {{(33-LenW-1){1'b0}}, frame_len} >
-                   {9'b0, eq_limit});
-    enq         = beat && in_last_q && !frame_ovf && !over_limit &&
-                  (in_user_q.drop == nicsched_pkg::DROP_NONE) &&
-                  ({2'b0, in_user_q.tenant} < TENANTS8);
+    // per queue: the queue from its registered one-hot (none for a tenant beyond
+    // NumTenants), so each queue's enqueue is its own compare and a few flops; the shared
+    // logic (allocation pointer, links, events): the queue's compare selected by its index
+    enq_ok = beat && in_last_q && !frame_ovf && !frame_len[LenW] &&
+             (in_user_q.drop == nicsched_pkg::DROP_NONE);
+    enq_oh = (enq_ok ? in_qoh_q : '0) & ~q_over;
+    enq    = enq_ok && ({2'b0, in_user_q.tenant} < TENANTS8) && !q_over[eq_q];
     enq_desc    = {frame_start, frame_len[LenW-1:0], now_i, in_user_q.crypto_op};
   end
 
@@ -284,25 +314,24 @@ module nicsched_queues #(
 
   // bypass: the allocator reads next[alloc_d]; a same-edge write to it wins. The write
   // address is compared with every cell alloc_d may take, beside the admission, which then
-  // only selects the compare (not a compare after the admission's select).
+  // only selects the compare (not a compare after the admission's select). The compares
+  // are ANDed with their select, not muxed: Yosys's opt_share would merge muxed compares
+  // of one operand into one compare after the mux.
+  logic byp_keep, byp_first, byp_next, byp_rewind;
   always_comb begin
+    byp_keep   = nx_we && (nx_waddr == alloc_q);
+    byp_first  = nx_we && (nx_waddr == '0);
+    byp_next   = nx_we && (nx_waddr == alloc_next);
+    byp_rewind = nx_we && (in_frame_q ? (nx_waddr == start_q) : (nx_waddr == alloc_q));
+    byp_d      = (alloc_src == AllocKeep   && byp_keep)  ||
+                 (alloc_src == AllocFirst  && byp_first) ||
+                 (alloc_src == AllocNext   && byp_next)  ||
+                 (alloc_src == AllocRewind && byp_rewind);
     unique case (alloc_src)
-      AllocKeep: begin
-        alloc_d = alloc_q;
-        byp_d   = nx_we && (nx_waddr == alloc_q);
-      end
-      AllocFirst: begin
-        alloc_d = '0;
-        byp_d   = nx_we && (nx_waddr == '0);
-      end
-      AllocNext: begin
-        alloc_d = alloc_next;
-        byp_d   = nx_we && (nx_waddr == alloc_next);
-      end
-      default: begin
-        alloc_d = frame_start;
-        byp_d   = nx_we && (in_frame_q ? (nx_waddr == start_q) : (nx_waddr == alloc_q));
-      end
+      AllocKeep:  alloc_d = alloc_q;
+      AllocFirst: alloc_d = '0;
+      AllocNext:  alloc_d = alloc_next;
+      default:    alloc_d = frame_start;
     endcase
   end
   `NICSCHED_ASSERT(BypassIsWrite_A, byp_d == (nx_we && (nx_waddr == alloc_d)))
@@ -350,8 +379,12 @@ module nicsched_queues #(
       logic             is_deq, is_enq, land, nxt_v;
       logic [DescW-1:0] nxt;
       logic [CntW-1:0]  left;      // frames after the dequeue, before the enqueue
+      logic [LimitW-1:0] deq_len, b_old, b_len, b_s;
+      /* verilator lint_off UNUSEDSIGNAL */
+      logic [LimitW-1:0] b_cy;  // its top bit carries out of the counter
+      /* verilator lint_on UNUSEDSIGNAL */
       is_deq = deq_valid_i && (dq == q[QueueW-1:0]);
-      is_enq = enq && (eq_q == q[QueueW-1:0]);
+      is_enq = enq_oh[q];
       land   = refill_oh_q[q];
       // the same refill decision, decoded per queue from its own count (no mux of all counts)
       refill_oh_d[q] = is_deq && (cnt_q[q*CntW +: CntW] > TWO_FRAMES);
@@ -359,10 +392,18 @@ module nicsched_queues #(
       nxt_v  = sv_q[q] || land;
       nxt    = sv_q[q] ? sd_q[q*DescW +: DescW] : ds_rdata;
       left   = cnt_q[q*CntW +: CntW] - {{(CntW-1){1'b0}}, is_deq};
-      cnt_d[q*CntW +: CntW]   = left + {{(CntW-1){1'b0}}, is_enq};
-      bytes_d[q*32 +: 32]     = bytes_q[q*32 +: 32]
-          + (is_enq ? {{(32-LenW){1'b0}}, frame_len[LenW-1:0]} : 32'd0)
-          - (is_deq ? {{(32-LenW){1'b0}}, hd_q[q*DescW + TsW + 2 +: LenW]} : 32'd0);
+      // both next counts from flops (and the dequeue flop), selected by the admission
+      cnt_d[q*CntW +: CntW] = is_enq ? cnt_q[q*CntW +: CntW] + {{(CntW-1){1'b0}}, !is_deq}
+                                     : left;
+      // bytes - dequeued (+ length): bytes + length + ~dequeued + 1, reduced to a sum and
+      // a carry word, the + 1 in the carry word's free bit; one carry chain each
+      deq_len   = is_deq ? {{(LimitW-LenW){1'b0}}, hd_q[q*DescW + TsW + 2 +: LenW]} : '0;
+      b_old     = bytes_q[q*LimitW +: LimitW];
+      b_len     = {{(LimitW-LenW){1'b0}}, frame_len[LenW-1:0]};
+      b_s       = b_old ^ b_len ^ ~deq_len;
+      b_cy      = (b_old & b_len) | (b_old & ~deq_len) | (b_len & ~deq_len);
+      bytes_d[q*LimitW +: LimitW] = is_enq ? b_s + {b_cy[LimitW-2:0], 1'b1}
+                                           : b_old - deq_len;
       tail_d[q*CellW +: CellW] = is_enq ? frame_start : tail_q[q*CellW +: CellW];
       if (is_deq) begin
         hv_d[q]                = nxt_v;
@@ -376,11 +417,12 @@ module nicsched_queues #(
         sd_d[q*DescW +: DescW] = nxt;
       end
       // a new frame that is the first or second of its queue goes straight to a register
-      if (is_enq && left == '0) begin
+      // (left == 0 and left == 1 as compares of the count, not after the subtraction)
+      if (is_enq && (cnt_q[q*CntW +: CntW] == (is_deq ? ONE_FRAME : '0))) begin
         hv_d[q]                = 1'b1;
         hd_d[q*DescW +: DescW] = enq_desc;
       end
-      if (is_enq && left == ONE_FRAME) begin
+      if (is_enq && (cnt_q[q*CntW +: CntW] == (is_deq ? TWO_FRAMES : ONE_FRAME))) begin
         sv_d[q]                = 1'b1;
         sd_d[q*DescW +: DescW] = enq_desc;
       end
@@ -395,13 +437,13 @@ module nicsched_queues #(
       head_ts_o[q*TsW +: TsW]       = hd_q[q*DescW + 2 +: TsW];
       head_op_o[q*2 +: 2]           = hd_q[q*DescW +: 2];
       q_pkts_o[q*32 +: 32]          = {{(32-CntW){1'b0}}, cnt_q[q*CntW +: CntW]};
+      q_bytes_o[q*32 +: 32]         = 32'(bytes_q[q*LimitW +: LimitW]);
     end
   end
   assign head_valid_o = hv_q;
   // two or more frames: the second descriptor is in its register or lands this clock
   // (the invariant SecondValid_A below), so the arbiter's rules need no compare of counts
   assign head_second_o = sv_q | refill_oh_q;
-  assign q_bytes_o    = bytes_q;
 
   // ---------------------------------------------------------------- registers
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -419,6 +461,7 @@ module nicsched_queues #(
       in_last_q    <= 1'b0;
       in_user_q    <= '0;
       in_len_q     <= '0;
+      in_qoh_q     <= '0;
       byp_q        <= 1'b0;
       byp_val_q    <= '0;
       hv_q         <= '0;
@@ -443,6 +486,7 @@ module nicsched_queues #(
       in_last_q    <= s_axis_tlast;
       in_user_q    <= s_axis_tuser;
       in_len_q     <= acc_len_d;
+      in_qoh_q     <= in_qoh_d;
       byp_q        <= byp_d;
       byp_val_q    <= nx_wdata;
       hv_q         <= hv_d;
@@ -496,6 +540,8 @@ module nicsched_queues #(
     end
   end
 
+  // the per-queue admission is the indexed one
+  `NICSCHED_ASSERT(EnqIsOnehot_A, enq_oh == (enq ? (NumQueues'(1) << eq_q) : '0))
   `NICSCHED_ASSERT(DeqValidHead_A, !deq_valid_i || hv_q[deq_queue_i])    // dequeue only a valid head
   `NICSCHED_ASSERT(LinkRefillApart_A, !(ds_we && ds_re) || ds_waddr != ds_raddr)  // never collide
   // the per-queue refill decode (refill_oh_d, from each queue's own count) is the read
@@ -508,6 +554,11 @@ module nicsched_queues #(
     `NICSCHED_ASSERT(SecondValid_A, (sv_q[q] || refill_oh_q[q]) ==
                                     (cnt_q[q*CntW +: CntW] > ONE_FRAME))
     `NICSCHED_ASSERT(SecondNotRefilling_A, !(sv_q[q] && refill_oh_q[q]))
+    // an enqueue never takes a queue past its limit, so its bytes fit LimitW bits: the
+    // admission's compare taken as the wide sum it replaces
+    `NICSCHED_ASSERT(OverIsWideSum_A, q_over[q] ==
+                     (33'(bytes_q[q*LimitW +: LimitW]) + 33'(frame_len[LenW-1:0]) >
+                      33'(qlimit_i[q*LimitW +: LimitW])))
   end
 
 endmodule

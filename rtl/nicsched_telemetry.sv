@@ -120,6 +120,12 @@ module nicsched_telemetry #(
   /* verilator lint_on WIDTHCONCAT */
 
   counters_t cnt_q, cnt_d;
+
+  // A one-event counter: the increment from the flops, selected by the event (not the event
+  // as the carry into a 64-bit chain, which puts the chain after the event's own logic).
+  function automatic logic [63:0] count_if(input logic ev, input logic [63:0] cnt);
+    count_if = ev ? cnt + 64'd1 : cnt;
+  endfunction
   logic [NumQueues*32-1:0] depth_d;
 
   always_comb begin
@@ -135,16 +141,16 @@ module nicsched_telemetry #(
     for (int t = 0; t < NumTenants; t++) begin
       cnt_d.cr_tx_busy[t*64 +: 64] = cnt_q.cr_tx_busy[t*64 +: 64] + {{(64-BusyW){1'b0}}, cr_busy_tx_i[t*BusyW +: BusyW]};
       cnt_d.cr_rx_busy[t*64 +: 64] = cnt_q.cr_rx_busy[t*64 +: 64] + {{(64-BusyW){1'b0}}, cr_busy_rx_i[t*BusyW +: BusyW]};
-      cnt_d.cr_tx_wait[t*64 +: 64] = cnt_q.cr_tx_wait[t*64 +: 64] + {63'd0, cr_wait_tx_i[t]};
-      cnt_d.cr_rx_wait[t*64 +: 64] = cnt_q.cr_rx_wait[t*64 +: 64] + {63'd0, cr_wait_rx_i[t]};
+      cnt_d.cr_tx_wait[t*64 +: 64] = count_if(cr_wait_tx_i[t], cnt_q.cr_tx_wait[t*64 +: 64]);
+      cnt_d.cr_rx_wait[t*64 +: 64] = count_if(cr_wait_rx_i[t], cnt_q.cr_rx_wait[t*64 +: 64]);
     end
     for (int d = 0; d < 2; d++) begin
-      cnt_d.prs_frames[d*64 +: 64]        = cnt_q.prs_frames[d*64 +: 64] + {63'd0, prs_frames_i[d]};
-      cnt_d.prs_runt[d*64 +: 64]          = cnt_q.prs_runt[d*64 +: 64] + {63'd0, prs_runt_i[d]};
-      cnt_d.prs_truncated[d*64 +: 64]     = cnt_q.prs_truncated[d*64 +: 64] + {63'd0, prs_truncated_i[d]};
-      cnt_d.prs_bad_ihl[d*64 +: 64]       = cnt_q.prs_bad_ihl[d*64 +: 64] + {63'd0, prs_bad_ihl_i[d]};
-      cnt_d.prs_unknown_etype[d*64 +: 64] = cnt_q.prs_unknown_etype[d*64 +: 64] + {63'd0, prs_unknown_etype_i[d]};
-      cnt_d.prs_buf_drop[d*64 +: 64]      = cnt_q.prs_buf_drop[d*64 +: 64] + {63'd0, buf_drop_i[d]};
+      cnt_d.prs_frames[d*64 +: 64]        = count_if(prs_frames_i[d], cnt_q.prs_frames[d*64 +: 64]);
+      cnt_d.prs_runt[d*64 +: 64]          = count_if(prs_runt_i[d], cnt_q.prs_runt[d*64 +: 64]);
+      cnt_d.prs_truncated[d*64 +: 64]     = count_if(prs_truncated_i[d], cnt_q.prs_truncated[d*64 +: 64]);
+      cnt_d.prs_bad_ihl[d*64 +: 64]       = count_if(prs_bad_ihl_i[d], cnt_q.prs_bad_ihl[d*64 +: 64]);
+      cnt_d.prs_unknown_etype[d*64 +: 64] = count_if(prs_unknown_etype_i[d], cnt_q.prs_unknown_etype[d*64 +: 64]);
+      cnt_d.prs_buf_drop[d*64 +: 64]      = count_if(buf_drop_i[d], cnt_q.prs_buf_drop[d*64 +: 64]);
     end
     for (int i = 0; i < NumSources; i++) begin
       cnt_d.src_spoof[i*64 +: 64] = cnt_q.src_spoof[i*64 +: 64] + {63'd0, spoof_i && (spoof_source_i == i[nicsched_pkg::SOURCE_W-1:0])};

@@ -284,11 +284,12 @@ module nicsched_top #(
   end
 
   // per-queue limits: queue q = tenant*2 + class
-  logic [NumQueues*24-1:0] qlimit;
+  localparam int LimitW = nicsched_regs_pkg::T_QLIMIT_CTRL_BYTES_WIDTH;
+  logic [NumQueues*LimitW-1:0] qlimit;
   always_comb begin
     for (int t = 0; t < NumTenants; t++) begin
-      qlimit[(2*t)*24 +: 24]   = t_qlim_ctrl[t*24 +: 24];
-      qlimit[(2*t+1)*24 +: 24] = t_qlim_bulk[t*24 +: 24];
+      qlimit[(2*t)*LimitW +: LimitW]   = t_qlim_ctrl[t*LimitW +: LimitW];
+      qlimit[(2*t+1)*LimitW +: LimitW] = t_qlim_bulk[t*LimitW +: LimitW];
     end
   end
 

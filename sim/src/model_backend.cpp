@@ -250,15 +250,18 @@ class ModelCore final : public NicCore {
   // Event-driven stepping (NicConfig::model_stepping): up to `max` ticks at once, those
   // in which the model is inert (RefModel::inert_cycles()) and no input frame ends or is
   // fetched, the TX mirror's busy state holds and no output moves its last beat. What
-  // tick() does in each is then integer bookkeeping, done here cycle by cycle: input
-  // beats, the MAC and host link credits, the pause schedule and the TX ready that
-  // follows from them (the model is told how many of the span's cycles were ready).
+  // tick() does in each is then integer bookkeeping: input beats, the MAC and host link
+  // credits, the pause schedule and the TX ready that follows from them (the model is told
+  // how many of the span's cycles were ready), done in closed form where it follows a
+  // fixed pattern (span_closed_form()) and cycle by cycle (span_cycle()) otherwise.
   // Returns the ticks run, 0 when the next one must be a tick().
   std::uint64_t run_inert(std::uint64_t max) {
     if (params_.stepping != refmodel::Stepping::kEvent) return 0;
     for (int d = 0; d < 2; ++d) {
       if (!in_[d].active && source != nullptr && pending[d]) return 0;  // a fetch
     }
+    const std::uint64_t tx_beats = model_.output_beats_left(Direction::kTx);
+    if (span_ends(tx_beats, 0)) return 0;  // before asking the model
     // mirror_dispatches() has nothing to look at (no dispatch or arrival since its last look)
     const bool mirror_idle = tx_out_.size() == tx_frames_.size() ||
                              (model_.dispatched(Direction::kTx) == mirror_dispatched_ && !mirror_arrived_);
@@ -273,35 +276,108 @@ class ModelCore final : public NicCore {
         n = std::min(n, o.second - cycle);
       }
     }
-    const std::uint64_t tx_beats = model_.output_beats_left(Direction::kTx);
     const std::uint64_t rx_beats = model_.output_beats_left(Direction::kRx);  // m_axis_rx is always ready
     if (rx_beats > 0) n = std::min(n, rx_beats - 1);
     std::uint64_t k = 0;
     std::uint64_t tx_ready_cycles = 0;
-    for (; k < n; ++k) {
-      if (tx_ready_ && tx_beats > 0 && tx_ready_cycles + 1 >= tx_beats) break;  // the TX output's last beat
-      if (in_[0].valid && in_[0].off + kBeatBytes >= in_[0].len) break;       // a TX frame's tlast
-      if (in_[1].valid && in_[1].off + kBeatBytes >= in_[1].len) break;       // an RX frame's tlast
-      if (in_[0].valid) in_[0].off += kBeatBytes;  // offered again next cycle
-      if (in_[1].valid) {
-        in_[1].off += kBeatBytes;
-        in_[1].valid = false;
-        rx_credit_.credit -= static_cast<std::int64_t>(kBeatBytes) * 256;
-        stats.wire_bytes_in_rx += kBeatBytes;
+    while (k < n) {
+      if (const std::uint64_t m = span_closed_form(n - k, tx_busy, tx_beats, tx_ready_cycles); m > 0) {
+        k += m;
+        continue;
       }
-      if (tx_ready_) {
-        ++tx_ready_cycles;
-        if (tx_busy) tx_credit_.credit -= static_cast<std::int64_t>(kBeatBytes) * 256;
-      }
-      ++cycle;
-      rx_credit_.refill();
-      if (rx_credit_.credit > 0 && in_[1].active) in_[1].valid = true;
-      tx_credit_.refill();
-      const bool paused = pauses_.paused(cycle);
-      tx_ready_ = !paused && tx_credit_.credit > 0;
-      if (paused) ++stats.paused_cycles;
+      if (span_ends(tx_beats, tx_ready_cycles)) break;
+      span_cycle(tx_busy, tx_ready_cycles);
+      ++k;
     }
     if (k > 0) model_.advance_inert(k, {tx_ready_cycles, k});
+    return k;
+  }
+
+  // Whether the span must end before this cycle: the TX output would move its last beat
+  // (`tx_beats` left at the span's start, `tx_ready_cycles` of them moved since), or an
+  // input frame's tlast is offered.
+  [[nodiscard]] bool span_ends(std::uint64_t tx_beats, std::uint64_t tx_ready_cycles) const {
+    if (tx_ready_ && tx_beats > 0 && tx_ready_cycles + 1 >= tx_beats) return true;  // the TX output's last beat
+    if (in_[0].valid && in_[0].off + kBeatBytes >= in_[0].len) return true;       // a TX frame's tlast
+    return in_[1].valid && in_[1].off + kBeatBytes >= in_[1].len;                  // an RX frame's tlast
+  }
+
+  // One cycle of an inert span (what tick() does in it outside the model).
+  void span_cycle(bool tx_busy, std::uint64_t& tx_ready_cycles) {
+    if (in_[0].valid) in_[0].off += kBeatBytes;  // offered again next cycle
+    if (in_[1].valid) {
+      in_[1].off += kBeatBytes;
+      in_[1].valid = false;
+      rx_credit_.credit -= static_cast<std::int64_t>(kBeatBytes) * 256;
+      stats.wire_bytes_in_rx += kBeatBytes;
+    }
+    if (tx_ready_) {
+      ++tx_ready_cycles;
+      if (tx_busy) tx_credit_.credit -= static_cast<std::int64_t>(kBeatBytes) * 256;
+    }
+    ++cycle;
+    rx_credit_.refill();
+    if (rx_credit_.credit > 0 && in_[1].active) in_[1].valid = true;
+    tx_credit_.refill();
+    const bool paused = pauses_.paused(cycle);
+    tx_ready_ = !paused && tx_credit_.credit > 0;
+    if (paused) ++stats.paused_cycles;
+  }
+
+  // Up to `max` cycles of an inert span at once, as span_cycle() that many times, where
+  // they follow a fixed pattern: no RX frame being offered, the pause state the same in
+  // every cycle after this one, and the TX output either not ready in any of them (paused)
+  // or ready exactly while the MAC credit is positive with the credit in its steady range,
+  // in which the ready cycles are counted in closed form (below). Stops short of a TX
+  // frame's tlast and of the TX output's last beat. Returns the cycles run (0: none fit).
+  std::uint64_t span_closed_form(std::uint64_t max, bool tx_busy, std::uint64_t tx_beats,
+                                 std::uint64_t& tx_ready_cycles) {
+    if (in_[1].active || tx_busy != (tx_beats > 0)) return 0;
+    const bool paused = pauses_.paused(cycle + 1);  // the next call asks cycle + 1 too: in order
+    std::uint64_t k = std::min(max, pauses_.holds_until() - (cycle + 1));
+    if (in_[0].valid) {  // stop before its tlast: beats at off, off + 64, ... while < len - 64
+      const std::uint64_t left = in_[0].len - in_[0].off;  // > 64 (span_ends)
+      k = std::min<std::uint64_t>(k, (left + kBeatBytes - 1) / kBeatBytes - 1);
+    }
+    constexpr std::int64_t kBeat = static_cast<std::int64_t>(kBeatBytes) * 256;
+    const std::int64_t r = tx_credit_.rate;
+    const std::int64_t x0 = tx_credit_.credit;
+    std::uint64_t ready = 0;
+    if (paused) {
+      // Cycles c+1 .. c+k paused: only this cycle's ready (if any) could move a beat.
+      if (tx_ready_) return 0;
+    } else {
+      // Not paused from c+1 on; this cycle's ready must follow the credit as the others'.
+      if (tx_ready_ != (x0 > 0)) return 0;
+      if (tx_busy) {
+        // Each ready cycle spends a beat, each cycle refills r: in (r - 64*256, r] the credit
+        // never reaches the cap and stays in that range, so after j cycles it is
+        // x0 + j r - 64*256 R(j), R(j) the ready cycles, R(j) = ceil((x0 + (j - 1) r) / (64*256)).
+        if (r <= 0 || r >= kBeat || x0 <= r - kBeat || x0 > r) return 0;
+        // The last beat's cycle is the tx_beats-th ready one (tx_ready_cycles of them done):
+        // run while R(k) <= T = tx_beats - 1 - tx_ready_cycles, i.e. k <= (64*256 T - x0) / r + 1.
+        const auto t = static_cast<std::int64_t>(tx_beats - 1 - tx_ready_cycles);
+        const std::int64_t lim = kBeat * t - x0;
+        if (lim < 0) return 0;  // this cycle's ready moves the last beat
+        k = std::min<std::uint64_t>(k, static_cast<std::uint64_t>(lim / r) + 1);
+      }
+    }
+    if (k < 2) return 0;
+    if (!paused && tx_busy) {
+      const std::int64_t num = x0 + static_cast<std::int64_t>(k - 1) * r;
+      ready = num <= 0 ? 0 : static_cast<std::uint64_t>((num + kBeat - 1) / kBeat);
+      tx_credit_.credit = x0 + static_cast<std::int64_t>(k) * r - kBeat * static_cast<std::int64_t>(ready);
+    } else {
+      // No beat spent: paused, or no frame on the output (whose ready cycles the model
+      // then does not count).
+      tx_credit_.refill(k);
+    }
+    tx_ready_cycles += ready;
+    if (in_[0].valid) in_[0].off += static_cast<std::uint32_t>(k * kBeatBytes);
+    rx_credit_.refill(k);
+    if (paused) stats.paused_cycles += k;
+    cycle += k;
+    tx_ready_ = !paused && tx_credit_.credit > 0;
     return k;
   }
 

@@ -94,6 +94,9 @@ class PauseSchedule {
     if (cycle >= next_) update(cycle);
     return paused_;
   }
+  // After paused(c): paused() answers the same for every cycle from c up to, not including,
+  // this one.
+  [[nodiscard]] std::uint64_t holds_until() const { return next_; }
 
   // paused(c) for every c in [first, last], in order; returns for how many it was true.
   std::uint64_t paused_cycles(std::uint64_t first, std::uint64_t last) {

@@ -45,6 +45,10 @@ TEST_CASE("nicagent: conflicting options exit 2 naming both, and nothing is writ
       {{"train", "--resume", resume, "--family", kFamily}, "--family", "--resume", "excludes"},
       {{"train", "--resume", resume, "--validation-family", kFamily}, "--validation-family", "--resume", "excludes"},
       {{"train", "--scenario", kScenario, "--family", kFamily, "--out", out}, "--scenario", "--family", "excludes"},
+      // train: a fine-tune starts from one policy: an exported one, a clone or a checkpoint
+      {{"train", "--resume", resume, "--init-policy", kPolicy}, "--init-policy", "--resume", "excludes"},
+      {{"train", "--family", kFamily, "--out", out, "--bc-teacher", "progress", "--init-policy", kPolicy},
+       "--init-policy", "--bc-teacher", "excludes"},
       // train: the cloning settings need a teacher, the validation settings a family
       {{"train", "--family", kFamily, "--out", out, "--bc-steps", "8"}, "--bc-steps", "--bc-teacher", "requires"},
       {{"train", "--family", kFamily, "--out", out, "--bc-epochs", "2"}, "--bc-epochs", "--bc-teacher", "requires"},

@@ -94,3 +94,35 @@ TEST_CASE("config: the DAgger config's continuation and weights are words, bad o
   CHECK_THROWS_WITH(nicsched::ppo::load_dagger_config(write_temp("dagger-bad2.yaml", "weights: spread\n")),
                     Catch::Contains("weights") && Catch::Contains("spread"));
 }
+
+TEST_CASE("config: the DAgger config's labels and label seeds, bad ones named", "[config][dagger]") {
+  nicsched::ppo::DaggerConfig cfg;
+  CHECK(cfg.labels == "lookahead");
+  cfg.labels = "scenario";
+  cfg.label_seeds = 3;
+  const auto back =
+      nicsched::ppo::load_dagger_config(write_temp("dagger-labels.yaml", nicsched::ppo::dagger_config_yaml(cfg)));
+  CHECK(back.labels == "scenario");
+  CHECK(back.label_seeds == 3);
+  CHECK_THROWS_WITH(nicsched::ppo::load_dagger_config(write_temp("dagger-bad3.yaml", "labels: hindsight\n")),
+                    Catch::Contains("'labels'") && Catch::Contains("hindsight") && Catch::Contains("dagger-bad3.yaml"));
+  CHECK_THROWS_WITH(nicsched::ppo::load_dagger_config(write_temp("dagger-bad4.yaml", "label_seeds: 0\n")),
+                    Catch::Contains("'label_seeds'") && Catch::Contains("at least 1"));
+  CHECK_THROWS_WITH(nicsched::ppo::load_dagger_config(write_temp("dagger-bad5.yaml", "label_seeds: two\n")),
+                    Catch::Contains("label_seeds"));
+}
+
+TEST_CASE("config: anchor_coef is 0 unless set, and must be a finite number >= 0", "[config][anchor]") {
+  CHECK(PpoConfig{}.anchor_coef == 0.0);
+  CHECK(load_ppo_config(write_temp("anchor.yaml", "anchor_coef: 0.5\n")).anchor_coef == 0.5);
+  PpoConfig cfg;
+  cfg.anchor_coef = 2.0;
+  CHECK(load_ppo_config(write_temp("anchor-round.yaml", ppo_config_yaml(cfg))).anchor_coef == 2.0);
+  for (const char* bad : {"anchor_coef: -0.1\n", "anchor_coef: .inf\n", "anchor_coef: .nan\n"}) {
+    INFO(bad);
+    const auto msg = error_of(write_temp("anchor-bad.yaml", bad));
+    CHECK_THAT(msg, Catch::Contains("'anchor_coef'") && Catch::Contains("nicsched_agent_anchor-bad.yaml"));
+  }
+  CHECK_THAT(error_of(write_temp("anchor-word.yaml", "anchor_coef: strong\n")),
+             Catch::Contains("anchor_coef") && Catch::Contains("a number") && Catch::Contains(":1"));
+}

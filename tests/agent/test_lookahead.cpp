@@ -275,3 +275,77 @@ TEST_CASE("DAgger labels refuse an env without the strategy action", "[lookahead
   CHECK_THROWS_WITH(run_labelled(mixed(), 1, make_baseline("sp"), env, kIterations, config()),
                     Catch::Contains("action must be `strategy`"));
 }
+
+TEST_CASE("DAgger scenario labels: the draw's best strategy over whole runs on the label seeds, at every student decision",
+          "[lookahead][dagger]") {
+  const ScenarioEntry& e = mixed();
+  NicEnvConfig env = strategy_env();
+  env.strategy_hold = 12;
+  constexpr std::uint64_t kEvery = 24;
+  constexpr std::uint32_t kSeeds = 2;
+  ParallelFor serial(1);
+  const BaselineChoice label = best_baseline(e, env.strategies, kSeeds, kInterval, kIterations, serial);
+  // Written apart: each strategy alone for the whole run on seeds 1 and 2, the mean of the
+  // two scores; the label is the lowest mean (first on a tie).
+  std::vector<double> mean;
+  for (const auto& s : env.strategies) {
+    double sum = 0;
+    for (std::uint64_t seed = 1; seed <= kSeeds; ++seed) {
+      auto c = make_baseline(s);
+      sum += score_run(run_controller(e, seed, *c, kInterval, kIterations), e.scenario).norm_time;
+    }
+    mean.push_back(sum / kSeeds);
+  }
+  std::size_t lowest = 0;
+  for (std::size_t a = 1; a < mean.size(); ++a) {
+    if (mean[a] < mean[lowest]) lowest = a;
+  }
+  std::vector<double> sorted = mean;
+  std::sort(sorted.begin(), sorted.end());
+  REQUIRE(sorted[1] > sorted[0] * 1.001);  // the best and the second-best differ: a label that is not the best fails
+  REQUIRE(label.scores.size() == mean.size());
+  for (std::size_t a = 0; a < mean.size(); ++a) CHECK(label.scores[a] == Approx(mean[a]).epsilon(1e-12));
+
+  const LabelledRun r = run_scenario_labelled(e, 1, make_baseline("sp"), env, kIterations, kEvery, label);
+  // The student's run is what it runs alone; the default rule is the label.
+  auto sp = make_baseline("sp");
+  CHECK(r.score == score_run(run_controller(e, 1, *sp, kInterval, kIterations), e.scenario).norm_time);
+  CHECK(r.default_arm == lowest);
+  CHECK(r.default_scores == label.scores);
+  CHECK(r.forks == 0);
+  // A state at every k-th decision from the first, each with the draw's label and gap.
+  REQUIRE(r.states.size() == (r.run.decisions + kEvery - 1) / kEvery);
+  for (std::size_t i = 0; i < r.states.size(); ++i) {
+    const LabelledState& st = r.states[i];
+    INFO("decision " << st.decision);
+    CHECK(st.decision == i * kEvery);
+    CHECK(st.label == lowest);
+    CHECK(st.arm_scores == label.scores);
+    CHECK(st.gap() == Approx((sorted[1] - sorted[0]) / sorted[0]).epsilon(1e-9));
+    CHECK(st.mask == std::vector<std::uint8_t>(env.strategies.size(), 1));
+  }
+  // The observations are the student's, as the oracle's labelling records them at the same decisions.
+  const LabelledRun oracle = run_labelled(e, 1, make_baseline("sp"), env, kIterations, config());
+  REQUIRE(oracle.states.size() >= 2);
+  for (std::size_t i = 0; i < 2; ++i) {
+    REQUIRE(oracle.states[i].decision == r.states[i + 1].decision);
+    CHECK(oracle.states[i].observation == r.states[i + 1].observation);
+  }
+}
+
+TEST_CASE("DAgger scenario labels refuse a label of another size and a stride off the hold", "[lookahead][dagger]") {
+  NicEnvConfig env = strategy_env();
+  BaselineChoice label;
+  label.scores = {1.0, 2.0};
+  CHECK_THROWS_WITH(run_scenario_labelled(mixed(), 1, make_baseline("sp"), env, kIterations, 24, label),
+                    Catch::Contains("2 scores for 3 strategies"));
+  label.scores = {1.0, 2.0, 3.0};
+  env.strategy_hold = 12;
+  CHECK_THROWS_WITH(run_scenario_labelled(mixed(), 1, make_baseline("sp"), env, kIterations, 18, label),
+                    Catch::Contains("strategy_hold") && Catch::Contains("every (k = 18)"));
+  CHECK_THROWS_WITH(run_scenario_labelled(mixed(), 1, make_baseline("sp"), env, kIterations, 0, label),
+                    Catch::Contains("every (k)"));
+  env.action = ActionKind::kTenant;
+  CHECK_THROWS_WITH(run_scenario_labelled(mixed(), 1, make_baseline("sp"), env, kIterations, 24, label),
+                    Catch::Contains("action must be `strategy`"));
+}

@@ -451,3 +451,115 @@ TEST_CASE("train: under mpirun -np 2 rank 0 alone writes the run folder", "[trai
   CHECK(csv_updates(out / "train.csv") == one_to(6));
 }
 #endif
+
+TEST_CASE("train --init-policy with anchor_coef: PPO starts from the policy and keeps it as its anchor", "[train][anchor]") {
+  FamilyScratch s("anchor");
+  // The policy to fine-tune: a short plain run's export.
+  auto a = family_args(s, s.dir / "start");
+  a.insert(a.end(), {"--steps", "32"});
+  REQUIRE(train_debug(s.dir, a, "start").rc == 0);
+  const fs::path start = s.dir / "start/policy";
+  std::ofstream(s.dir / "anchored.yaml") << kFamilyPpo << "anchor_coef: 1.0\n";
+  a = family_args(s, s.dir / "tuned");
+  a[3] = (s.dir / "anchored.yaml").string();
+  a.insert(a.end(), {"--init-policy", start.string()});
+  auto r = train_debug(s.dir, a, "tuned");
+  INFO("log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  CHECK(slurp(s.dir / "tuned/anchor/policy.pt") == slurp(start / "policy.pt"));
+  // train.csv's last column: the anchor term's KL, a number >= 0 (to float rounding) on every row.
+  std::istringstream in(slurp(s.dir / "tuned/train.csv"));
+  std::string line;
+  std::getline(in, line);
+  REQUIRE(line.substr(line.rfind(',') + 1) == "anchor_kl");
+  int rows = 0;
+  while (std::getline(in, line)) {
+    const double kl = std::stod(line.substr(line.rfind(',') + 1));
+    CHECK((std::isfinite(kl) && kl > -1e-6));
+    ++rows;
+  }
+  CHECK(rows == 4);
+  // A resume keeps the anchor it started with.
+  r = train_debug(s.dir, {"--resume", (s.dir / "tuned").string(), "--out", (s.dir / "more").string(), "--steps",
+                          "192"}, "more");
+  INFO("resume log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  CHECK(slurp(s.dir / "more/anchor/policy.pt") == slurp(start / "policy.pt"));
+  // Without a policy to start from, and with a policy of another network, refused.
+  a = family_args(s, s.dir / "nothing");
+  a[3] = (s.dir / "anchored.yaml").string();
+  r = train_debug(s.dir, a, "nothing");
+  CHECK(r.rc == 1);
+  CHECK(r.log.find("anchor_coef is 1") != std::string::npos);
+  std::ofstream(s.dir / "wide.yaml") << kFamilyPpo << "hidden_sizes: [16]\n";
+  a = family_args(s, s.dir / "wide");
+  a[3] = (s.dir / "wide.yaml").string();
+  a.insert(a.end(), {"--init-policy", start.string()});
+  r = train_debug(s.dir, a, "wide");
+  CHECK(r.rc == 1);
+  CHECK(r.log.find((start / "policy.pt").string()) != std::string::npos);
+  CHECK(r.log.find("hidden_sizes") != std::string::npos);
+}
+
+TEST_CASE("train --family, draw_weights: trailing: episodes draw from the pool by the logged weights", "[train][draws]") {
+  FamilyScratch s("draws");
+  // The strategy action: draw_baselines empty, the env's strategies are the baselines (and
+  // the policy measured on the pool decides through them).
+  std::ofstream(s.dir / "trailing.yaml") << kFamilyPpo
+                                         << "draw_weights: trailing\ndraw_pool: 3\ndraw_every: 2\ndraw_mix: 0.5\n";
+  std::ofstream(s.dir / "strategy.yaml") << kFamilyEnv << "action: strategy\nstrategies: [fifo, progress]\n";
+  auto a = family_args(s, s.dir / "run");
+  a[3] = (s.dir / "trailing.yaml").string();
+  a[5] = (s.dir / "strategy.yaml").string();
+  const auto r = train_debug(s.dir, a, "trailing");
+  INFO("log:\n" << r.log);
+  REQUIRE(r.rc == 0);
+  for (const auto& [env, seq] : draws(r.log)) {
+    for (const auto seed : seq) CHECK((seed >= 1 && seed <= 3));  // the pool: the first 3 training seeds
+  }
+  // draws.csv: measured before update 1 and after update 2 (not after the last); each
+  // measurement's weights are the definition's on the logged scores.
+  std::istringstream in(slurp(s.dir / "run/draws.csv"));
+  std::string line;
+  std::getline(in, line);
+  REQUIRE(line == "update,family_seed,policy_score,best_score,best_baseline,gap,weight");
+  std::map<unsigned long, std::vector<std::vector<std::string>>> by_update;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream ls(line);
+    for (std::string x; std::getline(ls, x, ',');) f.push_back(x);
+    REQUIRE(f.size() == 7);
+    by_update[std::stoul(f[0])].push_back(f);
+  }
+  REQUIRE(by_update.size() == 2);
+  CHECK(by_update.count(0) == 1);
+  CHECK(by_update.count(2) == 1);
+  for (const auto& [update, rows] : by_update) {
+    INFO("update " << update);
+    REQUIRE(rows.size() == 3);
+    double gap_sum = 0, weight_sum = 0;
+    std::vector<double> gaps;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const double policy = std::stod(rows[i][2]), best = std::stod(rows[i][3]);
+      CHECK(std::stoul(rows[i][1]) == i + 1);
+      CHECK((rows[i][4] == "fifo" || rows[i][4] == "progress"));
+      gaps.push_back(std::isfinite(policy) && std::isfinite(best) && best > 0 ? std::max(0.0, policy / best - 1) : 0);
+      CHECK(std::stod(rows[i][5]) == Approx(gaps.back()).margin(1e-6));
+      gap_sum += gaps.back();
+      weight_sum += std::stod(rows[i][6]);
+    }
+    CHECK(weight_sum == Approx(1.0).margin(1e-5));
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const double want = gap_sum > 0 ? 0.5 / 3 + 0.5 * gaps[i] / gap_sum : 1.0 / 3;
+      CHECK(std::stod(rows[i][6]) == Approx(want).margin(1e-5));
+    }
+  }
+  // A scenario run has no family to weight.
+  std::ofstream(s.dir / "scenario.yaml") << slurp(NICSCHED_SOURCE_DIR "/sim/scenarios/default.yaml");
+  const auto refused = train_debug(s.dir, {"--scenario", (s.dir / "scenario.yaml").string(), "--ppo-config",
+                                           (s.dir / "trailing.yaml").string(), "--env-config",
+                                           (s.dir / "env.yaml").string(), "--out", (s.dir / "sc").string()},
+                                   "scenario");
+  CHECK(refused.rc == 1);
+  CHECK(refused.log.find("draw_weights: trailing weights the draws of a family") != std::string::npos);
+}

@@ -2,6 +2,7 @@
 #include "nicsched/control/lookahead.hpp"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "nicsched/control/action_codec.hpp"
@@ -193,65 +194,116 @@ double LabelledState::gap() const {
   return std::isnan(second) || !(best > 0.0) ? 0.0 : (second - best) / best;
 }
 
-LabelledRun run_labelled(const ScenarioEntry& entry, std::uint64_t seed, std::unique_ptr<Controller> student,
-                         const NicEnvConfig& env, std::optional<std::uint64_t> min_iterations,
-                         const LookaheadConfig& config, LabelContinuation then) {
+namespace {
+
+// What every labelling of a student's run needs of `env` and `every`.
+void check_student_labels(const NicEnvConfig& env, std::uint64_t every) {
   if (env.action != ActionKind::kStrategy || env.strategies.empty()) {
     throw EnvError("DAgger labels: the env config's action must be `strategy` with its strategies");
   }
-  check(config);
-  if (config.every % env.strategy_hold != 0) {
-    throw EnvError("DAgger labels: every (k = " + std::to_string(config.every) +
+  if (every == 0) throw EnvError("DAgger labels: every (k) must be at least 1 decision");
+  if (every % env.strategy_hold != 0) {
+    throw EnvError("DAgger labels: every (k = " + std::to_string(every) +
                    ") must be a multiple of the env config's strategy_hold (" + std::to_string(env.strategy_hold) +
                    "): the labels are for decisions the student takes");
   }
+}
+
+// The student's run on `entry` and `seed`: every strategy of `env` decides every interval
+// beside it (so each one's state follows the run, and a copy can put one in charge); the
+// student, the member after them, is in charge throughout.
+std::unique_ptr<ControlledRun> student_run(const ScenarioEntry& entry, std::uint64_t seed,
+                                           std::unique_ptr<Controller> student, const NicEnvConfig& env,
+                                           std::optional<std::uint64_t> min_iterations) {
   std::vector<std::unique_ptr<Controller>> members;
   for (const auto& name : env.strategies) members.push_back(make_baseline(name));
   const auto n_strategies = static_cast<std::uint32_t>(members.size());
-  members.push_back(std::move(student));  // the member after the strategies, in charge throughout
-  ControlledRun run(entry, seed, std::make_unique<PlanController>(std::move(members)), env.interval_cycles,
-                    min_iterations);
-  plan_of(run).follow(n_strategies, kToTheEnd, n_strategies);
-  Copies copies{entry.scenario};
-  LabelledRun out;
-  const LookaheadDecision first = copies.first(run, n_strategies);
-  out.default_arm = *first.chosen;
-  out.default_scores = first.arm_scores;
+  members.push_back(std::move(student));
+  auto run = std::make_unique<ControlledRun>(entry, seed, std::make_unique<PlanController>(std::move(members)),
+                                             env.interval_cycles, min_iterations);
+  plan_of(*run).follow(n_strategies, kToTheEnd, n_strategies);
+  return run;
+}
 
+// Plays the student's run to its end. Before each decision d, `scores_at(run, d)` gives
+// every strategy's score for it, or nothing when d is not labelled; a labelled decision
+// becomes a state with the student's observation and mask as its encoder saw them, and
+// the strategy of the lowest score as its label (the first on a tie; NaN never wins).
+using ScoresAt = std::function<std::vector<double>(const ControlledRun& run, std::uint64_t decision)>;
+void label_decisions(ControlledRun& run, const ScenarioEntry& entry, const NicEnvConfig& env,
+                     const ScoresAt& scores_at, LabelledRun& out) {
   const host::Capabilities& caps = run.tracker().caps();
   ObservationEncoder encoder(env, caps);
   const ActionCodec codec(env, caps, run.tracker().link_bytes_per_cycle());
-  std::uint64_t decisions = 0;
-  while (true) {
-    // Every k-th decision after the first, the oracle's comparison on a copy of the run as
-    // it stands: each strategy in charge from the next decision on.
-    std::vector<double> scores;
-    if (decisions > 0 && decisions % config.every == 0) {
-      scores = copies.arms(run, n_strategies, then == LabelContinuation::kStudent ? n_strategies : out.default_arm,
-                           config);
-    }
+  for (std::uint64_t decision = 0;; ++decision) {
+    std::vector<double> scores = scores_at(run, decision);
     if (!run.step()) break;
     // The student decided: its observation, as its encoder saw it.
     encoder.push(run.tracker(), plan_of(run).in_force());
-    if (!scores.empty()) {
-      LabelledState st;
-      st.decision = decisions;
-      st.observation.resize(encoder.size());
-      encoder.write(st.observation);
-      st.mask.resize(codec.space().total());
-      codec.mask(run.tracker(), st.mask);
-      st.arm_scores = std::move(scores);
-      for (std::uint32_t a = 1; a < n_strategies; ++a) {
-        if (better(st.arm_scores[a], st.arm_scores[st.label])) st.label = a;
-      }
-      out.states.push_back(std::move(st));
+    if (scores.empty()) continue;
+    LabelledState st;
+    st.decision = decision;
+    st.observation.resize(encoder.size());
+    encoder.write(st.observation);
+    st.mask.resize(codec.space().total());
+    codec.mask(run.tracker(), st.mask);
+    st.arm_scores = std::move(scores);
+    for (std::uint32_t a = 1; a < st.arm_scores.size(); ++a) {
+      if (better(st.arm_scores[a], st.arm_scores[st.label])) st.label = a;
     }
-    ++decisions;
+    out.states.push_back(std::move(st));
   }
   out.run = run.result();
   out.score = score_run(out.run, entry.scenario).norm_time;
+}
+
+}  // namespace
+
+LabelledRun run_labelled(const ScenarioEntry& entry, std::uint64_t seed, std::unique_ptr<Controller> student,
+                         const NicEnvConfig& env, std::optional<std::uint64_t> min_iterations,
+                         const LookaheadConfig& config, LabelContinuation then) {
+  check_student_labels(env, config.every);
+  check(config);
+  const auto run = student_run(entry, seed, std::move(student), env, min_iterations);
+  const auto n_strategies = static_cast<std::uint32_t>(env.strategies.size());
+  Copies copies{entry.scenario};
+  LabelledRun out;
+  const LookaheadDecision first = copies.first(*run, n_strategies);
+  out.default_arm = *first.chosen;
+  out.default_scores = first.arm_scores;
+  // Every k-th decision after the first, the oracle's comparison on a copy of the run as it
+  // stands: each strategy in charge from the next decision on.
+  const std::uint32_t after = then == LabelContinuation::kStudent ? n_strategies : out.default_arm;
+  label_decisions(
+      *run, entry, env,
+      [&](const ControlledRun& r, std::uint64_t decision) {
+        return decision > 0 && decision % config.every == 0 ? copies.arms(r, n_strategies, after, config)
+                                                            : std::vector<double>{};
+      },
+      out);
   out.forks = copies.forks;
   out.simulated_cycles = copies.simulated_cycles;
+  return out;
+}
+
+LabelledRun run_scenario_labelled(const ScenarioEntry& entry, std::uint64_t seed, std::unique_ptr<Controller> student,
+                                  const NicEnvConfig& env, std::optional<std::uint64_t> min_iterations,
+                                  std::uint64_t every, const BaselineChoice& label) {
+  check_student_labels(env, every);
+  if (label.scores.size() != env.strategies.size()) {
+    throw EnvError("DAgger scenario labels: " + std::to_string(label.scores.size()) + " scores for " +
+                   std::to_string(env.strategies.size()) + " strategies");
+  }
+  const auto run = student_run(entry, seed, std::move(student), env, min_iterations);
+  LabelledRun out;
+  out.default_arm = static_cast<std::uint32_t>(label.best);
+  out.default_scores = label.scores;
+  label_decisions(
+      *run, entry, env,
+      [&](const ControlledRun&, std::uint64_t decision) {
+        return decision % every == 0 ? label.scores : std::vector<double>{};
+      },
+      out);
   return out;
 }
 

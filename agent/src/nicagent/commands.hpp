@@ -58,6 +58,7 @@ struct TrainOptions {
   std::uint32_t bc_epochs = 30;
   double bc_lr = 1e-3;
   std::uint32_t bc_permutations = 0;          // tenant-permuted copies of the BC data
+  std::filesystem::path init_policy;          // fine-tune: PPO starts from this exported policy
 };
 int train(const TrainOptions& o);
 

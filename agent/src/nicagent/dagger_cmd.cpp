@@ -1,6 +1,7 @@
-// nicagent dagger: DAgger with the lookahead oracle's labels (docs/agent.md, "DAgger").
-// Each iteration: the student runs fresh training draws, the oracle labels the states it
-// visits (control::run_labelled), the labels join the earlier iterations' (DaggerData), a
+// nicagent dagger: DAgger with the lookahead oracle's labels or scenario labels
+// (docs/agent.md, "DAgger"). Each iteration: the student runs fresh training draws, the
+// oracle labels the states it visits (control::run_labelled) or each state gets its draw's
+// label (control::run_scenario_labelled), the labels join the earlier iterations' (DaggerData), a
 // fresh strategy policy is fitted to all of them (Trainer::fit_labels, the fit behaviour
 // cloning uses) and becomes the next student; model selection scores it on validation
 // draws and keeps the best. The run folder OUT:
@@ -111,7 +112,15 @@ int dagger(const DaggerOptions& o) {
       } else {
         who = control::make_baseline(env.strategies.front());
       }
-      runs[j] = control::run_labelled(entry, kWorkloadSeed, std::move(who), env, cfg.min_iterations, oracle, then);
+      if (cfg.labels == "scenario") {
+        control::ParallelFor serial(1);  // the draws are what runs in parallel
+        const control::BaselineChoice label = control::best_baseline(entry, env.strategies, cfg.label_seeds,
+                                                                     env.interval_cycles, cfg.min_iterations, serial);
+        runs[j] = control::run_scenario_labelled(entry, kWorkloadSeed, std::move(who), env, cfg.min_iterations,
+                                                 cfg.every, label);
+      } else {
+        runs[j] = control::run_labelled(entry, kWorkloadSeed, std::move(who), env, cfg.min_iterations, oracle, then);
+      }
       const std::lock_guard lock(log_mutex);
       spdlog::info("iteration {}: draw {} student {:.4f}, default `{}` {:.4f}, {} labels, {} copies", it, seeds[j],
                    runs[j].score, env.strategies[runs[j].default_arm],

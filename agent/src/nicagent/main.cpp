@@ -72,6 +72,12 @@ int main(int argc, char** argv) {
                             "warm start: behaviour-clone this baseline (e.g. progress) before PPO; best:A,B,... (with "
                             "--family): on each draw, the baseline of A, B, ... that scores best on it")
           ->excludes(resume_opt);
+  train_cmd->add_option("--init-policy", t.init_policy,
+                        "fine-tune: PPO starts from this exported policy (e.g. a DAgger student): its weights and "
+                        "observation statistics; the network settings must be those it was trained with")
+      ->check(CLI::ExistingDirectory)
+      ->excludes(resume_opt)
+      ->excludes(bc_teacher_opt);
   train_cmd->add_option("--bc-steps", t.bc_steps, "behaviour-cloning steps per env")
       ->capture_default_str()->needs(bc_teacher_opt);
   train_cmd->add_option("--bc-epochs", t.bc_epochs, "behaviour-cloning epochs")
@@ -163,7 +169,9 @@ int main(int argc, char** argv) {
 
   DaggerOptions d;
   auto* dagger_cmd = app.add_subcommand(
-      "dagger", "train a strategy policy by DAgger: the lookahead oracle labels the states the policy visits");
+      "dagger",
+      "train a strategy policy by DAgger: the states the policy visits labelled by the lookahead oracle or by their "
+      "draw's best strategy");
   dagger_cmd->add_option("--family", d.family, "training draws come from this family's training seeds")
       ->required()->check(CLI::ExistingFile);
   dagger_cmd->add_option("--env-config", d.env_config, "env config with `action: strategy` (the strategies, the observation)")
@@ -171,8 +179,8 @@ int main(int argc, char** argv) {
   dagger_cmd->add_option("--ppo-config", d.ppo_config, "PPO config: the network (mlp) and the fit's minibatch size")
       ->required()->check(CLI::ExistingFile);
   dagger_cmd->add_option("--dagger-config", d.dagger_config,
-                         "DAgger settings: iterations, draws, every (k), horizon (H), continuation, min_iterations, "
-                         "epochs, learning_rate (agent/configs/dagger.yaml)")
+                         "DAgger settings: iterations, draws, labels, label_seeds, every (k), horizon (H), continuation, "
+                         "continue_with, weights, min_iterations, epochs, learning_rate (agent/configs/dagger.yaml)")
       ->required()->check(CLI::ExistingFile);
   auto* dagger_validation = dagger_cmd->add_option(
       "--validation-family", d.validation_family,

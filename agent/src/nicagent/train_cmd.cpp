@@ -17,7 +17,12 @@
 //   policy/               the exported policy of the last checkpoint
 //   bc.yaml, bc-policy/   the behaviour-cloning warm start (--bc-teacher) and its clone;
 //                         bc-teachers.csv: with best:..., each draw's scores and teacher
+//   draws.csv             with draw_weights: trailing, per measurement and pool draw: the
+//                         policy's score, the best baseline's, the gap and the weight
+//   anchor/               with anchor_coef > 0: the frozen policy the anchor term keeps PPO
+//                         near (the policy PPO started from; a resume keeps it)
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -42,6 +47,7 @@
 
 #include "commands.hpp"
 #include "nicsched/control/controller.hpp"
+#include "nicsched/control/draw_weights.hpp"
 #include "nicsched/control/nic_env.hpp"
 #include "nicsched/control/sim_env.hpp"
 #include "nicsched/control/thread_clock.hpp"
@@ -62,7 +68,7 @@ namespace fs = std::filesystem;
 constexpr const char* kCsvHeader =
     "update,global_step,learning_rate,mean_step_reward,episode_return_mean,episodes,policy_loss,value_loss,"
     "entropy,approx_kl,old_approx_kl,clip_fraction,explained_variance,epochs_run,steps_per_second,"
-    "rollout_seconds,update_seconds";
+    "rollout_seconds,update_seconds,anchor_kl";
 constexpr const char* kValidationHeader = "update,global_step,norm_iter_time,best_norm_iter_time,new_best,seconds";
 constexpr const char* kRunFormat = "nicsched-train-run-1";
 // train.csv grows by ~200 bytes per update; a million updates fit.
@@ -278,7 +284,7 @@ void prepare_run_folder(const TrainOptions& o, const fs::path& out, bool in_plac
     spdlog::warn("--force: replacing the run in {}", out.string());
     for (const char* f : {"checkpoint.pt", "train.csv", "run.yaml", "bc.yaml", "bc-teachers.csv", "scenarios",
                           "policy", "bc-policy", "family", "validation", "validation.csv", "best",
-                          "validation-candidate"}) {
+                          "validation-candidate", "anchor", "draws.csv", "draw-candidate"}) {
       fs::remove_all(out / f);
     }
   }
@@ -510,6 +516,7 @@ RunSettings settle_run(const TrainOptions& o, const TrainRequest& req, int rank)
 struct TrainingEnvs {
   std::vector<std::unique_ptr<control::Env>> envs;
   std::shared_ptr<TeacherChoices> choices;
+  std::shared_ptr<control::WeightedDraws> draws;  // draw_weights: trailing: the pool the envs draw from
 };
 
 // Env k's draw callback under --bc-teacher best:...: scores the candidates on the new draw
@@ -548,7 +555,8 @@ control::DrawCallback choose_draw_teacher(std::uint32_t k, std::shared_ptr<const
 std::vector<control::TargetFactory> family_factories(const TrainOptions& o, const TrainRequest& req,
                                                      const RunSettings& s,
                                                      std::vector<std::shared_ptr<DrawTeacherSlot>>& teacher_slots,
-                                                     std::shared_ptr<TeacherChoices>& choices) {
+                                                     std::shared_ptr<TeacherChoices>& choices,
+                                                     std::shared_ptr<control::WeightedDraws>& draws) {
   const auto family = std::make_shared<const sim::Family>(load_usable_family(req.out / s.run.family, "--family", "train"));
   const std::uint32_t nic_lo = sim::nic_tenants_for(static_cast<std::uint32_t>(family->tenants.min()));
   const std::uint32_t nic_hi = sim::nic_tenants_for(static_cast<std::uint32_t>(family->tenants.max()));
@@ -567,6 +575,16 @@ std::vector<control::TargetFactory> family_factories(const TrainOptions& o, cons
     for (const auto& c : req.teacher.candidates) header += ",score_" + c;
     choices->rows.push_back(header + ",cpu_seconds");
   }
+  if (s.cfg.draw_weights == "trailing") {
+    const std::uint64_t pool = std::min<std::uint64_t>(s.cfg.draw_pool, seeds.last - seeds.first + 1);
+    spdlog::info("draw_weights: trailing: episodes draw from the {} draws of seeds {}..{}; measuring their solo "
+                 "baselines (cached)", pool, seeds.first, seeds.first + pool - 1);
+    std::vector<std::uint64_t> family_seeds;
+    for (std::uint64_t i = 0; i < pool; ++i) family_seeds.push_back(seeds.first + i);
+    draws = std::make_shared<control::WeightedDraws>(
+        control::family_entries(*family, seeds.first, static_cast<std::uint32_t>(pool), s.cycles, s.backend),
+        std::move(family_seeds));
+  }
   std::vector<control::TargetFactory> factories;
   for (std::uint32_t k = 0; k < s.cfg.num_envs; ++k) {
     control::DrawCallback on_draw = [k, family](std::uint64_t seed, const control::ScenarioEntry&) {
@@ -577,7 +595,8 @@ std::vector<control::TargetFactory> family_factories(const TrainOptions& o, cons
       on_draw = choose_draw_teacher(k, family, teacher_slots.back(), choices, req.teacher.candidates,
                                     o.validation_seeds, s.env_cfg.interval_cycles);
     }
-    factories.push_back(control::family_target_factory(family, s.cycles, s.backend, std::move(on_draw)));
+    factories.push_back(draws ? control::weighted_target_factory(draws, std::move(on_draw))
+                              : control::family_target_factory(family, s.cycles, s.backend, std::move(on_draw)));
   }
   return factories;
 }
@@ -597,10 +616,14 @@ std::vector<control::TargetFactory> scenario_factories(const TrainRequest& req, 
 
 // One NicEnv per factory, each with its teacher when cloning.
 TrainingEnvs make_training_envs(const TrainOptions& o, const TrainRequest& req, const RunSettings& s) {
+  if (s.cfg.draw_weights == "trailing" && (s.run.family.empty() || ppo::world_size() > 1)) {
+    throw std::runtime_error("train: the PPO config's draw_weights: trailing weights the draws of a family, in one "
+                             "process: give --family, and start it without mpirun");
+  }
   TrainingEnvs out;
   std::vector<std::shared_ptr<DrawTeacherSlot>> teacher_slots;  // one per env under best:...
   auto factories =
-      s.run.family.empty() ? scenario_factories(req, s) : family_factories(o, req, s, teacher_slots, out.choices);
+      s.run.family.empty() ? scenario_factories(req, s) : family_factories(o, req, s, teacher_slots, out.choices, out.draws);
   for (std::size_t k = 0; k < factories.size(); ++k) {
     auto env = std::make_unique<control::NicEnv>(s.env_cfg, std::move(factories[k]));
     if (req.cloning) {
@@ -655,8 +678,10 @@ struct RunFiles {
   explicit RunFiles(const fs::path& out)
       : checkpoint(out / "checkpoint.pt"), policy(out / "policy"), train_csv(out / "train.csv"),
         validation_csv(out / "validation.csv"), best(out / "best"), candidate(out / "validation-candidate"),
-        bc_yaml(out / "bc.yaml"), bc_teachers_csv(out / "bc-teachers.csv"), bc_policy(out / "bc-policy") {}
-  fs::path checkpoint, policy, train_csv, validation_csv, best, candidate, bc_yaml, bc_teachers_csv, bc_policy;
+        bc_yaml(out / "bc.yaml"), bc_teachers_csv(out / "bc-teachers.csv"), bc_policy(out / "bc-policy"),
+        anchor(out / "anchor"), draws_csv(out / "draws.csv"), draw_candidate(out / "draw-candidate") {}
+  fs::path checkpoint, policy, train_csv, validation_csv, best, candidate, bc_yaml, bc_teachers_csv, bc_policy,
+      anchor, draws_csv, draw_candidate;
 };
 
 // Model selection (rank 0 only): the current policy on the validation draws, scored as
@@ -727,6 +752,99 @@ class ModelSelection {
   double best_score_ = std::numeric_limits<double>::infinity();  // the one best/ was selected with
 };
 
+// draw_weights: trailing (docs/agent.md, "Draw weighting"): the best of the baselines on
+// every pool draw, measured once; the policy's score on each, measured before the first
+// update and every draw_every updates, then the weights the envs draw by. draws.csv gets a
+// row per draw and measurement.
+class DrawWeighting {
+ public:
+  DrawWeighting(std::shared_ptr<control::WeightedDraws> draws, const RunSettings& s, const RunFiles& files)
+      : draws_(std::move(draws)), cfg_(s.cfg), env_yaml_(control::env_config_yaml(s.env_cfg)),
+        interval_cycles_(s.env_cfg.interval_cycles), files_(files),
+        pool_(std::max(1U, std::thread::hardware_concurrency())) {
+    baselines_ = cfg_.draw_baselines;
+    if (baselines_.empty()) {
+      if (s.env_cfg.action != control::ActionKind::kStrategy) {
+        throw std::runtime_error("train: the PPO config's draw_baselines is empty and the env's action is not "
+                                 "`strategy` (whose strategies it would take): name the baselines");
+      }
+      baselines_ = s.env_cfg.strategies;
+    }
+    for (const auto& name : baselines_) {
+      try {
+        (void)control::make_baseline(name);
+      } catch (const control::EnvError& e) {
+        throw std::runtime_error(std::string("train: the PPO config's draw_baselines: ") + e.what());
+      }
+    }
+    const auto& entries = draws_->entries();
+    best_.assign(entries.size(), NAN);
+    best_name_.assign(entries.size(), "");
+    const auto t0 = std::chrono::steady_clock::now();
+    pool_.run(entries.size(), [&](std::size_t i) {
+      control::ParallelFor serial(1);
+      const auto pick = control::best_baseline(entries[i], baselines_, cfg_.draw_seeds, interval_cycles_,
+                                               EvalOptions{}.min_iterations, serial);
+      best_[i] = pick.scores[pick.best];
+      best_name_[i] = baselines_[pick.best];
+    });
+    fileio::write_file_atomically(files_.draws_csv, "update,family_seed,policy_score,best_score,best_baseline,gap,weight\n");
+    spdlog::info("draw weighting: the best of {} on {} draws measured ({:.0f} s)", fmt::join(baselines_, ", "),
+                 entries.size(), seconds_since(t0));
+  }
+
+  [[nodiscard]] bool due(const ppo::UpdateStats& st) const { return st.update % cfg_.draw_every == 0; }
+
+  // The policy on every draw, then the weights.
+  void measure(const ppo::Trainer& trainer) {
+    const auto t0 = std::chrono::steady_clock::now();
+    fs::remove_all(files_.draw_candidate);
+    trainer.export_policy(files_.draw_candidate, env_yaml_);
+    const auto policy = std::make_shared<const ppo::TrainedPolicy>(files_.draw_candidate);
+    const auto& entries = draws_->entries();
+    std::vector<double> score(entries.size(), NAN);
+    pool_.run(entries.size(), [&](std::size_t i) {
+      control::ParallelFor serial(1);
+      const auto runs = control::run_seeds(
+          entries[i], cfg_.draw_seeds, [&] { return std::make_unique<ppo::PpoController>(policy); },
+          interval_cycles_, EvalOptions{}.min_iterations, serial);
+      score[i] = control::mean_norm_time(runs, entries[i].scenario);
+    });
+    fs::remove_all(files_.draw_candidate);
+    const auto weights = control::trailing_draw_weights(score, best_, cfg_.draw_mix);
+    draws_->set_weights(weights);
+    std::ofstream csv(files_.draws_csv, std::ios::app);
+    std::size_t trailing = 0;
+    double gap_sum = 0;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const double gap = control::trailing_gap(score[i], best_[i]);
+      trailing += gap > 0 ? 1 : 0;
+      gap_sum += gap;
+      csv << fmt::format("{},{},{:.6f},{:.6f},{},{:.6f},{:.6f}\n", trainer.updates_done(),
+                         draws_->family_seeds()[i], score[i], best_[i], best_name_[i], gap, weights[i]);
+    }
+    spdlog::info("draw weighting at update {}: the policy trails the best baseline on {} of {} draws (mean gap "
+                 "{:.2f} %); {:.0f} s",
+                 trainer.updates_done(), trailing, entries.size(), 100.0 * gap_sum / static_cast<double>(entries.size()),
+                 seconds_since(t0));
+  }
+
+ private:
+  std::shared_ptr<control::WeightedDraws> draws_;
+  const ppo::PpoConfig& cfg_;
+  std::string env_yaml_;  // the policy's env (PpoController rebuilds its encoder and codec from it)
+  std::uint64_t interval_cycles_;
+  const RunFiles& files_;
+  control::ParallelFor pool_;
+  std::vector<std::string> baselines_;
+  std::vector<double> best_;
+  std::vector<std::string> best_name_;
+
+  static double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+};
+
 // SIGINT / SIGTERM from here on ask the update loop to stop (on_train_signal).
 void install_stop_signals() {
   g_stop_signal.store(0);
@@ -749,10 +867,55 @@ void start_or_resume(ppo::Trainer& trainer, const TrainOptions& o, const TrainRe
       }
       if (!req.in_place) trainer.save_checkpoint(files.checkpoint);
     }
-  } else if (rank == 0) {
+    return;
+  }
+  if (rank == 0) {
     fileio::write_file_atomically(files.train_csv, std::string(kCsvHeader) + "\n");
     if (s.run.validation) fileio::write_file_atomically(files.validation_csv, std::string(kValidationHeader) + "\n");
   }
+  if (!o.init_policy.empty()) {
+    trainer.start_from_policy(o.init_policy);
+    spdlog::info("starting from the policy in {} (--init-policy)", o.init_policy.string());
+    if (rank == 0) trainer.save_checkpoint(files.checkpoint);  // a resume before the first checkpoint starts here
+  }
+}
+
+// With anchor_coef > 0, the anchor term's policy: the one PPO starts from (--init-policy's,
+// the clone of --bc-teacher, or on a resume the resumed run's anchor/, else its checkpoint's
+// policy), kept in OUT/anchor/ by rank 0 and read back by every rank.
+void set_up_anchor(ppo::Trainer& trainer, const TrainOptions& o, const TrainRequest& req, const RunFiles& files,
+                   const std::string& env_yaml, int rank) {
+  if (trainer.config().anchor_coef <= 0.0) return;
+  std::string failure;
+  if (rank == 0) {
+    try {
+      const fs::path resumed_anchor = o.resume / "anchor";
+      if (req.resuming && fs::exists(resumed_anchor)) {
+        if (!req.in_place) {
+          fs::remove_all(files.anchor);
+          fs::copy(resumed_anchor, files.anchor, fs::copy_options::recursive);
+        }
+      } else if (!o.init_policy.empty()) {
+        fs::remove_all(files.anchor);
+        fs::create_directories(files.anchor);
+        for (const char* f : {"policy.pt", "policy.yaml"}) fs::copy_file(o.init_policy / f, files.anchor / f);
+      } else if (req.resuming || req.cloning) {
+        trainer.export_policy(files.anchor, env_yaml);
+      } else {
+        throw std::runtime_error("train: the PPO config's anchor_coef is " +
+                                 fmt::format("{}", trainer.config().anchor_coef) +
+                                 ": the anchor term keeps PPO near the policy it starts from; give one: --init-policy "
+                                 "DIR, --bc-teacher NAME or --resume DIR (or anchor_coef: 0)");
+      }
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+  }
+  failure = ppo::world_from_root(failure);
+  if (!failure.empty()) throw std::runtime_error(failure);
+  trainer.set_anchor(std::make_shared<const ppo::TrainedPolicy>(files.anchor));
+  spdlog::info("anchor term: {} x KL(anchor || policy), the anchor in {}", trainer.config().anchor_coef,
+               files.anchor.string());
 }
 
 // --bc-teacher: the warm start. The actor and critic cloned from the teacher's decisions,
@@ -806,7 +969,7 @@ void append_update_row(const fs::path& csv_path, const ppo::UpdateStats& st, dou
       << episode_return << ',' << st.episodes.size() << ',' << st.policy_loss << ',' << st.value_loss << ','
       << st.entropy << ',' << st.approx_kl << ',' << st.old_approx_kl << ',' << st.clip_fraction << ','
       << st.explained_variance << ',' << st.epochs_run << ',' << st.steps_per_second << ',' << st.rollout_seconds
-      << ',' << st.update_seconds << '\n';
+      << ',' << st.update_seconds << ',' << st.anchor_kl << '\n';
 }
 
 // The progress bar on stderr, redrawn after each update.
@@ -842,7 +1005,7 @@ class StopAgreement {
 // exported policy every checkpoint_every updates, at the end and at a stop. Returns the
 // exit code.
 int run_updates(ppo::Trainer& trainer, const TrainOptions& o, const fs::path& out, const RunFiles& files,
-                ModelSelection& selection, const std::string& env_yaml, int rank) {
+                ModelSelection& selection, DrawWeighting* weighting, const std::string& env_yaml, int rank) {
   const ppo::PpoConfig& cfg = trainer.config();
   spdlog::info("training: {} envs x {} steps per update, {} updates, obs {}, {} action heads", cfg.num_envs,
                cfg.num_steps, cfg.num_updates, trainer.envs().observation_size(),
@@ -855,6 +1018,7 @@ int run_updates(ppo::Trainer& trainer, const TrainOptions& o, const fs::path& ou
   bool saved_at_stop = false;
   StopAgreement stop;
   bool stopping = stop.agree();
+  if (weighting && !trainer.finished()) weighting->measure(trainer);
   while (!trainer.finished() && !stopping) {
     const auto st = trainer.update();
     const double ret = mean_return(st);
@@ -867,6 +1031,7 @@ int run_updates(ppo::Trainer& trainer, const TrainOptions& o, const fs::path& ou
       if (!o.quiet) std::cerr << "\n";
       selection.validate(trainer, st);
     }
+    if (weighting && weighting->due(st) && !trainer.finished()) weighting->measure(trainer);
     if ((cfg.checkpoint_every > 0 && st.update % cfg.checkpoint_every == 0) || trainer.finished() || stopping) {
       save();
       saved_at_stop = stopping;
@@ -901,7 +1066,8 @@ sim::Family load_usable_family(const fs::path& file, const std::string& option, 
 // The method, step by step: the command line checked; the run folder prepared (or read
 // back on a resume); the envs built on the run's scenarios or family (each with its
 // teacher when cloning); model selection's draws; the learner; a resume's checkpoint and
-// logs; the behaviour-cloning warm start; then PPO updates with validation and checkpoints.
+// logs (or the exported policy a fine-tune starts from); the behaviour-cloning warm start;
+// the anchor term's policy; then PPO updates with validation and checkpoints.
 int train(const TrainOptions& o) {
   const TrainRequest req = check_request(o);
   const int rank = ppo::world_rank();
@@ -919,7 +1085,10 @@ int train(const TrainOptions& o) {
   install_stop_signals();
   start_or_resume(trainer, o, req, settings, files, rank);
   if (req.cloning) warm_start_by_cloning(trainer, o, layout, training.choices.get(), files, env_yaml, rank);
-  return run_updates(trainer, o, req.out, files, selection, env_yaml, rank);
+  set_up_anchor(trainer, o, req, files, env_yaml, rank);
+  std::optional<DrawWeighting> weighting;
+  if (training.draws) weighting.emplace(training.draws, settings, files);
+  return run_updates(trainer, o, req.out, files, selection, weighting ? &*weighting : nullptr, env_yaml, rank);
 }
 
 }  // namespace nicsched::agent_cli

@@ -1,5 +1,6 @@
 #include "nicsched/ppo/config.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "nicsched/fileio/settings.hpp"
@@ -34,6 +35,13 @@ const fileio::Settings<PpoConfig>& settings() {
           setting("vf_coef", &PpoConfig::vf_coef, "a number"),
           setting("use_target_kl", &PpoConfig::use_target_kl, "true or false"),
           setting("target_kl", &PpoConfig::target_kl, "a number"),
+          setting("anchor_coef", &PpoConfig::anchor_coef, "a number"),
+          setting("draw_weights", &PpoConfig::draw_weights, "uniform or trailing"),
+          setting("draw_pool", &PpoConfig::draw_pool, "an unsigned integer"),
+          setting("draw_mix", &PpoConfig::draw_mix, "a number"),
+          setting("draw_every", &PpoConfig::draw_every, "an unsigned integer"),
+          setting("draw_seeds", &PpoConfig::draw_seeds, "an unsigned integer"),
+          setting("draw_baselines", &PpoConfig::draw_baselines, "a list of baseline names"),
           setting("hidden_sizes", &PpoConfig::hidden_sizes, "a list of unsigned integers"),
           setting("network", &PpoConfig::network, "mlp or set"),
           setting("norm_obs", &PpoConfig::norm_obs, "true or false"),
@@ -53,6 +61,8 @@ const fileio::Settings<DaggerConfig>& dagger_settings() {
       {
           setting("iterations", &DaggerConfig::iterations, "an unsigned integer"),
           setting("draws", &DaggerConfig::draws, "an unsigned integer"),
+          setting("labels", &DaggerConfig::labels, "lookahead or scenario"),
+          setting("label_seeds", &DaggerConfig::label_seeds, "an unsigned integer"),
           setting("every", &DaggerConfig::every, "an unsigned integer"),
           setting("horizon", &DaggerConfig::horizon, "an unsigned integer"),
           setting("continuation", &DaggerConfig::continuation, "an unsigned integer"),
@@ -100,6 +110,13 @@ void PpoConfig::validate() {
   require(ent_coef >= 0.0, "ent_coef", "must not be negative");
   require(vf_coef >= 0.0, "vf_coef", "must not be negative");
   require(target_kl > 0.0, "target_kl", "must be positive");
+  require(anchor_coef >= 0.0 && std::isfinite(anchor_coef), "anchor_coef", "must be a finite number >= 0");
+  require(draw_weights == "uniform" || draw_weights == "trailing", "draw_weights",
+          "must be uniform or trailing, got '" + draw_weights + "'");
+  require(draw_pool >= 2, "draw_pool", "must be at least 2");
+  require(draw_mix >= 0.0 && draw_mix <= 1.0, "draw_mix", "must be in [0, 1]");
+  require(draw_every >= 1, "draw_every", "must be at least 1");
+  require(draw_seeds >= 1, "draw_seeds", "must be at least 1");
   require(!hidden_sizes.empty(), "hidden_sizes", "must name at least one layer");
   for (auto h : hidden_sizes) require(h >= 1, "hidden_sizes", "entries must be at least 1");
   require(network == "mlp" || network == "set", "network", "must be mlp or set, got '" + network + "'");
@@ -123,6 +140,9 @@ void DaggerConfig::validate() {
   constexpr const char* kWhat = "DAgger config";
   require(iterations >= 1, "iterations", "must be at least 1", kWhat);
   require(draws >= 1, "draws", "must be at least 1", kWhat);
+  require(labels == "lookahead" || labels == "scenario", "labels",
+          "must be lookahead or scenario, got '" + labels + "'", kWhat);
+  require(label_seeds >= 1, "label_seeds", "must be at least 1", kWhat);
   require(every >= 1, "every", "must be at least 1", kWhat);
   require(horizon >= 1, "horizon", "must be at least 1", kWhat);
   require(continue_with == "default" || continue_with == "student", "continue_with",

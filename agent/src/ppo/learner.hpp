@@ -16,6 +16,7 @@
 
 #include "native_actor.hpp"  // kMaskedLogit
 #include "nicsched/mpi/comm.hpp"
+#include "nicsched/ppo/policy.hpp"
 #include "nicsched/ppo/trainer.hpp"
 
 namespace nicsched::ppo {
@@ -301,6 +302,15 @@ struct MultiCategorical {
     }
     return total;
   }
+  // KL(this || other) per row, summed over heads: sum_a p(a) (log p(a) - log q(a)). Masked
+  // values have probability 0 under both and add nothing.
+  [[nodiscard]] torch::Tensor kl_to(const MultiCategorical& other) const {  // [B]
+    auto total = torch::zeros({log_probs[0].size(0)});
+    for (std::size_t h = 0; h < log_probs.size(); ++h) {
+      total = total + (log_probs[h].exp() * (log_probs[h] - other.log_probs[h])).sum(1);
+    }
+    return total;
+  }
   [[nodiscard]] torch::Tensor entropy() const {  // [B]
     auto total = torch::zeros({log_probs[0].size(0)});
     for (const auto& lp : log_probs) total = total - (lp.exp() * lp).sum(1);
@@ -343,6 +353,10 @@ struct Trainer::Impl {
   at::Generator generator;
   // Rollout storage, [T, N, ...]
   torch::Tensor obs, actions, masks, log_probs, rewards, values, next_values, terminated, ended;
+  // The anchor term (PpoConfig::anchor_coef > 0): the frozen policy and its masked logits
+  // on the rollout's raw observations, [T, N, logits].
+  std::shared_ptr<const TrainedPolicy> anchor;
+  torch::Tensor anchor_logits;
 
   TenantLayout layout;
 
@@ -390,6 +404,7 @@ struct Trainer::Impl {
     next_values = torch::zeros({n_steps, n_envs});
     terminated = torch::zeros({n_steps, n_envs}, torch::kUInt8);
     ended = torch::zeros({n_steps, n_envs}, torch::kUInt8);
+    if (anchored()) anchor_logits = torch::zeros({n_steps, n_envs, n_logits});
     envs.reset();
   }
 
@@ -400,6 +415,22 @@ struct Trainer::Impl {
     return cfg.norm_obs ? model->normalise(raw, cfg.obs_clip) : raw;
   }
   [[nodiscard]] torch::Tensor value(const torch::Tensor& x) { return model->value(x); }
+  [[nodiscard]] bool anchored() const { return cfg.anchor_coef > 0.0; }
+  // The anchor's masked logits for each env's raw observation and mask ([N, obs], [N, logits]):
+  // the anchor normalises with its own statistics, as it did when it was exported.
+  [[nodiscard]] torch::Tensor anchor_logits_of(const torch::Tensor& raw, const torch::Tensor& mask) const {
+    auto out = torch::empty({n_envs, n_logits});
+    const auto r = raw.contiguous();
+    const auto m = mask.contiguous();
+    const auto obs_n = static_cast<std::size_t>(obs_size);
+    const auto logits_n = static_cast<std::size_t>(n_logits);
+    for (std::size_t e = 0; e < static_cast<std::size_t>(n_envs); ++e) {
+      anchor->logits(std::span<const float>(r.data_ptr<float>() + e * obs_n, obs_n),
+                     std::span<const std::uint8_t>(m.data_ptr<std::uint8_t>() + e * logits_n, logits_n),
+                     std::span<float>(out.data_ptr<float>() + e * logits_n, logits_n));
+    }
+    return out;
+  }
 
   // Rank 0's parameters and buffers to every rank.
   void broadcast_parameters() {

@@ -227,6 +227,77 @@ void Trainer::export_policy(const std::filesystem::path& dir, const std::string&
   fileio::write_file_atomically(dir / "policy.yaml", std::string(meta.c_str()) + "\n");
 }
 
+void Trainer::start_from_policy(const std::filesystem::path& dir) {
+  const TrainedPolicy policy(dir);  // checks policy.yaml and that policy.pt loads
+  auto& impl = *impl_;
+  const auto file = (dir / "policy.pt").string();
+  const auto fail = [&](const std::string& why) {
+    throw CheckpointError(file + ": cannot start from this policy: " + why);
+  };
+  const std::vector<int> heads(impl.heads.begin(), impl.heads.end());
+  if (policy.observation_size() != static_cast<std::size_t>(impl.obs_size) || policy.head_sizes() != heads) {
+    fail("it was exported for observations of " + std::to_string(policy.observation_size()) +
+         " floats and other action heads than this run's (" + std::to_string(impl.obs_size) + " floats)");
+  }
+  auto m = torch::jit::load(file);
+  const torch::NoGradGuard no_grad;
+  auto& model = impl.model;
+  // Each Linear of `seq` from the module's name_w<i> / name_b<i>, in order.
+  const auto load_stack = [&](const std::string& name, const torch::nn::Sequential& seq) {
+    std::size_t layer = 0;
+    for (const auto& child : seq->children()) {
+      auto* lin = child->as<torch::nn::Linear>();
+      if (lin == nullptr) continue;
+      const std::string w = name + "_w" + std::to_string(layer), b = name + "_b" + std::to_string(layer);
+      if (!m.hasattr(w) || !m.hasattr(b) || m.attr(w).toTensor().sizes() != lin->weight.sizes() ||
+          m.attr(b).toTensor().sizes() != lin->bias.sizes()) {
+        fail("its " + w + " is missing or of another size: the PPO config's network and hidden_sizes must be "
+             "those it was trained with");
+      }
+      lin->weight.copy_(m.attr(w).toTensor());
+      lin->bias.copy_(m.attr(b).toTensor());
+      ++layer;
+    }
+    if (m.hasattr(name + "_w" + std::to_string(layer))) fail("its " + name + " has more layers than this network");
+  };
+  load_stack("actor", model->actor);
+  load_stack("critic", model->critic);
+  if (model->is_set) {
+    load_stack("actor_encoder", model->actor_encoder);
+    load_stack("critic_encoder", model->critic_encoder);
+  }
+  // The observation statistics, as their own count of observations.
+  const auto load_stats = [&](detail::ObsNorm& norm, const std::string& mean, const std::string& var) {
+    if (!m.hasattr(mean) || !m.hasattr(var)) fail("it has no " + mean + " (exported without norm_obs?)");
+    norm->mean.copy_(m.attr(mean).toTensor().reshape({-1}).to(torch::kFloat64));
+    norm->var.copy_(m.attr(var).toTensor().reshape({-1}).to(torch::kFloat64));
+    norm->count.fill_(kStartPolicyObservations);
+  };
+  if (impl.cfg.norm_obs) {
+    if (model->is_set) {
+      load_stats(model->tenant_norm, "tenant_mean", "tenant_var");
+      if (model->shape.globals > 0) load_stats(model->global_norm, "global_mean", "global_var");
+    } else {
+      load_stats(model->obs_norm, "obs_mean", "obs_var");
+    }
+  } else if (m.hasattr("obs_mean") || m.hasattr("tenant_mean")) {
+    fail("it normalises its observations and the PPO config says norm_obs: false");
+  }
+  // The loaded learner must decide as the file does.
+  const auto [obs, mask] = detail::random_policy_inputs(m, policy.observation_size(),
+                                                        static_cast<std::size_t>(impl.n_logits), 11);
+  m.eval();
+  const auto want = m.forward({obs, mask}).toTuple()->elements()[0].toTensor();
+  const auto raw = model->logits(impl.normalise(obs));
+  const auto got = torch::where(mask > 0, raw, torch::full_like(raw, detail::kMaskedLogit));
+  if (!torch::allclose(got, want, kReexportTolerance, kReexportTolerance)) {
+    fail("the loaded network's logits differ from the file's by up to " +
+         std::to_string((got - want).abs().max().item<double>()) +
+         "; was it trained with another obs_clip than the PPO config's " + std::to_string(impl.cfg.obs_clip) + "?");
+  }
+  impl.broadcast_parameters();
+}
+
 void reexport_policy(const std::filesystem::path& from, const std::filesystem::path& to, double obs_clip) {
   const TrainedPolicy policy(from);  // checks policy.yaml and that policy.pt loads
   const auto old_file = from / "policy.pt";

@@ -72,6 +72,11 @@ LossTerms evaluate_losses(const LossInputs& in, const PpoConfig& cfg) {
 }
 
 UpdateStats Trainer::Impl::update() {
+  if (anchored() && !anchor) {
+    throw ConfigError("PPO config: 'anchor_coef' is " + std::to_string(cfg.anchor_coef) +
+                      ": the anchor term needs the policy to stay near (Trainer::set_anchor; nicagent train: "
+                      "--init-policy, --bc-teacher or --resume)");
+  }
   UpdateStats st;
   st.update = ++updates;
   st.num_updates = cfg.num_updates;
@@ -100,6 +105,7 @@ UpdateStats Trainer::Impl::update() {
       const auto action = dist.sample(generator);
       obs[t].copy_(x);
       masks[t].copy_(mask);
+      if (anchored()) anchor_logits[t].copy_(anchor_logits_of(raw, mask));
       actions[t].copy_(action);
       log_probs[t].copy_(dist.log_prob(action));
       values[t].copy_(value(x));
@@ -160,27 +166,37 @@ UpdateStats Trainer::Impl::update() {
   const auto b_values = values.view({batch});
   const auto b_adv = to_tensor(gae.advantages);
   const auto b_returns = to_tensor(gae.returns);
+  const auto b_anchor = anchored() ? anchor_logits.view({batch, n_logits}) : torch::Tensor();
 
   // --- epochs of shuffled minibatches ---
   const auto t1 = std::chrono::steady_clock::now();
   model->train();
   const auto mb = static_cast<std::int64_t>(cfg.minibatch_size);
-  double sum_pg = 0.0, sum_v = 0.0, sum_ent = 0.0, sum_clip = 0.0;
+  double sum_pg = 0.0, sum_v = 0.0, sum_ent = 0.0, sum_clip = 0.0, sum_anchor_kl = 0.0;
   std::uint64_t minibatches = 0;
   for (std::uint32_t epoch = 0; epoch < cfg.update_epochs; ++epoch) {
     const auto perm = torch::randperm(batch, generator, torch::kInt64);
     for (std::int64_t start = 0; start < batch; start += mb) {
       const auto idx = perm.slice(0, start, start + mb);
       const auto x = b_obs.index_select(0, idx);
-      const MultiCategorical dist(model->logits(x), b_masks.index_select(0, idx), heads);
+      const auto mb_masks = b_masks.index_select(0, idx);
+      const MultiCategorical dist(model->logits(x), mb_masks, heads);
       const auto new_logp = dist.log_prob(b_actions.index_select(0, idx));
       const auto new_value = value(x);
       const auto losses = ppo_losses(new_logp, b_logp.index_select(0, idx),
                                      b_adv.index_select(0, idx), new_value,
                                      b_values.index_select(0, idx),
                                      b_returns.index_select(0, idx), dist.entropy(), cfg);
+      auto total = losses.total;
+      if (anchored()) {
+        // The anchor term: KL(anchor || policy) over the minibatch's states.
+        const MultiCategorical anchor_dist(b_anchor.index_select(0, idx), mb_masks, heads);
+        const auto anchor_kl = anchor_dist.kl_to(dist).mean();
+        total = total + cfg.anchor_coef * anchor_kl;
+        sum_anchor_kl += anchor_kl.item<double>();
+      }
       optimizer->zero_grad();
-      losses.total.backward();
+      total.backward();
       average_gradients();
       if (cfg.max_grad_norm > 0.0) {
         torch::nn::utils::clip_grad_norm_(model->parameters(), cfg.max_grad_norm);
@@ -202,6 +218,7 @@ UpdateStats Trainer::Impl::update() {
   st.value_loss = sum_v / n_mb;
   st.entropy = sum_ent / n_mb;
   st.clip_fraction = sum_clip / n_mb;
+  st.anchor_kl = anchored() ? sum_anchor_kl / n_mb : std::nan("");
   const double var_y = b_returns.var(0, false).item<double>();
   st.explained_variance =
       var_y == 0.0 ? std::nan("")
@@ -224,6 +241,14 @@ std::uint64_t Trainer::global_step() const { return impl_->global_step; }
 std::uint64_t Trainer::updates_done() const { return impl_->updates; }
 control::VecEnv& Trainer::envs() { return impl_->envs; }
 UpdateStats Trainer::update() { return impl_->update(); }
+void Trainer::set_anchor(std::shared_ptr<const TrainedPolicy> anchor) {
+  const std::vector<int> heads(impl_->heads.begin(), impl_->heads.end());
+  if (!anchor || !anchor->fits(static_cast<std::size_t>(impl_->obs_size), heads)) {
+    throw ConfigError("Trainer::set_anchor: the anchor policy does not fit this trainer's observation (" +
+                      std::to_string(impl_->obs_size) + " floats) and action heads");
+  }
+  impl_->anchor = std::move(anchor);
+}
 int Trainer::rank() const { return impl_->comm.rank(); }
 int Trainer::world_size() const { return impl_->comm.size(); }
 const std::string& Trainer::world_description() const { return impl_->comm.description(); }

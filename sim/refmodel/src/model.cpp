@@ -26,14 +26,32 @@ TokenBucket::Config ctrl_bucket_config(const Config& c, const TenantConfig& t) {
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
-// f(q) for every queue q of path `p` that holds a frame, in ascending order.
-template <class Path, class F>
-void for_each_queued(const Path& p, F&& f) {
-  for (std::size_t w = 0; w < p.nonempty.size(); ++w) {
-    for (std::uint64_t bits = p.nonempty[w]; bits != 0; bits &= bits - 1) {
+// f(q) for every queue q whose bit is set in `mask`, in ascending order.
+template <class Mask, class F>
+void for_each_bit(const Mask& mask, F&& f) {
+  for (std::size_t w = 0; w < mask.size(); ++w) {
+    for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1) {
       f(static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits))));
     }
   }
+}
+
+template <class Mask>
+void set_bit(Mask& mask, std::uint32_t q) { mask[q / 64] |= std::uint64_t{1} << (q % 64); }
+template <class Mask>
+void clear_bit(Mask& mask, std::uint32_t q) { mask[q / 64] &= ~(std::uint64_t{1} << (q % 64)); }
+template <class Mask>
+bool no_bits(const Mask& mask) {
+  std::uint64_t any = 0;
+  for (const std::uint64_t w : mask) any |= w;
+  return any == 0;
+}
+// a == b, word by word (std::array's operator== calls memcmp here).
+template <class Mask>
+bool same_bits(const Mask& a, const Mask& b) {
+  std::uint64_t diff = 0;
+  for (std::size_t w = 0; w < a.size(); ++w) diff |= a[w] ^ b[w];
+  return diff == 0;
 }
 
 const Params& validated(const Params& p) {
@@ -297,11 +315,60 @@ void RefModel::skip_quiet(std::uint64_t cycles) {
   ctr_.cycle += cycles;
 }
 
+std::uint64_t RefModel::buckets_to_clock() const {
+  const auto nt = static_cast<unsigned>(params_.num_tenants);
+  const std::uint64_t all = nt >= 64 ? ~0ULL : (std::uint64_t{1} << nt) - 1;
+  if (buckets_at_cap_serial_ != cfg_serial_) return all;
+  return (all & ~buckets_at_cap_) | sent_tenants_;
+}
+
+bool RefModel::buckets_at_cap(std::uint32_t t) const {
+  const TenantConfig& tc = cfg_.tenants[t];
+  return buckets_[t].tokens() == static_cast<std::int64_t>(tc.burst_bytes) * TokenBucket::kScale &&
+         ctrl_buckets_[t].tokens() == static_cast<std::int64_t>(tc.ctrl_burst_bytes) * TokenBucket::kScale;
+}
+
+void RefModel::note_buckets(std::uint32_t t) {
+  const std::uint64_t bit = std::uint64_t{1} << t;
+  if (buckets_at_cap(t)) {
+    buckets_at_cap_ |= bit;
+  } else {
+    buckets_at_cap_ &= ~bit;
+  }
+  if (!buckets_[t].conforms(bucket_config(cfg_.tenants[t]))) {
+    buckets_owing_ |= bit;
+  } else {
+    buckets_owing_ &= ~bit;
+  }
+}
+
+bool RefModel::any_eligible_no_grant(const Path& p, const QueueMask& visible, const QueueMask& crypto,
+                                     bool plain_ok) const {
+  if (plain_ok) {
+    QueueMask owing{};  // the queues of TX tenants whose bucket does not conform
+    if (p.dir == Direction::kTx) {
+      for_each_bit(std::array<std::uint64_t, 1>{buckets_owing_}, [&](std::uint32_t t) {
+        set_bit(owing, t * kNumClasses);
+        set_bit(owing, t * kNumClasses + 1);
+      });
+    }
+    std::uint64_t any = 0;
+    for (std::size_t w = 0; w < visible.size(); ++w) any |= visible[w] & ~crypto[w] & p.servable[w] & ~owing[w];
+    if (any != 0) return true;
+  }
+  bool eligible = false;
+  for_each_bit(crypto, [&](std::uint32_t q) { eligible = eligible || queue_eligible(p, q, plain_ok); });
+  return eligible;
+}
+
 void RefModel::clock_buckets_idle(std::uint64_t cycles) {
-  for (std::size_t t = 0; t < buckets_.size(); ++t) {
+  const std::uint64_t visit = buckets_to_clock();
+  for_each_bit(std::array<std::uint64_t, 1>{visit}, [&](std::uint32_t t) {
     buckets_[t].clock_idle(bucket_config(cfg_.tenants[t]), cycles);
     ctrl_buckets_[t].clock_idle(ctrl_bucket_config(cfg_, cfg_.tenants[t]), cycles);
-  }
+    note_buckets(t);
+  });
+  buckets_at_cap_serial_ = cfg_serial_;
 }
 
 std::uint64_t RefModel::inert_cycles(std::uint64_t max) const {
@@ -324,37 +391,58 @@ std::uint64_t RefModel::path_inert_cycles(const Path& p, std::uint64_t max) cons
   if (!p.active && (!p.fifo.empty() || (crypto_.held_total() != 0 && crypto_.offered(p.dir)))) return 0;
   // decide() skips the arbiter only when it is at rest with this backlog and configuration.
   if (!p.arb_at_rest || p.arb_cfg_serial != cfg_serial_) return 0;
+  // The backlog is the one the arbiter came to rest with: the same visible heads.
+  const HeadMasks hm = visible_heads(p);
+  if (!same_bits(hm.visible, p.rest_backlog)) return 0;
   std::uint64_t n = max;
-  const bool plain_ok = p.fifo.size() < 3;  // no plain grant executes
-  // The backlog is the one the arbiter came to rest with: the same visible heads (empty
-  // queues are not in it, so the count of heads settles those).
-  bool same_backlog = true;
-  std::uint32_t heads = 0;
-  bool eligible = false;
-  for_each_queued(p, [&](std::uint32_t q) {
+  for_each_bit(p.pending, [&](std::uint32_t q) {
     const Live& f = *p.q[q].front();
-    const bool head = f.visible <= cycle_;
-    same_backlog = same_backlog && head == p.rest_backlog[q];
-    if (!head) {
-      n = std::min(n, f.visible - cycle_);  // becomes visible: the backlog changes
-      return;
-    }
-    ++heads;
-    eligible = eligible || queue_eligible(p, q, plain_ok);
-    const std::uint32_t t = q / kNumClasses;
-    // An ineligible TX tenant whose bucket is paying back becomes servable when it conforms.
-    const TokenBucket::Config bc = bucket_config(cfg_.tenants[t]);
-    if (p.dir == Direction::kTx && bc.enabled && buckets_[t].tokens() < 0 && bc.rate_bytes_per_kcycle != 0) {
-      n = std::min(n, ceil_div(static_cast<std::uint64_t>(-buckets_[t].tokens()), bc.rate_bytes_per_kcycle));
-    }
+    if (f.visible > cycle_) n = std::min(n, f.visible - cycle_);  // becomes visible: the backlog changes
   });
-  if (!same_backlog || eligible || heads != p.rest_heads) return 0;
+  const bool plain_ok = p.fifo.size() < 3;  // no plain grant executes
+  // No grant is in flight (above); the owing buckets are current between steps.
+  if (buckets_at_cap_serial_ != cfg_serial_) return 0;
+  if (any_eligible_no_grant(p, hm.visible, hm.crypto, plain_ok)) return 0;
+  if (p.dir == Direction::kTx && buckets_owing_ != 0) {
+    for_each_bit(hm.visible, [&](std::uint32_t q) {
+      const std::uint32_t t = q / kNumClasses;
+      // An ineligible TX tenant whose bucket is paying back becomes servable when it conforms.
+      const TokenBucket::Config bc = bucket_config(cfg_.tenants[t]);
+      if (bc.enabled && buckets_[t].tokens() < 0 && bc.rate_bytes_per_kcycle != 0) {
+        n = std::min(n, ceil_div(static_cast<std::uint64_t>(-buckets_[t].tokens()), bc.rate_bytes_per_kcycle));
+      }
+    });
+  }
   // The pool's turn stays: no want of this path's crypto heads would pass it.
   bool starves = false;
   for_each_crypto_tenant(p, [&](std::uint32_t t) {
     if (tenant_servable(p, t) && crypto_.starves(p.dir, t, cfg_.tenants[t].crypto_quota)) starves = true;
   });
   return starves ? 0 : n;
+}
+
+void RefModel::add_pending_visible(const Path& p, HeadMasks& hm) const {
+  for_each_bit(p.pending, [&](std::uint32_t q) {
+    const Live& f = *p.q[q].front();
+    if (f.visible > cycle_) return;
+    set_bit(hm.visible, q);
+    if (needs_crypto(p, f)) set_bit(hm.crypto, q);
+  });
+}
+
+void RefModel::record_heads(Path& p) {
+  if (no_bits(p.pending)) return;
+  ArbHeads& h = p.heads;
+  for_each_bit(p.pending, [&](std::uint32_t q) {
+    const Live& f = *p.q[q].front();
+    if (f.visible > cycle_) return;
+    clear_bit(p.pending, q);
+    set_bit(p.visible, q);
+    if (needs_crypto(p, f)) set_bit(p.crypto_heads, q);
+    h.backlog[q] = true;
+    h.len[q] = f.rec.len;
+    h.ts[q] = static_cast<std::uint32_t>(f.seq);
+  });
 }
 
 void RefModel::advance_inert(std::uint64_t cycles, const std::array<std::uint64_t, 2>& ready_cycles) {
@@ -378,6 +466,8 @@ void RefModel::advance_inert(std::uint64_t cycles, const std::array<std::uint64_
 void RefModel::step_cycle() {
   apply_commit();
   admit_arrivals();
+  record_heads(paths_[0]);
+  record_heads(paths_[1]);
   claim_granted(paths_[0]);
   claim_granted(paths_[1]);
   want_slots(paths_[0]);
@@ -438,12 +528,19 @@ void RefModel::apply_commit() {
 
 // The enables hold from one COMMIT to the next: unservable_since_ changes only then.
 void RefModel::update_servable() {
+  for (Path& p : paths_) p.servable = {};
   for (std::size_t t = 0; t < unservable_since_.size(); ++t) {
     const bool servable = cfg_.enable && cfg_.tenants[t].enable;
     if (servable) {
       unservable_since_[t] = kServable;
     } else if (unservable_since_[t] == kServable) {
       unservable_since_[t] = cycle_;
+    }
+    for (Path& p : paths_) {
+      if (servable || (p.dir == Direction::kRx && !params_.rx_obeys_enables)) {
+        set_bit(p.servable, static_cast<std::uint32_t>(t * kNumClasses));
+        set_bit(p.servable, static_cast<std::uint32_t>(t * kNumClasses + 1));
+      }
     }
   }
 }
@@ -533,7 +630,8 @@ void RefModel::admit(Live& f) {
   p.qbytes[q] += f.rec.len;
   p.q[q].push_back(&f);
   ++p.queued;
-  p.nonempty[q / 64] |= std::uint64_t{1} << (q % 64);
+  if (p.q[q].size() == 1) set_bit(p.pending, q);  // a new head (heads' entries of an empty queue are clear)
+  set_bit(p.nonempty, q);
   ++qc.enq_pkts;
   qc.enq_bytes += f.rec.len;
   update_depth(q);
@@ -548,13 +646,19 @@ void RefModel::update_depth(std::uint32_t q) {
 }
 
 // The shapers' clock edge (rate limit, control level), after this cycle's TX decision.
+// Buckets at their cap with nothing sent stay there (buckets_at_cap_): only the others and
+// the sender's are clocked.
 void RefModel::clock_buckets() {
-  for (std::size_t t = 0; t < buckets_.size(); ++t) {
+  const std::uint64_t visit = buckets_to_clock();
+  for_each_bit(std::array<std::uint64_t, 1>{visit}, [&](std::uint32_t t) {
     buckets_[t].clock(bucket_config(cfg_.tenants[t]), sent_[t]);
     sent_[t] = 0;
     ctrl_buckets_[t].clock(ctrl_bucket_config(cfg_, cfg_.tenants[t]), ctrl_sent_[t]);
     ctrl_sent_[t] = 0;
-  }
+    note_buckets(t);
+  });
+  sent_tenants_ = 0;
+  buckets_at_cap_serial_ = cfg_serial_;
 }
 
 ArbMode RefModel::mode(const Path& p) const {
@@ -575,14 +679,11 @@ bool RefModel::slot_available(const Path& p, std::uint32_t t) const {
 template <class F>
 void RefModel::for_each_crypto_tenant(const Path& p, F&& f) const {
   std::uint32_t last = kMaxTenants;  // the queues come in order: a tenant's two are adjacent
-  for_each_queued(p, [&](std::uint32_t q) {
+  for_each_bit(visible_heads(p).crypto, [&](std::uint32_t q) {
     const std::uint32_t t = q / kNumClasses;
     if (t == last) return;
-    const Live& head = *p.q[q].front();
-    if (head.visible <= cycle_ && needs_crypto(p, head)) {
-      last = t;
-      f(t);
-    }
+    last = t;
+    f(t);
   });
 }
 
@@ -694,14 +795,18 @@ void RefModel::execute(Path& p, const Path::Grant& g) {
     p.q[uq].pop_front();
     --p.queued;
     ++p.dispatched;
+    // The head is gone: its heads' entries are cleared until the next one is recorded.
+    ArbHeads& h = p.heads;
+    h.backlog[uq] = false;
+    h.elig[uq] = false;
+    h.len[uq] = 0;
+    h.ts[uq] = 0;
+    clear_bit(p.visible, uq);
+    clear_bit(p.crypto_heads, uq);
     if (p.q[uq].empty()) {
-      // Entries of empty queues are kept clear (decide() sets only the queued ones).
-      p.nonempty[uq / 64] &= ~(std::uint64_t{1} << (uq % 64));
-      ArbHeads& h = p.heads;
-      h.backlog[uq] = false;
-      h.elig[uq] = false;
-      h.len[uq] = 0;
-      h.ts[uq] = 0;
+      clear_bit(p.nonempty, uq);
+    } else {
+      set_bit(p.pending, uq);
     }
     const std::uint32_t t = f.rec.action.tenant;
     f.rec.dispatch = cycle_;
@@ -709,6 +814,7 @@ void RefModel::execute(Path& p, const Path::Grant& g) {
     update_depth(uq);
     if (p.dir == Direction::kTx) sent_[t] = f.rec.len;
     if (g.ctrl) ctrl_sent_[t] = f.rec.len;
+    if (p.dir == Direction::kTx || g.ctrl) sent_tenants_ |= std::uint64_t{1} << t;
   }
   take_output(p, g);
 }
@@ -766,27 +872,28 @@ void RefModel::count_crypto_waits(Path& p, std::uint64_t cycles) {
 ArbDecision RefModel::decide_step(Path& p, const ArbConfig& ac, bool new_cfg, bool plain_ok) {
   const auto nt = static_cast<std::uint32_t>(params_.num_tenants);
   if (p.queued == 0 && p.arb_at_rest && p.rest_backlog_none && !new_cfg) return {};
-  // Entries of empty queues are kept clear (see the pop in execute()).
+  // backlog, len and ts are kept by record_heads() and execute(); eligibility is this
+  // cycle's (entries of queues without a visible head stay clear).
+  // At rest with the same visible heads, no grant in flight and the owing buckets current:
+  // eligibility from the masks kept between steps, the heads' entries left as they are
+  // (every step of the arbiter below rewrites those of the visible heads).
+  if (p.arb_at_rest && !new_cfg && !p.grant.valid && buckets_at_cap_serial_ == cfg_serial_ &&
+      same_bits(p.visible, p.rest_backlog) && !any_eligible_no_grant(p, p.visible, p.crypto_heads, plain_ok)) {
+    return {};
+  }
   ArbHeads& h = p.heads;
   h.now = static_cast<std::uint32_t>(next_seq_);
-  std::uint32_t heads = 0;
   bool any_eligible = false;
-  for_each_queued(p, [&](std::uint32_t q) {
-    const Live& f = *p.q[q].front();
-    const bool head = f.visible <= cycle_;
-    h.backlog[q] = head;
-    h.elig[q] = head && queue_eligible(p, q, plain_ok);
-    h.len[q] = head ? f.rec.len : 0;
-    h.ts[q] = head ? static_cast<std::uint32_t>(f.seq) : 0;
-    heads += head ? 1 : 0;
-    any_eligible = any_eligible || h.elig[q];
+  for_each_bit(p.visible, [&](std::uint32_t q) {
+    const bool e = queue_eligible(p, q, plain_ok);
+    h.elig[q] = e;
+    any_eligible = any_eligible || e;
   });
-  if (!any_eligible && p.arb_at_rest && !new_cfg && h.backlog == p.rest_backlog) return {};
+  if (!any_eligible && p.arb_at_rest && !new_cfg && same_bits(p.visible, p.rest_backlog)) return {};
   p.arb_at_rest = !any_eligible;
   if (p.arb_at_rest) {
-    p.rest_backlog = h.backlog;
-    p.rest_backlog_none = heads == 0;
-    p.rest_heads = heads;
+    p.rest_backlog = p.visible;
+    p.rest_backlog_none = no_bits(p.visible);
   }
   // The control buckets only matter to a decision that is made (not on the early return above).
   if (ac.ctrl_level) {

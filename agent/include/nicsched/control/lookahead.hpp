@@ -140,6 +140,22 @@ struct LabelledRun {
                                        std::optional<std::uint64_t> min_iterations, const LookaheadConfig& config,
                                        LabelContinuation then = LabelContinuation::kDefaultRule);
 
+// DAgger's scenario labels (DAgger config `labels: scenario`; docs/agent.md, "DAgger"): one
+// label for a whole draw instead of one per fork. `label` is best_baseline over the
+// strategies of `env` on the draw (each strategy alone for the whole run on workload seeds
+// 1 .. label seeds, eval's stopping rule, the mean of the seeds' scores; the lowest wins,
+// the first on a tie). The student (as run_labelled's) runs the draw on `seed` beside the
+// strategies; its decisions 0, every, 2 every, ... are labelled states, each with the
+// student's observation and mask, the draw's label, and the strategies' whole-run scores
+// as its arm_scores (so its gap is the draw's gap between the best and the second-best
+// strategy). The labelled run's default rule and default scores are the label and those
+// scores. EnvError as run_labelled's (action, every 0, every not a multiple of the hold),
+// and when `label` has not one score per strategy.
+[[nodiscard]] LabelledRun run_scenario_labelled(const ScenarioEntry& entry, std::uint64_t seed,
+                                                std::unique_ptr<Controller> student, const NicEnvConfig& env,
+                                                std::optional<std::uint64_t> min_iterations, std::uint64_t every,
+                                                const BaselineChoice& label);
+
 // DAgger's aggregate: every iteration's labelled states appended to those of the earlier
 // iterations (nothing is dropped), row after row.
 struct DaggerData {

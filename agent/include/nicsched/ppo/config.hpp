@@ -22,7 +22,7 @@ struct PpoConfig {
   std::uint64_t total_steps = 500000;   // environment steps over all envs
   std::uint32_t num_envs = 8;           // parallel environments (vectorised rollout)
   std::uint32_t num_steps = 128;        // rollout length per env per update
-  std::uint32_t torch_threads = 1;      // torch::set_num_threads for the learner
+  std::uint32_t torch_threads = 1;      // the learner's threads: libtorch's (torch::set_num_threads) and OpenBLAS's
   std::uint32_t env_threads = 0;        // threads stepping envs; 0 = one per env
   // --- optimisation ---
   double learning_rate = 2.5e-4;        // Adam step size at the start
@@ -42,6 +42,25 @@ struct PpoConfig {
   double vf_coef = 0.5;                 // value loss weight
   bool use_target_kl = false;           // stop the epochs early when approx-KL > target_kl
   double target_kl = 0.015;             // the approx-KL threshold when use_target_kl
+  // Fine-tuning near an imitated policy: anchor_coef * KL(anchor || current policy), the
+  // mean over a minibatch's states of the KL divergence from the anchor's action
+  // distribution (summed over heads), is added to the loss. The anchor is the frozen
+  // policy PPO starts from (Trainer::set_anchor; nicagent train keeps it in OUT/anchor/).
+  // 0: no anchor term, the update of plain PPO.
+  double anchor_coef = 0.0;
+  // --- training draws (nicagent train --family; docs/agent.md, "Draw weighting") ---
+  // "uniform": a fresh family draw every episode. "trailing": episodes draw from a pool of
+  // the family's first draw_pool training seeds, draw i with probability
+  // (1 - draw_mix) / N + draw_mix * gap_i / sum_j gap_j, gap_i = max(0, policy_i / best_i - 1):
+  // best_i the best of draw_baselines on draw i, policy_i the policy's last measured score
+  // there (both scored as model selection scores, on draw_seeds workload seeds), measured
+  // before the first update and every draw_every updates.
+  std::string draw_weights = "uniform";
+  std::uint32_t draw_pool = 32;         // draws in the pool
+  double draw_mix = 0.5;                // the share of episodes drawn by trailing gap
+  std::uint32_t draw_every = 10;        // updates between measurements of the policy on the pool
+  std::uint32_t draw_seeds = 1;         // workload seeds each draw is scored on
+  std::vector<std::string> draw_baselines;  // whose best is the target; empty: the env's strategies
   // --- network and observations ---
   std::vector<std::uint32_t> hidden_sizes{64, 64};  // tanh MLP, separate actor and critic
   // "mlp": MLPs over the flat observation (tenant slots are fixed positions);
@@ -76,7 +95,13 @@ struct PpoConfig {
 struct DaggerConfig {
   std::uint32_t iterations = 3;        // rounds of roll out, label, aggregate, fit
   std::uint32_t draws = 8;             // training draws the student runs per iteration (new ones each round)
-  std::uint64_t every = 250;           // k: decisions between labelled states
+  // Where the labels come from: `lookahead` (the oracle's choice on a fork every k
+  // decisions, control::run_labelled) or `scenario` (one label per draw: the strategy
+  // best alone over the whole run on label_seeds workload seeds, control::run_scenario_labelled;
+  // horizon, continuation and continue_with then do not apply).
+  std::string labels = "lookahead";
+  std::uint32_t label_seeds = 2;       // with labels: scenario, the workload seeds each strategy is scored on
+  std::uint64_t every = 250;           // k: decisions between labelled states (scenario labels: from decision 0)
   std::uint64_t horizon = 250;         // H: decisions each strategy plays on its copy before the default rule
   std::uint64_t continuation = 0;      // decisions of the continuation after H (0: to the run's end, the oracle's guarantee)
   // What a copy plays after H: `default` (the oracle's default rule, the best strategy

@@ -16,6 +16,8 @@
 
 namespace nicsched::ppo {
 
+class TrainedPolicy;
+
 // A checkpoint or exported policy that cannot be written or read back.
 class CheckpointError : public std::runtime_error {
  public:
@@ -38,6 +40,8 @@ struct UpdateStats {
   double approx_kl = 0.0;               // of the last minibatch (the early-stop signal)
   double old_approx_kl = 0.0;
   double clip_fraction = 0.0;           // mean over the minibatches run
+  double anchor_kl = 0.0;               // mean over the minibatches run of KL(anchor || policy), before
+                                        // each step; NaN without the anchor term (anchor_coef 0)
   double explained_variance = 0.0;      // of the value function on this rollout
   std::uint32_t epochs_run = 0;         // < update_epochs when target-KL stopped early
   double mean_step_reward = 0.0;        // mean reward per env step in the rollout
@@ -115,7 +119,24 @@ class Trainer {
   [[nodiscard]] std::vector<float> parameters() const;
 
   // One rollout of num_steps per env, GAE, then update_epochs of minibatches.
+  // With cfg.anchor_coef > 0, ConfigError unless set_anchor was called.
   UpdateStats update();
+
+  // The anchor of the anchor term (PpoConfig::anchor_coef): a frozen exported policy whose
+  // action distribution on the rollout's states the updates are kept near (it sees the raw
+  // observations and normalises them itself). Ignored while anchor_coef is 0. ConfigError
+  // when it does not fit this trainer's observation size and action heads.
+  void set_anchor(std::shared_ptr<const TrainedPolicy> anchor);
+
+  // Fine-tuning an exported policy (nicagent train --init-policy): its weights (actor and
+  // critic) and observation statistics replace the fresh network's; the statistics then
+  // continue as if measured on kStartPolicyObservations observations, so that the first
+  // rollouts barely move them and PPO starts from the policy's own decisions. The optimiser,
+  // counters and RNG are left as they are. CheckpointError naming the file when the policy
+  // is not of this trainer's network (network, hidden_sizes, sizes, norm_obs) or the loaded
+  // learner does not compute its logits (to 1e-5) on random observations (another obs_clip).
+  void start_from_policy(const std::filesystem::path& dir);
+  static constexpr double kStartPolicyObservations = 1e6;
 
   // Behaviour cloning, a warm start before PPO: runs every env for steps_per_env steps
   // taking its teacher's action (Env::expert_action; every env must have a teacher),

@@ -13,8 +13,14 @@
 //   top level with a positive deficit may be granted (round robin as above) and the grant
 //   subtracts its frame's length. When no eligible top-level tenant has credit, every
 //   enabled, backlogged tenant of that level with deficit <= 0 gains 2^m times its quantum
-//   (0 counts as 1), m the least number for which all of them end with a positive
-//   deficit, and the pick is made from the new deficits in the same clock.
+//   of the clock before (0 counts as 1), and the pick is made from the new deficits in the
+//   same clock. m is the exponent of the clock before: the least number for which, at the
+//   start of that clock and with that clock's quanta, every tenant (any level, enabled or
+//   not, backlogged or not) with deficit <= 0 would end with a positive deficit, and every
+//   tenant with an eligible head has 2^m quanta >= the length of the head a grant would
+//   charge (control first). Every refill therefore gives credit: a deficit <= 0 now is one
+//   of the clock before, or a grant's (credit >= 1 less a frame of that length). m is 0
+//   after reset and whenever every quantum covers every frame and debt.
 // - Control level (ctrl_level; every mode but FIFO): before any of the above, the enabled
 //   tenants with an eligible control head whose control bucket conforms (ctrl_conform)
 //   are served round robin by packets from the last tenant granted at the control level;
@@ -60,16 +66,19 @@ class Arbiter {
  public:
   Arbiter(unsigned tenants, unsigned ts_bits)
       : n_(tenants), ts_mask_(ts_bits >= 32 ? 0xFFFFFFFFU : (1U << ts_bits) - 1U), deficit_(tenants, 0),
-        last_(kRanks, 0) {}
+        last_(kRanks, 0), refill_quantum_(tenants, 0) {}
 
   [[nodiscard]] const std::vector<std::int64_t>& deficits() const { return deficit_; }
 
   // The decision for this clock; updates the state as the clock edge would.
   ArbDecision step(const ArbConfig& c, const ArbHeads& h) {
+    const unsigned next_exp = refill_exponent(c, h);
     ArbDecision d = c.mode == nic::ArbMode::kFifo ? fifo(c, h) : scheduled(c, h);
     for (unsigned t = 0; t < n_; ++t) {
       if (!backlogged(h, t) && deficit_[t] > 0) deficit_[t] = 0;
     }
+    refill_exp_ = next_exp;
+    refill_quantum_ = c.quantum;
     return d;
   }
 
@@ -77,6 +86,21 @@ class Arbiter {
   [[nodiscard]] static bool backlogged(const ArbHeads& h, unsigned t) { return h.backlog[2 * t] || h.backlog[2 * t + 1]; }
   [[nodiscard]] bool eligible(const ArbConfig& c, const ArbHeads& h, unsigned t) const {
     return c.enable && c.t_enable[t] && (h.elig[2 * t] || h.elig[2 * t + 1]);
+  }
+  [[nodiscard]] static std::int64_t effective(unsigned quantum) { return quantum == 0 ? 1 : quantum; }
+  // The length a grant of tenant t would charge: its control head's if eligible, else its bulk head's.
+  [[nodiscard]] static unsigned charged_len(const ArbHeads& h, unsigned t) { return h.elig[2 * t] ? h.len[2 * t] : h.len[2 * t + 1]; }
+  // The exponent the next clock's refill applies, from this clock's deficits, quanta and heads.
+  [[nodiscard]] unsigned refill_exponent(const ArbConfig& c, const ArbHeads& h) const {
+    unsigned m = 0;
+    for (unsigned t = 0; t < n_; ++t) {
+      const std::int64_t q = effective(c.quantum[t]);
+      while (deficit_[t] <= 0 && deficit_[t] + (q << m) <= 0) ++m;
+      if (h.elig[2 * t] || h.elig[2 * t + 1]) {
+        while ((q << m) < static_cast<std::int64_t>(charged_len(h, t))) ++m;
+      }
+    }
+    return m;
   }
   [[nodiscard]] static unsigned level(const ArbConfig& c, unsigned t) {
     return (c.mode == nic::ArbMode::kSp || c.mode == nic::ArbMode::kSpDwrr) ? c.prio[t] : 0;
@@ -132,13 +156,8 @@ class Arbiter {
         auto in_debt = [&](unsigned t) {
           return c.enable && c.t_enable[t] && backlogged(h, t) && level(c, t) == top && deficit_[t] <= 0;
         };
-        auto quantum = [&](unsigned t) -> std::int64_t { return c.quantum[t] == 0 ? 1 : c.quantum[t]; };
-        std::int64_t rounds = 1;
         for (unsigned t = 0; t < n_; ++t) {
-          while (in_debt(t) && deficit_[t] + rounds * quantum(t) <= 0) rounds *= 2;
-        }
-        for (unsigned t = 0; t < n_; ++t) {
-          if (in_debt(t)) deficit_[t] += rounds * quantum(t);
+          if (in_debt(t)) deficit_[t] += effective(refill_quantum_[t]) << refill_exp_;
         }
         pick = round_robin(top, credit);
       }
@@ -146,7 +165,7 @@ class Arbiter {
     if (pick < 0) return {};
     const auto t = static_cast<unsigned>(pick);
     const unsigned q = h.elig[2 * t] ? 2 * t : 2 * t + 1;
-    if (dwrr) deficit_[t] -= h.len[q];
+    if (dwrr) deficit_[t] -= charged_len(h, t);
     last_[top] = t;
     return {true, q};
   }
@@ -158,6 +177,8 @@ class Arbiter {
   std::uint32_t ts_mask_;
   std::vector<std::int64_t> deficit_;
   std::vector<unsigned> last_;  // per level and the control level: the tenant granted last (0 after reset)
+  unsigned refill_exp_ = 0;                // m of this clock's refill (from the clock before; 0 after reset)
+  std::vector<unsigned> refill_quantum_;   // the quanta of the clock before (0 after reset; 0 counts as 1)
 };
 
 }  // namespace nicsched::refmodel

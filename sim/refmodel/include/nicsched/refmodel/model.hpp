@@ -76,6 +76,9 @@ struct RefModelState {
   explicit RefModelState(const Params& params)
       : params_(params), crypto_(params_.crypto_slots, params_.num_tenants) {}
 
+  // One bit per queue (tenant * kNumClasses + class).
+  using QueueMask = std::array<std::uint64_t, kMaxTenants * kNumClasses / 64>;
+
   struct Live {
     FrameRecord rec;
     std::uint32_t cells = 0;
@@ -91,7 +94,17 @@ struct RefModelState {
     std::vector<std::uint64_t> qbytes;
     std::uint64_t queued = 0;     // frames in q, all queues
     std::uint64_t dispatched = 0;  // frames the arbiter released
-    std::array<std::uint64_t, kMaxTenants * kNumClasses / 64> nonempty{};  // bit q: q holds a frame
+    QueueMask nonempty{};  // bit q: q holds a frame
+    // The heads the arbiter sees, kept between steps (not rebuilt from every queued head):
+    // `heads` holds backlog, len and ts of the queues in `visible` and zeros elsewhere. A
+    // queue whose head changed (a frame admitted to it empty, a pop that left a frame) is
+    // in `pending` until a step finds its head visible (record_heads()).
+    QueueMask pending{};
+    QueueMask visible{};
+    QueueMask crypto_heads{};  // of `visible`: the head needs a crypto slot
+    // Queues whose tenant the enables let this path serve (tenant_servable() but for the TX
+    // bucket), under cfg_: rebuilt at each COMMIT (update_servable()).
+    QueueMask servable{};
     std::uint64_t cells_used = 0;
     bool ready = true;            // tready of the output
     bool active = false;          // a frame is on the output
@@ -115,9 +128,8 @@ struct RefModelState {
     // drops the positive credit of the tenants with nothing backlogged, so stepping it
     // again with the same backlog changes nothing, and decide() skips it.
     bool arb_at_rest = false;
-    std::vector<bool> rest_backlog;
-    bool rest_backlog_none = false;  // rest_backlog is all false
-    std::uint32_t rest_heads = 0;    // rest_backlog's true entries
+    QueueMask rest_backlog{};
+    bool rest_backlog_none = false;  // rest_backlog is empty
   };
 
   Params params_;
@@ -141,6 +153,16 @@ struct RefModelState {
   std::vector<TokenBucket> ctrl_buckets_;        // TX control level, per tenant
   std::vector<std::uint32_t> ctrl_sent_;         // per tenant: bytes sent at the control level this cycle
   std::vector<std::uint64_t> unservable_since_;  // per tenant; kServable when servable
+  // Bit t: both of tenant t's buckets hold their cap under cfg_ as of serial
+  // buckets_at_cap_serial_, so a clock edge without a frame sent leaves them as they are
+  // (clock_buckets() and clock_buckets_idle() visit only the others and the sender).
+  std::uint64_t buckets_at_cap_ = 0;
+  std::uint64_t buckets_at_cap_serial_ = ~0ULL;
+  std::uint64_t sent_tenants_ = 0;  // bit t: sent_[t] or ctrl_sent_[t] is set this cycle
+  // Bit t: tenant t's rate-limit bucket is enabled and negative (it does not conform), as of
+  // serial buckets_at_cap_serial_; kept where the buckets are clocked (a bucket at its cap
+  // conforms).
+  std::uint64_t buckets_owing_ = 0;
 
   Telemetry ctr_;
   SourceTable sources_;  // TX source bindings (set_sources)
@@ -253,10 +275,38 @@ class RefModel : private detail::RefModelState {
   void clock_buckets();
   // `cycles` bucket edges in which no frame is sent (rate limit and control buckets).
   void clock_buckets_idle(std::uint64_t cycles);
+  // The tenants whose buckets a clock edge may change (see buckets_at_cap_); all of them
+  // after a configuration change.
+  [[nodiscard]] std::uint64_t buckets_to_clock() const;
+  // Whether tenant t's buckets are both at their cap now.
+  [[nodiscard]] bool buckets_at_cap(std::uint32_t t) const;
+  // Updates buckets_at_cap_ and buckets_owing_ for tenant t after its buckets were clocked.
+  void note_buckets(std::uint32_t t);
+  // With no grant in flight and buckets_owing_ current: whether any of the heads `visible`
+  // (of which `crypto` need a slot) is eligible now (queue_eligible()), the plain ones
+  // from the masks kept between steps, the crypto ones one by one.
+  [[nodiscard]] bool any_eligible_no_grant(const Path& p, const QueueMask& visible, const QueueMask& crypto,
+                                           bool plain_ok) const;
   // The crypto wait counters of `cycles` decisions with p's heads and the pool as they are.
   void count_crypto_waits(Path& p, std::uint64_t cycles);
   // The inert cycles of one path (inert_cycles()), at most `max`.
   [[nodiscard]] std::uint64_t path_inert_cycles(const Path& p, std::uint64_t max) const;
+  // The visible heads of p now: those recorded, and the pending ones visible by now.
+  struct HeadMasks {
+    QueueMask visible{};
+    QueueMask crypto{};  // of visible: the head needs crypto
+  };
+  [[nodiscard]] HeadMasks visible_heads(const Path& p) const {
+    HeadMasks hm{p.visible, p.crypto_heads};
+    std::uint64_t pending = 0;
+    for (const std::uint64_t w : p.pending) pending |= w;
+    if (pending != 0) add_pending_visible(p, hm);
+    return hm;
+  }
+  // Adds to hm the pending heads of p that are visible by now.
+  void add_pending_visible(const Path& p, HeadMasks& hm) const;
+  // Records the pending heads that are visible by now in p.heads and p.visible.
+  void record_heads(Path& p);
   void decide(Path& p);
   // The arbiter's step for decide(): the heads it sees, eligibility, the decision.
   [[nodiscard]] ArbDecision decide_step(Path& p, const ArbConfig& ac, bool new_cfg, bool plain_ok);
