@@ -22,9 +22,9 @@
 //
 // Timing
 //   One register stage: latency one clock, one beat per clock when m_axis_tready is high.
-//   The binding's tenant is compared with every entry's tenant beside the field matches
-//   (not after the lowest-hit pick); the pick selects that compare with the action, and
-//   one 2:1 choice of the result follows.
+//   The binding is folded into every entry's action beside the field matches (not after
+//   the lowest-hit pick), so the pick selects the frame's final tenant, class, op and spoof
+//   bits directly: the binding adds no logic level after the pick.
 //   s_axis_tready = !stage full || m_axis_tready.
 `default_nettype none
 `include "rtl/nicsched_assert.svh"
@@ -114,48 +114,65 @@ module nicsched_classifier #(
     first_hit = hit & ~hit_below & {NumClsEntries{!s_prs_default_i}};
   end
 
-  // Entries whose tenant is the bound source's own, beside the matches.
-  logic [NumClsEntries-1:0] own;
-  for (genvar i = 0; i < NumClsEntries; i++) begin : g_own
-    assign own[i] = cls_action_tenant_i[i*6 +: 6] == s_src_i.tenant;
+  // The binding folded into each entry's action, beside the matches (from the source's
+  // binding and the table, both registers: in parallel with the field compares), so that
+  // the lowest-hit pick selects the frame's final tenant, class and op directly and the
+  // binding adds no level after it. For a bound source, entry i names another tenant
+  // (foreign); if it is the winner the frame is a spoof: dropped (sdrop) with the
+  // binding's drop_spoof, else kept as the source's tenant with DEFAULT_ACTION's class
+  // and op. A bound source's own entry keeps its class and op; its tenant is the source's.
+  logic [NumClsEntries-1:0]   foreign, sdrop;
+  logic [NumClsEntries*6-1:0] eff_tenant;
+  logic [NumClsEntries-1:0]   eff_class;
+  logic [NumClsEntries*2-1:0] eff_op;
+  for (genvar i = 0; i < NumClsEntries; i++) begin : g_eff
+    assign foreign[i] = s_src_i.bound && (cls_action_tenant_i[i*6 +: 6] != s_src_i.tenant);
+    assign sdrop[i]   = foreign[i] && s_src_i.drop_spoof;
+    assign eff_tenant[i*6 +: 6] = sdrop[i] ? '0 :
+                                  (s_src_i.bound ? s_src_i.tenant : cls_action_tenant_i[i*6 +: 6]);
+    assign eff_class[i]        = sdrop[i] ? 1'b0 :
+                                  (foreign[i] ? default_action_class_i : cls_action_class_i[i]);
+    assign eff_op[i*2 +: 2]    = sdrop[i] ? 2'd0 :
+                                  (foreign[i] ? default_action_crypto_op_i : cls_action_crypto_op_i[i*2 +: 2]);
   end
 
+  // The result: the winner's folded action, or for a miss (no hit, or a "default" frame)
+  // DEFAULT_ACTION, with the bound source's tenant in place of its tenant (a miss is no
+  // spoof). An AND-OR over the one-hot winner, one more input for the miss.
   logic       use_table;
-  logic       sel_own;     // the winning entry is the bound source's tenant's
+  logic       sel_spoof;   // the winning entry names another tenant than the bound source's
+  logic       sel_sdrop;   // ... and the binding drops spoofs
   logic [5:0] sel_tenant;
   logic       sel_class;
   logic [1:0] sel_op;
   assign use_table = (|hit) && !s_prs_default_i;
   always_comb begin
-    sel_tenant = use_table ? '0 : default_action_tenant_i;
+    sel_tenant = use_table ? '0 : (s_src_i.bound ? s_src_i.tenant : default_action_tenant_i);
     sel_class  = use_table ? '0 : default_action_class_i;
     sel_op     = use_table ? '0 : default_action_crypto_op_i;
-    sel_own    = 1'b0;
+    sel_spoof  = 1'b0;
+    sel_sdrop  = 1'b0;
     for (int i = 0; i < NumClsEntries; i++) begin
-      sel_tenant = sel_tenant | ({6{first_hit[i]}} & cls_action_tenant_i[i*6 +: 6]);
-      sel_class  = sel_class  | (first_hit[i] & cls_action_class_i[i]);
-      sel_op     = sel_op     | ({2{first_hit[i]}} & cls_action_crypto_op_i[i*2 +: 2]);
-      sel_own    = sel_own    | (first_hit[i] & own[i]);
+      sel_tenant = sel_tenant | ({6{first_hit[i]}} & eff_tenant[i*6 +: 6]);
+      sel_class  = sel_class  | (first_hit[i] & eff_class[i]);
+      sel_op     = sel_op     | ({2{first_hit[i]}} & eff_op[i*2 +: 2]);
+      sel_spoof  = sel_spoof  | (first_hit[i] & foreign[i]);
+      sel_sdrop  = sel_sdrop  | (first_hit[i] & sdrop[i]);
     end
   end
 
-  // A bound source's frame the table does not give to its own tenant: the source's
-  // tenant, DEFAULT_ACTION's class and op; a spoof if an entry of another tenant won.
-  logic bound_miss, spoof;
-  assign bound_miss = s_src_i.bound && !(use_table && sel_own);
-  assign spoof      = s_src_i.bound && use_table && !sel_own &&
-                      (s_prs_drop_i == nicsched_pkg::DROP_NONE);
+  logic spoof;
+  assign spoof = sel_spoof && (s_prs_drop_i == nicsched_pkg::DROP_NONE);
 
   nicsched_pkg::ingress_meta_t meta_d;
   always_comb begin
     meta_d           = '0;
     meta_d.drop      = s_prs_drop_i;
-    if (spoof && s_src_i.drop_spoof) begin
-      meta_d.drop = nicsched_pkg::DROP_SPOOF;
-    end else if (s_prs_drop_i == nicsched_pkg::DROP_NONE) begin
-      meta_d.tenant = bound_miss ? s_src_i.tenant : sel_tenant;
-      meta_d.cls    = bound_miss ? default_action_class_i : sel_class;
-      unique case (bound_miss ? default_action_crypto_op_i : sel_op)
+    if (s_prs_drop_i == nicsched_pkg::DROP_NONE) begin
+      if (sel_sdrop) meta_d.drop = nicsched_pkg::DROP_SPOOF;
+      meta_d.tenant = sel_tenant;
+      meta_d.cls    = sel_class;
+      unique case (sel_op)
         2'd1:    meta_d.crypto_op = nicsched_pkg::CRYPTO_ENCRYPT;
         2'd2:    meta_d.crypto_op = nicsched_pkg::CRYPTO_DECRYPT;
         default: meta_d.crypto_op = nicsched_pkg::CRYPTO_NONE;
