@@ -22,7 +22,7 @@
 //   docs/ingress.md for a user's view.
 //
 // Timing
-//   Latency three clocks (parser two, classifier one; the padding adds no register; the
+//   Latency four clocks (parser two, classifier two; the padding adds no register; the
 //   binding lookup is a NumSources:1 mux into the parser's first register); one
 //   beat per clock when m_axis_tready is high, no bubble between frames, except that at
 //   DataWidth < 8 * PadFrameBytes a short frame's pad beats hold the input, one per clock.

@@ -254,7 +254,7 @@ module nicsched_parser #(
   logic [31:0]            l4_word;       // first four L4 bytes, byte 0 in [7:0]
   logic                   l4_ports;      // ports are present
   logic [7:0]             proto;
-  logic [5:0]             l4_min;        // minimum L4 header of proto (0: not checked)
+  logic                   l4_short;      // the IP length leaves no room for the L4 header
   logic [17:0]            ip_end;        // L2 header + IP length in bytes
   logic [6:0]             ip_fixed_end;  // L2 header + fixed IP header (20 / 40 bytes)
   logic                   truncated;
@@ -288,7 +288,6 @@ module nicsched_parser #(
       l4_udp = pr_udp_q[has_vlan_q];
       l4_tcp = pr_tcp_q[has_vlan_q];
     end
-    l4_min   = l4_udp ? 6'd8 : (l4_tcp ? 6'd20 : 6'd0);
     l4_ports = (l4_udp || l4_tcp) && (is_ipv6 || fz_q[has_vlan_q]);
 
     l4_word = l3[40*8 +: 32];
@@ -300,13 +299,19 @@ module nicsched_parser #(
     end
 
     ip_fixed_end = {1'b0, l2_len} + (is_ipv6 ? 7'd40 : 7'd20);
+    // The L4 header's minimum (UDP 8, TCP 20 bytes) against the IP length: both compares
+    // made from the fields, the protocol selecting the result (a selected minimum before
+    // the add was the ingress's slowest path: protocol -> minimum -> add -> compare).
     if (is_ipv6) begin
       ip_end    = {12'd0, l2_len} + 18'd40 + {2'd0, ip6_payload};
-      truncated = (ip_end > {2'd0, len_q}) || ({10'd0, l4_min} > ip6_payload);
+      l4_short  = l4_udp ? (ip6_payload < 16'd8) : (l4_tcp && ip6_payload < 16'd20);
+      truncated = (ip_end > {2'd0, len_q}) || l4_short;
     end else begin
       ip_end    = {12'd0, l2_len} + {2'd0, ip4_total};
+      l4_short  = l4_udp ? ({10'd0, ip4_hdr_len} + 16'd8 > ip4_total)
+                         : ({10'd0, ip4_hdr_len} + 16'd20 > ip4_total);
       truncated = (ip4_total < {10'd0, ip4_hdr_len}) || (ip_end > {2'd0, len_q}) ||
-                  (l4_ports && ({10'd0, ip4_hdr_len} + {10'd0, l4_min} > ip4_total));
+                  (l4_ports && l4_short);
     end
 
     to_default = 1'b0;
