@@ -6,7 +6,8 @@
 //   the frame's parsed fields and its verdict (m_prs_*), valid only on that beat and zero
 //   on every other beat. Frames are never dropped here: a frame with a drop reason still
 //   leaves in full, so that the queue manager, which stores beats as they arrive, can free
-//   it at tlast.
+//   it at tlast. s_axis_tuser (UserW bits, e.g. the ingress's TX source binding) travels
+//   with its beat and leaves on m_axis_tuser unchanged.
 //
 //   Parsed: Ethernet II, at most one 802.1Q tag (TPID 0x8100), then IPv4 (0x0800, any IHL
 //   5..15) or IPv6 (0x86DD, fixed header only). L4 ports are read for UDP (17) and TCP (6)
@@ -48,7 +49,8 @@
 
 module nicsched_parser #(
   parameter int DataWidth     = 512,  // AXI4-Stream data bits; 64..512, a power of two
-  parameter int MinFrameBytes = 60    // shorter frames are runts: 60 from a MAC, 14 from a host
+  parameter int MinFrameBytes = 60,   // shorter frames are runts: 60 from a MAC, 14 from a host
+  parameter int UserW         = 1     // sideband bits carried with each beat, unchanged
 ) (
   input  logic                   clk_i,
   input  logic                   rst_ni,
@@ -62,6 +64,7 @@ module nicsched_parser #(
   input  logic                   s_axis_tvalid,
   output logic                   s_axis_tready,
   input  logic                   s_axis_tlast,
+  input  logic [UserW-1:0]       s_axis_tuser,
 
   // Frames out, unchanged
   output logic [DataWidth-1:0]   m_axis_tdata,
@@ -69,6 +72,7 @@ module nicsched_parser #(
   output logic                   m_axis_tvalid,
   input  logic                   m_axis_tready,
   output logic                   m_axis_tlast,
+  output logic [UserW-1:0]       m_axis_tuser,
 
   // Parsed fields and verdict, valid with the tlast beat on m_axis
   output logic [15:0]            m_prs_len_o,       // frame length, bytes (saturating)
@@ -125,6 +129,7 @@ module nicsched_parser #(
   logic [DataWidth-1:0]   s1_data_q;
   logic [BPB-1:0]         s1_keep_q;
   logic                   s1_last_q;
+  logic [UserW-1:0]       s1_user_q;
   logic [HDR_BYTES*8-1:0] hdr_q;        // byte i of the frame at [i*8 +: 8]
   logic                   has_vlan_q;   // bytes 12-13 are 0x8100
   // header tests, [0] untagged, [1] tagged positions
@@ -202,6 +207,7 @@ module nicsched_parser #(
       s1_data_q <= s_axis_tdata;
       s1_keep_q <= s_axis_tkeep;
       s1_last_q <= s_axis_tlast;
+      s1_user_q <= s_axis_tuser;
       if (beat_idx == POS_ET / BPB) begin
         has_vlan_q <= in_et[15:0] == ETYPE_VLAN;
       end
@@ -248,7 +254,7 @@ module nicsched_parser #(
   logic [31:0]            l4_word;       // first four L4 bytes, byte 0 in [7:0]
   logic                   l4_ports;      // ports are present
   logic [7:0]             proto;
-  logic [5:0]             l4_min;        // minimum L4 header of proto (0: not checked)
+  logic                   l4_short;      // the IP length leaves no room for the L4 header
   logic [17:0]            ip_end;        // L2 header + IP length in bytes
   logic [6:0]             ip_fixed_end;  // L2 header + fixed IP header (20 / 40 bytes)
   logic                   truncated;
@@ -282,7 +288,6 @@ module nicsched_parser #(
       l4_udp = pr_udp_q[has_vlan_q];
       l4_tcp = pr_tcp_q[has_vlan_q];
     end
-    l4_min   = l4_udp ? 6'd8 : (l4_tcp ? 6'd20 : 6'd0);
     l4_ports = (l4_udp || l4_tcp) && (is_ipv6 || fz_q[has_vlan_q]);
 
     l4_word = l3[40*8 +: 32];
@@ -294,13 +299,19 @@ module nicsched_parser #(
     end
 
     ip_fixed_end = {1'b0, l2_len} + (is_ipv6 ? 7'd40 : 7'd20);
+    // The L4 header's minimum (UDP 8, TCP 20 bytes) against the IP length: both compares
+    // made from the fields, the protocol selecting the result (a selected minimum before
+    // the add was the ingress's slowest path: protocol -> minimum -> add -> compare).
     if (is_ipv6) begin
       ip_end    = {12'd0, l2_len} + 18'd40 + {2'd0, ip6_payload};
-      truncated = (ip_end > {2'd0, len_q}) || ({10'd0, l4_min} > ip6_payload);
+      l4_short  = l4_udp ? (ip6_payload < 16'd8) : (l4_tcp && ip6_payload < 16'd20);
+      truncated = (ip_end > {2'd0, len_q}) || l4_short;
     end else begin
       ip_end    = {12'd0, l2_len} + {2'd0, ip4_total};
+      l4_short  = l4_udp ? ({10'd0, ip4_hdr_len} + 16'd8 > ip4_total)
+                         : ({10'd0, ip4_hdr_len} + 16'd20 > ip4_total);
       truncated = (ip4_total < {10'd0, ip4_hdr_len}) || (ip_end > {2'd0, len_q}) ||
-                  (l4_ports && ({10'd0, ip4_hdr_len} + {10'd0, l4_min} > ip4_total));
+                  (l4_ports && l4_short);
     end
 
     to_default = 1'b0;
@@ -328,6 +339,7 @@ module nicsched_parser #(
   logic [DataWidth-1:0]       s2_data_q;
   logic [BPB-1:0]             s2_keep_q;
   logic                       s2_last_q;
+  logic [UserW-1:0]           s2_user_q;
   logic [15:0]                s2_len_q, s2_sport_q, s2_dport_q;
   logic [11:0]                s2_vlan_q;
   logic [5:0]                 s2_dscp_q;
@@ -355,6 +367,7 @@ module nicsched_parser #(
       s2_data_q    <= s1_data_q;
       s2_keep_q    <= s1_keep_q;
       s2_last_q    <= s1_last_q;
+      s2_user_q    <= s1_user_q;
       s2_drop_q    <= nicsched_pkg::DROP_NONE;
       s2_default_q <= 1'b0;
       s2_vlan_ok_q <= 1'b0;
@@ -379,6 +392,7 @@ module nicsched_parser #(
   assign m_axis_tkeep    = s2_keep_q;
   assign m_axis_tvalid   = s2_valid_q;
   assign m_axis_tlast    = s2_last_q;
+  assign m_axis_tuser    = s2_user_q;
   assign m_prs_len_o     = s2_last_q ? s2_len_q : 16'd0;
   assign m_prs_vlan_o    = s2_vlan_ok_q ? s2_vlan_q : 12'd0;
   assign m_prs_dscp_o    = s2_ip_ok_q ? s2_dscp_q : 6'd0;

@@ -34,8 +34,22 @@ package nicsched_pkg;
     DROP_RUNT          = 3'd1,
     DROP_TRUNCATED     = 3'd2,
     DROP_BAD_IHL       = 3'd3,
-    DROP_UNKNOWN_ETYPE = 3'd4
+    DROP_UNKNOWN_ETYPE = 3'd4,
+    DROP_SPOOF         = 3'd5   // TX, bound source: headers named another tenant, SRC_BIND.DROP_SPOOF
   } drop_reason_e;
+
+  // TX source (s_axis_tx_tuser): a host queue, H2C channel or VF, named by the trusted host
+  // side (docs/trust.md). 6 bits: the register map's NumSources max (64).
+  localparam int SOURCE_W = 6;
+
+  // A TX frame's source and its binding, looked up when the frame's tlast beat enters the
+  // ingress and carried with it to the classifier.
+  typedef struct packed {
+    logic [SOURCE_W-1:0]  source;      // the source number, for its spoof counter
+    logic                 bound;       // TX_IDENTITY.MODE = SOURCE and SRC_BIND.BOUND
+    logic [TENANT_W-1:0]  tenant;      // SRC_BIND.TENANT
+    logic                 drop_spoof;  // SRC_BIND.DROP_SPOOF
+  } src_bind_t;
 
   // Classification result. The ingress block (parser + classifier) carries it on tuser
   // and it is valid on the tlast beat of each frame (the frame's length is only known
@@ -59,6 +73,7 @@ package nicsched_pkg;
   // accepted by every tool).
   localparam int INGRESS_META_W = 3 + 2 + 1 + TENANT_W;
   localparam int EGRESS_USER_W  = 2 + 1 + TENANT_W;
+  localparam int SRC_BIND_W     = SOURCE_W + 1 + TENANT_W + 1;
   /* verilator lint_on UNUSEDPARAM */
 endpackage
 

@@ -20,6 +20,7 @@ module nicsched_telemetry #(
   parameter int LenW       = 16,  // frame length bits
   parameter int TsW        = 32,  // latency bits
   parameter int BusyW      = 3,   // bits of a per-tenant busy-slot count
+  parameter int NumSources = 8,   // TX sources with a spoof counter (SRC_SPOOF); 1..64
   // derived
   parameter int NumQueues  = NumTenants * 2,
   parameter int QueueW     = $clog2(NumQueues),
@@ -37,6 +38,8 @@ module nicsched_telemetry #(
   input  wire logic [1:0]                   prs_truncated_i,
   input  wire logic [1:0]                   prs_bad_ihl_i,
   input  wire logic [1:0]                   prs_unknown_etype_i,
+  input  wire logic                         spoof_i,          // a TX spoof from spoof_source_i
+  input  wire logic [nicsched_pkg::SOURCE_W-1:0] spoof_source_i,
   input  wire logic [1:0]                   buf_drop_i,       // no free cell
   // queue manager outcome per direction [dir]
   input  wire logic [1:0]                   enq_valid_i,      // accepted
@@ -74,6 +77,7 @@ module nicsched_telemetry #(
   output logic [2*64-1:0]                   prs_bad_ihl_o,
   output logic [2*64-1:0]                   prs_unknown_etype_o,
   output logic [2*64-1:0]                   prs_buf_drop_o,
+  output logic [NumSources*64-1:0]          src_spoof_o,      // SRC_SPOOF per source
   output logic [NumTenants*64-1:0]          cr_tx_busy_o,
   output logic [NumTenants*64-1:0]          cr_tx_wait_o,
   output logic [NumTenants*64-1:0]          cr_rx_busy_o,
@@ -106,6 +110,7 @@ module nicsched_telemetry #(
     logic [NumTenants*64-1:0] cr_tx_busy, cr_tx_wait;
     logic [NumTenants*64-1:0] cr_rx_busy, cr_rx_wait;
     logic [NumQueues*32-1:0]  q_depth_hwm;
+    logic [NumSources*64-1:0] src_spoof;
   } counters_t;
 
   // Every counter zero: the value after reset and COUNTER_CLEAR. (Verilator takes any fill
@@ -163,6 +168,9 @@ module nicsched_telemetry #(
       cnt_d.prs_unknown_etype[d*64 +: 64] = count_if(prs_unknown_etype_i[d], cnt_q.prs_unknown_etype[d*64 +: 64]);
       cnt_d.prs_buf_drop[d*64 +: 64]      = count_if(buf_drop_i[d], cnt_q.prs_buf_drop[d*64 +: 64]);
     end
+    for (int i = 0; i < NumSources; i++) begin
+      cnt_d.src_spoof[i*64 +: 64] = cnt_q.src_spoof[i*64 +: 64] + {63'd0, spoof_i && (spoof_source_i == i[nicsched_pkg::SOURCE_W-1:0])};
+    end
   end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
@@ -192,6 +200,7 @@ module nicsched_telemetry #(
   assign prs_bad_ihl_o       = cnt_q.prs_bad_ihl;
   assign prs_unknown_etype_o = cnt_q.prs_unknown_etype;
   assign prs_buf_drop_o      = cnt_q.prs_buf_drop;
+  assign src_spoof_o         = cnt_q.src_spoof;
   assign cr_tx_busy_o        = cnt_q.cr_tx_busy;
   assign cr_tx_wait_o        = cnt_q.cr_tx_wait;
   assign cr_rx_busy_o        = cnt_q.cr_rx_busy;

@@ -20,7 +20,8 @@ module nicsched_top #(
   parameter int NumClsEntries = 16,     // classifier entries; 1..64
   parameter int DataWidth     = 512,    // AXI4-Stream data bits; 64..512, power of two
   parameter int CryptoSlots   = 4,      // crypto engine slots shared by TX and RX
-  parameter int BufferBytes   = 262144  // shared packet buffer per direction
+  parameter int BufferBytes   = 262144, // shared packet buffer per direction
+  parameter int NumSources    = 8       // TX sources with a binding (SOURCE block); 1..64
 ) (
   input  wire logic                       clk_i,
   input  wire logic                       rst_ni,
@@ -30,6 +31,7 @@ module nicsched_top #(
   input  wire logic                       s_axis_tx_tvalid,
   output logic                            s_axis_tx_tready,
   input  wire logic                       s_axis_tx_tlast,
+  input  wire logic [nicsched_pkg::SOURCE_W-1:0] s_axis_tx_tuser,  // source (host queue / VF), set by the trusted host side; read on tlast
   // NIC -> MAC (TX, scheduled, encrypted where classified so)
   output logic [DataWidth-1:0]            m_axis_tx_tdata,
   output logic [DataWidth/8-1:0]          m_axis_tx_tkeep,
@@ -86,6 +88,7 @@ module nicsched_top #(
   localparam logic [31:0] ENTRIES32   = NumClsEntries;
   localparam logic [31:0] DBYTES32    = DataBytes;
   localparam logic [31:0] BUFKIB32    = BufferBytes / 1024;
+  localparam logic [31:0] SOURCES32   = NumSources;
   localparam logic [31:0] PRIO32      = nicsched_pkg::PRIO_LEVELS;
   localparam logic [31:0] CLASSES32   = nicsched_pkg::NUM_CLASSES;
 
@@ -97,6 +100,9 @@ module nicsched_top #(
   end
   if (CryptoSlots < 1 || CryptoSlots > 64) begin : gen_bad_slots
     $error("nicsched_top %m: CryptoSlots must be in 1..64");
+  end
+  if (NumSources < 1 || NumSources > 64) begin : gen_bad_sources
+    $error("nicsched_top %m: NumSources must be in 1..64");
   end
   if (BufferBytes < 16 * DataBytes || BufferBytes / 1024 > 65535) begin : gen_bad_buffer
     $error("nicsched_top %m: BufferBytes must hold 16 cells and be under 64 MiB");
@@ -114,6 +120,10 @@ module nicsched_top #(
   logic [5:0]                 def_tenant;
   logic                       def_class;
   logic [1:0]                 def_op;
+  logic                       tx_id_mode;
+  logic [NumSources-1:0]      src_bound, src_drop;
+  logic [NumSources*6-1:0]    src_tenant;
+  logic [NumSources*64-1:0]   src_spoof;
   logic [NumTenants-1:0]      t_enable, t_rate_en;
   logic [NumTenants*2-1:0]    t_prio;
   logic [NumTenants*8-1:0]    t_quota;
@@ -149,7 +159,8 @@ module nicsched_top #(
 
   nicsched_csr #(
     .NumTenants   (NumTenants),
-    .NumClsEntries(NumClsEntries)
+    .NumClsEntries(NumClsEntries),
+    .NumSources   (NumSources)
   ) u_csr (
     .clk_i,
     .rst_ni,
@@ -179,6 +190,7 @@ module nicsched_top #(
     .caps0_cls_entries_i          (ENTRIES32[7:0]),
     .caps1_data_bytes_i           (DBYTES32[7:0]),
     .caps1_buffer_kib_i           (BUFKIB32[15:0]),
+    .caps1_sources_i              (SOURCES32[7:0]),
     .ctrl_enable_o                (cfg_enable),
     .ctrl_arb_mode_o              (cfg_mode),
     .ctrl_bad_to_default_o        (cfg_bad_to_default),
@@ -201,6 +213,11 @@ module nicsched_top #(
     .default_action_tenant_o      (def_tenant),
     .default_action_class_o       (def_class),
     .default_action_crypto_op_o   (def_op),
+    .tx_identity_tx_id_mode_o    (tx_id_mode),
+    .src_bind_bound_o             (src_bound),
+    .src_bind_tenant_o            (src_tenant),
+    .src_bind_drop_spoof_o        (src_drop),
+    .src_spoof_count_i            (src_spoof),
     .crypto_busy_slots_i          (crypto_busy),
     .prs_frames_count_i           (prs_frames),
     .prs_runt_count_i             (prs_runt),
@@ -284,7 +301,8 @@ module nicsched_top #(
   logic [2*DataBytes-1:0]      in_tkeep;
   logic [1:0]                  in_tvalid, in_tready, in_tlast;
   logic [2*MetaW-1:0]          in_tuser;
-  logic [1:0] cnt_frames, cnt_runt, cnt_trunc, cnt_ihl, cnt_etype;
+  logic [1:0] cnt_frames, cnt_runt, cnt_trunc, cnt_ihl, cnt_etype, cnt_spoof;
+  logic [2*nicsched_pkg::SOURCE_W-1:0] cnt_spoof_src;  // [1]: RX, no binding
   logic [1:0] q_tready;
 
   for (genvar d = 0; d < 2; d++) begin : gen_ingress
@@ -293,7 +311,8 @@ module nicsched_top #(
       .DataWidth    (DataWidth),
       .NumClsEntries(NumClsEntries),
       .MinFrameBytes((d == 0) ? nicsched_pkg::MIN_HOST_FRAME : nicsched_pkg::MIN_WIRE_FRAME),
-      .PadFrameBytes((d == 0) ? nicsched_pkg::MIN_WIRE_FRAME : 0)
+      .PadFrameBytes((d == 0) ? nicsched_pkg::MIN_WIRE_FRAME : 0),
+      .NumSources   (NumSources)  // RX: TX_IDENTITY.MODE tied to HEADERS below
     ) u_ingress (
       .clk_i,
       .rst_ni,
@@ -313,11 +332,16 @@ module nicsched_top #(
       .default_action_tenant_i     (def_tenant),
       .default_action_class_i      (def_class),
       .default_action_crypto_op_i  (def_op),
+      .tx_identity_mode_i          ((d == 0) && tx_id_mode),
+      .src_bind_bound_i            (src_bound),
+      .src_bind_tenant_i           (src_tenant),
+      .src_bind_drop_spoof_i       (src_drop),
       .s_axis_tdata                ((d == 0) ? s_axis_tx_tdata  : s_axis_rx_tdata),
       .s_axis_tkeep                ((d == 0) ? s_axis_tx_tkeep  : s_axis_rx_tkeep),
       .s_axis_tvalid               ((d == 0) ? s_axis_tx_tvalid : s_axis_rx_tvalid),
       .s_axis_tready               (in_tready[d]),
       .s_axis_tlast                ((d == 0) ? s_axis_tx_tlast  : s_axis_rx_tlast),
+      .s_axis_tuser                ((d == 0) ? s_axis_tx_tuser  : '0),
       .m_axis_tdata                (in_tdata[d*DataWidth +: DataWidth]),
       .m_axis_tkeep                (in_tkeep[d*DataBytes +: DataBytes]),
       .m_axis_tvalid               (in_tvalid[d]),
@@ -328,7 +352,9 @@ module nicsched_top #(
       .cnt_runt_o                  (cnt_runt[d]),
       .cnt_truncated_o             (cnt_trunc[d]),
       .cnt_bad_ihl_o               (cnt_ihl[d]),
-      .cnt_unknown_etype_o         (cnt_etype[d])
+      .cnt_unknown_etype_o         (cnt_etype[d]),
+      .cnt_spoof_o                 (cnt_spoof[d]),
+      .cnt_spoof_source_o          (cnt_spoof_src[d*nicsched_pkg::SOURCE_W +: nicsched_pkg::SOURCE_W])
     );
   end
   assign s_axis_tx_tready = in_tready[0];
@@ -527,7 +553,8 @@ module nicsched_top #(
     .NumTenants(NumTenants),
     .LenW      (LenW),
     .TsW       (TsW),
-    .BusyW     (BusyW)
+    .BusyW     (BusyW),
+    .NumSources(NumSources)
   ) u_telemetry (
     .clk_i,
     .rst_ni,
@@ -540,6 +567,8 @@ module nicsched_top #(
     .prs_truncated_i    (cnt_trunc),
     .prs_bad_ihl_i      (cnt_ihl),
     .prs_unknown_etype_i(cnt_etype),
+    .spoof_i            (cnt_spoof[0]),
+    .spoof_source_i     (cnt_spoof_src[0 +: nicsched_pkg::SOURCE_W]),
     .buf_drop_i         (ev_drop_buf),
     .enq_valid_i        (ev_accept),
     .lim_drop_i         (ev_drop_limit),
@@ -572,6 +601,7 @@ module nicsched_top #(
     .prs_bad_ihl_o      (prs_ihl),
     .prs_unknown_etype_o(prs_etype),
     .prs_buf_drop_o     (prs_buf),
+    .src_spoof_o        (src_spoof),
     .cr_tx_busy_o       (cr_tx_busy),
     .cr_tx_wait_o       (cr_tx_wait),
     .cr_rx_busy_o       (cr_rx_busy),
@@ -599,7 +629,8 @@ module nicsched_top #(
   logic unused;
   // (RX has no shaper: its scheduling events go nowhere)
   assign unused = ^{scratch, st_tx_full, st_rx_full, snapshot_go, snapshot_we, ev_valid, q_snap_idx, t_snap_idx,
-                    sched_valid[1], sched_ctrl[1], sched_tenant[2*TenantW-1:TenantW], sched_len[2*LenW-1:LenW]};
+                    sched_valid[1], sched_ctrl[1], sched_tenant[2*TenantW-1:TenantW], sched_len[2*LenW-1:LenW],
+                    cnt_spoof[1], cnt_spoof_src[2*nicsched_pkg::SOURCE_W-1:nicsched_pkg::SOURCE_W]};
 
 endmodule
 

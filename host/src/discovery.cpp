@@ -35,6 +35,7 @@ Capabilities discover(drivers::RegisterBus& bus) {
   c.cls_entries = rm::CAPS0::CLS_ENTRIES.get(head[2]);
   c.data_bytes = rm::CAPS1::DATA_BYTES.get(head[3]);
   c.buffer_kib = rm::CAPS1::BUFFER_KIB.get(head[3]);
+  c.sources = rm::CAPS1::SOURCES.get(head[3]);  // 0 on a core before VERSION.MINOR 2 (no SOURCE block)
 
   auto check = [&](const char* what, std::uint32_t v, std::uint32_t lo, std::uint32_t hi) {
     if (v < lo || v > hi) {
@@ -54,6 +55,7 @@ std::uint32_t instance_count(const regmap::RegisterInfo& reg, const Capabilities
   if (reg.count_param == "NumTenants") return caps.tenants;
   if (reg.count_param == "NumQueues") return caps.queues();
   if (reg.count_param == "NumClsEntries") return caps.cls_entries;
+  if (reg.count_param == "NumSources") return caps.sources;
   if (reg.count_param.empty()) return reg.max_count;
   throw HostError(fmt::format("register {} is counted by parameter {}, which no capability register reports",
                               reg.name, reg.count_param));

@@ -31,8 +31,17 @@ std::vector<nic::RegWrite> encode(const Policy& p, const Capabilities& caps, std
     c.classifier.resize(caps.cls_entries, nic::ClassifierEntry::reset());
   }
   // CRYPTO_ENGINE is not the policy's: the NIC keeps the engine its bring-up set.
-  return nic::encode_config(c, {.crypto_engine = false,
-                                .default_action = p.default_action.has_value(), .classifier = p.classifier.has_value()});
+  std::vector<nic::RegWrite> w = nic::encode_config(
+      c, {.crypto_engine = false, .default_action = p.default_action.has_value(), .classifier = p.classifier.has_value()});
+  // TX identity: every SRC_BIND of the NIC (a NIC without sources has no TX_IDENTITY either;
+  // validate_policy refuses source mode there).
+  if (p.tx_identity && caps.sources > 0) {
+    nic::TxIdentityConfig id = *p.tx_identity;
+    id.sources.resize(caps.sources);
+    const std::vector<nic::RegWrite> t = nic::encode_tx_identity(id);
+    w.insert(w.end(), t.begin(), t.end());
+  }
+  return w;
 }
 
 }  // namespace
@@ -78,16 +87,21 @@ ApplyResult apply_policy(drivers::RegisterBus& bus, const Capabilities& caps, co
 }
 
 Policy read_policy(drivers::RegisterBus& bus, const Capabilities& caps) {
-  // One gather: CTRL, CRYPTO_ENGINE (decoded, not part of a Policy), DEFAULT_ACTION, per tenant T_CTRL..T_CTRL_BURST, per
-  // classifier entry CLS_VLAN..CLS_ACTION; then the codec decodes the words.
+  // One gather, in address order: CTRL, CRYPTO_ENGINE (decoded, not part of a Policy), DEFAULT_ACTION, TX_IDENTITY
+  // (a NIC with sources), per tenant T_CTRL..T_CTRL_BURST, per classifier entry CLS_VLAN..CLS_ACTION, SRC_BIND per
+  // source; then the codec decodes the words.
   constexpr std::uint32_t kTenantWords = (rm::T_CTRL_BURST::kBase - rm::T_CTRL::kBase) / 4 + 1;
   constexpr std::uint32_t kClsWords = (rm::CLS_ACTION::kBase - rm::CLS_VLAN::kBase) / 4 + 1;
   Gathered g;
   g.add(rm::CTRL::kOffset, 1);
   g.add(rm::CRYPTO_ENGINE::kOffset, 1);
   g.add(rm::DEFAULT_ACTION::kOffset, 1);
+  if (caps.sources > 0) g.add(rm::TX_IDENTITY::kOffset, 1);
   for (std::uint32_t t = 0; t < caps.tenants; ++t) g.add(rm::T_CTRL::offset(t), kTenantWords);
   for (std::uint32_t i = 0; i < caps.cls_entries; ++i) g.add(rm::CLS_VLAN::offset(i), kClsWords);
+  if (caps.sources > 0) {
+    for (std::uint32_t s = 0; s < caps.sources; ++s) g.add(rm::SRC_BIND::offset(s), 1);
+  }
   bus.read_ranges(g.ranges(), g.words());
   const nic::Config c =
       nic::decode_config([&g](std::uint32_t addr) { return g.at(addr); }, caps.tenants, caps.cls_entries);
@@ -103,6 +117,11 @@ Policy read_policy(drivers::RegisterBus& bus, const Capabilities& caps) {
     if (e.valid) entries.push_back(e);
   }
   p.classifier = std::move(entries);
+  if (caps.sources > 0) {
+    p.tx_identity = nic::decode_tx_identity([&g](std::uint32_t addr) { return g.at(addr); }, caps.sources);
+  } else {
+    p.tx_identity = nic::TxIdentityConfig{};  // header-only: the NIC has no source table
+  }
   return p;
 }
 

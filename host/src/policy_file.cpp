@@ -1,5 +1,6 @@
 // Policy files: YAML -> Policy (with the line of every key), validation, Policy -> YAML.
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -30,6 +31,7 @@ using Origins = std::map<std::string, Origin>;
 
 std::string tpath(std::uint32_t t, const char* field) { return fmt::format("tenant/{}/{}", t, field); }
 std::string cpath(std::size_t i, const char* field) { return fmt::format("classifier/{}/{}", i, field); }
+std::string spath(std::size_t source, const char* field) { return fmt::format("source/{}/{}", source, field); }
 
 // ---------------------------------------------------------------- validation (one place)
 
@@ -91,9 +93,26 @@ class Validator {
       }
     }
     if (p.default_action) action("default_action/", "default_action", *p.default_action);
+    if (p.tx_identity) tx_identity(*p.tx_identity);
   }
 
  private:
+  void tx_identity(const TxIdentityConfig& id) {
+    if (id.source_mode && caps_.sources == 0) {
+      fail("tx_identity/mode", "tx_identity.mode",
+           "source needs a NIC with TX sources (CAPS1.SOURCES is 0: it classifies TX frames by their headers "
+           "alone; docs/trust.md)");
+    }
+    for (std::size_t s = 0; s < id.sources.size(); ++s) {
+      if (!id.sources[s].bound) continue;
+      const std::string who = fmt::format("tx_identity source {}", s);
+      range(spath(s, "source"), who, s, 0, caps_.sources == 0 ? 0 : caps_.sources - 1,
+            fmt::format(": the NIC has {} TX sources", caps_.sources));
+      range(spath(s, "tenant"), who + " tenant", id.sources[s].tenant, 0, caps_.tenants - 1,
+            fmt::format(": the NIC has {} tenants", caps_.tenants));
+    }
+  }
+
   void action(const std::string& prefix, const std::string& who, const ClassifierAction& a) {
     range(prefix + "tenant", who + " tenant", a.tenant, 0, caps_.tenants - 1,
           fmt::format(": the NIC has {} tenants", caps_.tenants));
@@ -148,7 +167,8 @@ class Parser {
            "once at bring-up (nicsim: the scenario's nic.crypto_engine / nic.crypto_*; a card: its board shell) and "
            "`nicctl info` shows it; remove this section (docs/policy.md)");
     }
-    check_keys(root, "", {"version", "clock_mhz", "scheduler", "defaults", "tenants", "classifier", "default_action"});
+    check_keys(root, "",
+               {"version", "clock_mhz", "scheduler", "defaults", "tenants", "classifier", "default_action", "tx_identity"});
     if (const auto v = root["version"]) {
       const std::uint64_t ver = uint_in(v, "version", 1, 1, ": the only policy format version is 1");
       (void)ver;
@@ -217,6 +237,17 @@ class Parser {
     if (const auto da = root["default_action"]) {
       p.default_action = action(da, "default_action", "default_action/");
     }
+    if (const auto ti = root["tx_identity"]) {
+      p.tx_identity = tx_identity(ti);
+    } else {
+      // A policy written before source binding: loaded as header-only, and said so.
+      p.tx_identity = TxIdentityConfig{};
+      spdlog::info("{}: no tx_identity: TX frames are classified by their headers alone (header-only mode, source "
+                   "binding off; docs/trust.md)",
+                   doc_.file());
+    }
+    // Every source of the NIC: those the file does not bind are unbound.
+    if (p.tx_identity->sources.size() < caps_.sources) p.tx_identity->sources.resize(caps_.sources);
     return p;
   }
 
@@ -329,6 +360,50 @@ class Parser {
     if (!a) fail(n, at + ".action", "missing: every classifier entry needs an action {tenant, class, crypto}");
     e.action = action(a, at + ".action", cpath(i, ""));
     return e;
+  }
+
+  // tx_identity: {mode: headers | source, sources: [{source, tenant, on_spoof: keep | drop}]}
+  TxIdentityConfig tx_identity(const YAML::Node& n) {
+    expect_map(n, "tx_identity");
+    check_keys(n, "tx_identity.", {"mode", "sources"});
+    TxIdentityConfig id;
+    const auto m = n["mode"];
+    if (!m) {
+      fail(n, "tx_identity.mode",
+           "missing: headers (TX frames classified by their headers alone) or source (each source bound to a tenant)");
+    }
+    id.source_mode = choice(m, "tx_identity.mode", {{"headers", 0}, {"source", 1}}) == 1;
+    note("tx_identity/mode", "tx_identity.mode", m);
+    if (const auto list = n["sources"]) {
+      expect_seq(list, "tx_identity.sources");
+      std::map<std::uint32_t, int> seen;
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const YAML::Node e = list[i];
+        const std::string at = fmt::format("tx_identity.sources[{}]", i);
+        expect_map(e, at);
+        check_keys(e, at + ".", {"source", "tenant", "on_spoof"});
+        const auto src = e["source"];
+        if (!src) fail(e, at + ".source", "missing: every sources entry names its source (host queue, H2C channel, VF)");
+        // A source number past any NIC's table is refused here; past this NIC's, by the validator.
+        const auto s = static_cast<std::uint32_t>(
+            uint_in(src, at + ".source", 0, rm::SRC_BIND::kMaxCount - 1, ": the register map's largest source table"));
+        if (const auto prev = seen.find(s); prev != seen.end()) {
+          fail(src, at + ".source", fmt::format("source {} is already bound at line {}", s, prev->second));
+        }
+        seen[s] = line(src);
+        const auto t = e["tenant"];
+        if (!t) fail(e, at + ".tenant", "missing: a bound source needs its tenant");
+        SourceBinding b;
+        b.bound = true;
+        b.tenant = u32(t, at + ".tenant");
+        if (const auto o = e["on_spoof"]) b.drop_spoofed = choice(o, at + ".on_spoof", {{"keep", 0}, {"drop", 1}}) == 1;
+        if (id.sources.size() <= s) id.sources.resize(s + 1);
+        id.sources[s] = b;
+        note(spath(s, "source"), at + ".source", src);
+        note(spath(s, "tenant"), at + ".tenant", t);
+      }
+    }
+    return id;
   }
 
   ClassifierAction action(const YAML::Node& n, const std::string& at, const std::string& path_prefix) {
@@ -586,6 +661,16 @@ std::string policy_to_yaml(const Policy& p, const Capabilities& caps, double clo
     }
   }
   if (p.default_action) o += fmt::format("default_action: {}\n", action(*p.default_action));
+  if (p.tx_identity) {
+    o += fmt::format("tx_identity:\n  mode: {}\n", p.tx_identity->source_mode ? "source" : "headers");
+    std::string list;
+    for (std::size_t s = 0; s < p.tx_identity->sources.size(); ++s) {
+      const SourceBinding& b = p.tx_identity->sources[s];
+      if (!b.bound) continue;
+      list += fmt::format("    - {{source: {}, tenant: {}, on_spoof: {}}}\n", s, b.tenant, b.drop_spoofed ? "drop" : "keep");
+    }
+    if (!list.empty()) o += "  sources:\n" + list;
+  }
   return o;
 }
 

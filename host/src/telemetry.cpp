@@ -33,8 +33,9 @@ Telemetry read_snapshot(drivers::RegisterBus& bus, const Capabilities& caps) {
   for (std::uint32_t d = 0; d < rm::PRS_FRAMES::kMaxCount; ++d) g.add(rm::PRS_FRAMES::offset(d), kParserWords);
   for (std::uint32_t t = 0; t < caps.tenants; ++t) g.add(rm::CR_TX_BUSY::offset(t), kCryptoWords);
   for (std::uint32_t q = 0; q < caps.queues(); ++q) g.add(rm::Q_ENQ_PKTS::offset(q), kQueueWords);
+  for (std::uint32_t i = 0; i < caps.sources; ++i) g.add(rm::SRC_SPOOF::offset(i), 2);
   bus.write_then_read(rm::SNAPSHOT::kOffset, rm::SNAPSHOT::GO.set(0, 1), g.ranges(), g.words());
-  return nic::decode_telemetry([&g](std::uint32_t addr) { return g.at(addr); }, caps.tenants);
+  return nic::decode_telemetry([&g](std::uint32_t addr) { return g.at(addr); }, caps.tenants, {.sources = caps.sources});
 }
 
 namespace {

@@ -23,10 +23,13 @@ inline constexpr std::uint32_t kNumQueuesMax = 128;  // Queues: one per (tenant,
 inline constexpr std::uint32_t kNumQueuesDefault = 16;
 inline constexpr std::uint32_t kNumClsEntriesMax = 64;  // Classifier match-table entries
 inline constexpr std::uint32_t kNumClsEntriesDefault = 16;
-inline constexpr std::array<ParamInfo, 3> kParams{{
+inline constexpr std::uint32_t kNumSourcesMax = 64;  // TX sources (host queues, H2C channels or VFs) named on s_axis_tx_tuser with a binding in SOURCE; a source number beyond them is unbound (docs/trust.md)
+inline constexpr std::uint32_t kNumSourcesDefault = 8;
+inline constexpr std::array<ParamInfo, 4> kParams{{
     {"NumTenants", 8, 64, "", "Tenants (jobs) the scheduler separates"},
     {"NumQueues", 16, 128, "NumTenants * 2", "Queues: one per (tenant, class); queue q = tenant*2 + class, class 0 control, 1 bulk"},
     {"NumClsEntries", 16, 64, "", "Classifier match-table entries"},
+    {"NumSources", 8, 64, "", "TX sources (host queues, H2C channels or VFs) named on s_axis_tx_tuser with a binding in SOURCE; a source number beyond them is unbound (docs/trust.md)"},
 }};
 
 // Enumerated field values.
@@ -70,6 +73,23 @@ inline constexpr std::array<EnumName<CryptoOp>, 3> kCryptoOpNames{{
 [[nodiscard]] constexpr std::optional<CryptoOp> parse_crypto_op(std::string_view name) {
   return enum_parse(enum_names(CryptoOp{}), name);
 }
+enum class TxIdMode : std::uint32_t {  // TX_IDENTITY.TX_ID_MODE: HEADERS: the classifier's result as the headers claim it, for a host that enforces each tenant's VLAN below the tenant. SOURCE: a frame from a source with SRC_BIND.BOUND belongs to that source's tenant; its headers choose only among that tenant's classifier rows, and a row of another tenant is a spoof (SRC_SPOOF, SRC_BIND.DROP_SPOOF). Sources without BOUND stay header-only
+  kHeaders = 0,
+  kSource = 1,
+};
+// TxIdMode's values and their names in the map, in map order; enum_names(TxIdMode{}) is the table for
+// generic code (found by argument-dependent lookup).
+inline constexpr std::array<EnumName<TxIdMode>, 2> kTxIdModeNames{{
+    {TxIdMode::kHeaders, "HEADERS"},
+    {TxIdMode::kSource, "SOURCE"},
+}};
+[[nodiscard]] constexpr std::span<const EnumName<TxIdMode>> enum_names(TxIdMode /*unused*/) { return kTxIdModeNames; }
+// TxIdMode::kHeaders -> "HEADERS"; "?" for a value the map does not name.
+[[nodiscard]] constexpr std::string_view to_string(TxIdMode v) { return enum_to_string(enum_names(v), v); }
+// "HEADERS" -> TxIdMode::kHeaders; nullopt for any other text (the names are upper case).
+[[nodiscard]] constexpr std::optional<TxIdMode> parse_tx_id_mode(std::string_view name) {
+  return enum_parse(enum_names(TxIdMode{}), name);
+}
 
 // ============================================================ block GLOBAL
 // Identification, capabilities, control, commit and snapshot.
@@ -88,11 +108,11 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 namespace VERSION {
 inline constexpr std::uint32_t kOffset = 0x0004;
 inline constexpr std::uint32_t kWidth = 32;
-inline constexpr std::uint32_t kReset = 0x10001;
-inline constexpr Field MINOR{0, 16};  // [15:0] ro: Minor version (compatible additions; 1: the control level, CTRL.CONTROL_LEVEL and T_CTRL_RATE / T_CTRL_BURST)
+inline constexpr std::uint32_t kReset = 0x10002;
+inline constexpr Field MINOR{0, 16};  // [15:0] ro: Minor version (compatible additions; 1: the control level, CTRL.CONTROL_LEVEL and T_CTRL_RATE / T_CTRL_BURST; 2: TX source binding, TX_IDENTITY, CAPS1.SOURCES and the SOURCE block)
 inline constexpr Field MAJOR{16, 16};  // [31:16] ro: Major version (incompatible changes)
 inline constexpr std::array<FieldInfo, 2> kFields{{
-    {"MINOR", 0, 16, Access::kRo, 0x1, true, "Minor version (compatible additions; 1: the control level, CTRL.CONTROL_LEVEL and T_CTRL_RATE / T_CTRL_BURST)"},
+    {"MINOR", 0, 16, Access::kRo, 0x2, true, "Minor version (compatible additions; 1: the control level, CTRL.CONTROL_LEVEL and T_CTRL_RATE / T_CTRL_BURST; 2: TX source binding, TX_IDENTITY, CAPS1.SOURCES and the SOURCE block)"},
     {"MAJOR", 16, 16, Access::kRo, 0x1, true, "Major version (incompatible changes)"},
 }};
 }  // namespace VERSION
@@ -122,9 +142,11 @@ inline constexpr std::uint32_t kOffset = 0x000C;
 inline constexpr std::uint32_t kWidth = 32;
 inline constexpr std::uint32_t kReset = 0x0;
 inline constexpr Field DATA_BYTES{0, 8};  // [7:0] ro: AXI4-Stream data width in bytes (64 for 512 bits)
+inline constexpr Field SOURCES{8, 8};  // [15:8] ro: TX sources with a binding (NumSources)
 inline constexpr Field BUFFER_KIB{16, 16};  // [31:16] ro: Shared packet buffer size per direction, KiB
-inline constexpr std::array<FieldInfo, 2> kFields{{
+inline constexpr std::array<FieldInfo, 3> kFields{{
     {"DATA_BYTES", 0, 8, Access::kRo, 0x0, false, "AXI4-Stream data width in bytes (64 for 512 bits)"},
+    {"SOURCES", 8, 8, Access::kRo, 0x0, false, "TX sources with a binding (NumSources)"},
     {"BUFFER_KIB", 16, 16, Access::kRo, 0x0, false, "Shared packet buffer size per direction, KiB"},
 }};
 }  // namespace CAPS1
@@ -263,6 +285,17 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
     {"SLOTS", 0, 8, Access::kRo, 0x0, false, "Busy slots"},
 }};
 }  // namespace CRYPTO_BUSY
+
+// TX_IDENTITY: Who a TX frame belongs to (docs/trust.md). Shadowed: written to a shadow copy, applied by COMMIT.
+namespace TX_IDENTITY {
+inline constexpr std::uint32_t kOffset = 0x004C;
+inline constexpr std::uint32_t kWidth = 32;
+inline constexpr std::uint32_t kReset = 0x0;
+inline constexpr BasicEnumField<std::uint32_t, TxIdMode> TX_ID_MODE{{0, 1}};  // [0:0] rw: HEADERS: the classifier's result as the headers claim it, for a host that enforces each tenant's VLAN below the tenant. SOURCE: a frame from a source with SRC_BIND.BOUND belongs to that source's tenant; its headers choose only among that tenant's classifier rows, and a row of another tenant is a spoof (SRC_SPOOF, SRC_BIND.DROP_SPOOF). Sources without BOUND stay header-only
+inline constexpr std::array<FieldInfo, 1> kFields{{
+    {"TX_ID_MODE", 0, 1, Access::kRw, 0x0, false, "HEADERS: the classifier's result as the headers claim it, for a host that enforces each tenant's VLAN below the tenant. SOURCE: a frame from a source with SRC_BIND.BOUND belongs to that source's tenant; its headers choose only among that tenant's classifier rows, and a row of another tenant is a spoof (SRC_SPOOF, SRC_BIND.DROP_SPOOF). Sources without BOUND stay header-only"},
+}};
+}  // namespace TX_IDENTITY
 
 // ============================================================ block PARSER
 // Parser counters per direction (element 0 TX, 1 RX).
@@ -920,8 +953,46 @@ inline constexpr std::array<FieldInfo, 1> kFields{{
 }};
 }  // namespace Q_DEPTH_PKTS
 
+// ============================================================ block SOURCE
+// TX source bindings (shadowed) and spoof counters (snapshot); element i is the source s_axis_tx_tuser names as i (docs/trust.md).
+// SRC_BIND: The tenant the source is bound to, in TX_IDENTITY.TX_ID_MODE = SOURCE. Shadowed: written to a shadow copy, applied by COMMIT.
+namespace SRC_BIND {
+inline constexpr std::uint32_t kBase = 0x8000;    // element 0
+inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
+inline constexpr std::uint32_t kStride = 0x10;
+inline constexpr std::uint32_t kMaxCount = 64;
+inline constexpr std::string_view kCountParam = "NumSources";  // the instance's count: from CAPS0 (NumSources)
+[[nodiscard]] constexpr std::uint32_t offset(std::uint32_t i) { return kBase + i * kStride; }
+inline constexpr std::uint32_t kWidth = 32;
+inline constexpr std::uint32_t kReset = 0x0;
+inline constexpr Field BOUND{0, 1};  // [0:0] rw: 1: the source's frames belong to TENANT (with TX_IDENTITY.TX_ID_MODE = SOURCE); 0: header-only
+inline constexpr Field TENANT{8, 6};  // [13:8] rw: Tenant
+inline constexpr Field DROP_SPOOF{16, 1};  // [16:16] rw: A frame whose headers match another tenant's classifier row: 1 dropped; 0 kept as the source's tenant with DEFAULT_ACTION's class and crypto op
+inline constexpr std::array<FieldInfo, 3> kFields{{
+    {"BOUND", 0, 1, Access::kRw, 0x0, false, "1: the source's frames belong to TENANT (with TX_IDENTITY.TX_ID_MODE = SOURCE); 0: header-only"},
+    {"TENANT", 8, 6, Access::kRw, 0x0, false, "Tenant"},
+    {"DROP_SPOOF", 16, 1, Access::kRw, 0x0, false, "A frame whose headers match another tenant's classifier row: 1 dropped; 0 kept as the source's tenant with DEFAULT_ACTION's class and crypto op"},
+}};
+}  // namespace SRC_BIND
+
+// SRC_SPOOF: Frames from the bound source whose headers matched another tenant's classifier row (kept or dropped) Snapshot: reads return the copy latched by SNAPSHOT.
+namespace SRC_SPOOF {
+inline constexpr std::uint32_t kBase = 0x8008;    // element 0
+inline constexpr std::uint32_t kOffset = kBase;  // element 0 (use offset(i))
+inline constexpr std::uint32_t kStride = 0x10;
+inline constexpr std::uint32_t kMaxCount = 64;
+inline constexpr std::string_view kCountParam = "NumSources";  // the instance's count: from CAPS0 (NumSources)
+[[nodiscard]] constexpr std::uint32_t offset(std::uint32_t i) { return kBase + i * kStride; }
+inline constexpr std::uint32_t kWidth = 64;
+inline constexpr std::uint64_t kReset = 0x0;
+inline constexpr Field64 COUNT{0, 64};  // [63:0] ro: Frames
+inline constexpr std::array<FieldInfo, 1> kFields{{
+    {"COUNT", 0, 64, Access::kRo, 0x0, false, "Frames"},
+}};
+}  // namespace SRC_SPOOF
+
 // Every register, in map order (array registers once, with stride and count).
-inline constexpr std::array<RegisterInfo, 54> kRegisters{{
+inline constexpr std::array<RegisterInfo, 57> kRegisters{{
     {"ID", 0x0000, 0x0, 1, "", 32, "ro", false, false, false, "GLOBAL", "Constant identifier, ASCII \"NSCH\".", ID::kFields},
     {"VERSION", 0x0004, 0x0, 1, "", 32, "ro", false, false, false, "GLOBAL", "Register-interface version; software refuses a major version it does not know.", VERSION::kFields},
     {"CAPS0", 0x0008, 0x0, 1, "", 32, "ro", false, false, false, "GLOBAL", "Capabilities, from the instance's parameters.", CAPS0::kFields},
@@ -937,6 +1008,7 @@ inline constexpr std::array<RegisterInfo, 54> kRegisters{{
     {"CRYPTO_ENGINE", 0x0040, 0x0, 1, "", 32, "rw", true, false, false, "GLOBAL", "Crypto engine model; a packet holds a slot for ceil(len / BYTES_PER_CYCLE) + LATENCY cycles.", CRYPTO_ENGINE::kFields},
     {"DEFAULT_ACTION", 0x0044, 0x0, 1, "", 32, "rw", true, false, false, "GLOBAL", "Classifier result for IP frames that match no valid entry, and for non-IP frames when CTRL.BAD_TO_DEFAULT (the reset) keeps them.", DEFAULT_ACTION::kFields},
     {"CRYPTO_BUSY", 0x0048, 0x0, 1, "", 32, "ro", false, true, false, "GLOBAL", "Crypto slots held now.", CRYPTO_BUSY::kFields},
+    {"TX_IDENTITY", 0x004C, 0x0, 1, "", 32, "rw", true, false, false, "GLOBAL", "Who a TX frame belongs to (docs/trust.md).", TX_IDENTITY::kFields},
     {"PRS_FRAMES", 0x0100, 0x40, 2, "", 64, "ro", false, true, false, "PARSER", "Frames seen", PRS_FRAMES::kFields},
     {"PRS_RUNT", 0x0108, 0x40, 2, "", 64, "ro", false, true, false, "PARSER", "Runts, dropped: on TX (element 0, from the host) frames shorter than 14 bytes (14..59-byte frames are padded to 60 and kept); on RX (element 1, from the MAC) frames shorter than 60 bytes", PRS_RUNT::kFields},
     {"PRS_TRUNCATED", 0x0110, 0x40, 2, "", 64, "ro", false, true, false, "PARSER", "Frames shorter than their headers (802.1Q tag, fixed IP header, L4 header) or their IP length say (dropped)", PRS_TRUNCATED::kFields},
@@ -976,6 +1048,8 @@ inline constexpr std::array<RegisterInfo, 54> kRegisters{{
     {"Q_DEPTH", 0x4044, 0x80, 128, "NumQueues", 32, "ro", false, true, false, "QUEUE_STATS", "Bytes queued now", Q_DEPTH::kFields},
     {"Q_DEPTH_HWM", 0x4048, 0x80, 128, "NumQueues", 32, "ro", false, true, false, "QUEUE_STATS", "Most bytes queued since the last COUNTER_CLEAR", Q_DEPTH_HWM::kFields},
     {"Q_DEPTH_PKTS", 0x404C, 0x80, 128, "NumQueues", 32, "ro", false, true, false, "QUEUE_STATS", "Packets queued now", Q_DEPTH_PKTS::kFields},
+    {"SRC_BIND", 0x8000, 0x10, 64, "NumSources", 32, "rw", true, false, false, "SOURCE", "The tenant the source is bound to, in TX_IDENTITY.TX_ID_MODE = SOURCE.", SRC_BIND::kFields},
+    {"SRC_SPOOF", 0x8008, 0x10, 64, "NumSources", 64, "ro", false, true, false, "SOURCE", "Frames from the bound source whose headers matched another tenant's classifier row (kept or dropped)", SRC_SPOOF::kFields},
 }};
 
 // The register named `name`, or nullptr.

@@ -1,7 +1,7 @@
 // nicsched_shell: the board-independent FPGA shell around nicsched_top.
 //
 //   host --PCIe Gen3 x16--> XDMA (xdma_0) --AXI4-Lite BAR0----------------> core s_axil (CSR)
-//                                         --H2C AXI-Stream (512b, 250 MHz)-> core s_axis_tx
+//                                         --H2C AXI-Stream (512b, 250 MHz)-> core s_axis_tx (source 0)
 //                                         <-C2H AXI-Stream------------------ core m_axis_rx
 //   core m_axis_tx -> nicsched_mac_tx_cdc (250 -> 322 MHz) -> CMAC TX (cmac_usplus_0) -> QSFP28
 //   QSFP28 -> CMAC RX -> nicsched_mac_rx_cdc (322 -> 250 MHz) -> core s_axis_rx
@@ -296,6 +296,7 @@ module nicsched_shell #(
   /* verilator lint_on PINCONNECTEMPTY */
 
   // ------------------------------------------------------------------------ core
+  localparam logic [nicsched_pkg::SOURCE_W-1:0] H2C_SOURCE = '0;  // SRC_BIND[0]: the H2C channel
   /* verilator lint_off PINCONNECTEMPTY */
   nicsched_top #(
     .NumTenants    (NumTenants),
@@ -312,6 +313,12 @@ module nicsched_shell #(
     .s_axis_tx_tvalid (h2c_tvalid),
     .s_axis_tx_tready (h2c_tready),
     .s_axis_tx_tlast  (h2c_tlast),
+    // The one H2C channel is source 0 (H2C_SOURCE). Any process that opens the channel
+    // writes whole frames into it, so nothing trusted tells tenants apart here: binding
+    // source 0 binds every frame to one tenant. A trusted per-frame tag needs a kernel
+    // driver that owns the channel and writes the source into a sideband word, or a
+    // multi-queue DMA engine whose queue number becomes the source (docs/trust.md).
+    .s_axis_tx_tuser  (H2C_SOURCE),
     // NIC -> MAC (the tenant/crypto tuser has no use past the core)
     .m_axis_tx_tdata  (core_tx_tdata),
     .m_axis_tx_tkeep  (core_tx_tkeep),

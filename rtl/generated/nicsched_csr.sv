@@ -40,7 +40,8 @@
 
 module nicsched_csr #(
   parameter int NumTenants = 8,  // Tenants (jobs) the scheduler separates; 1..64
-  parameter int NumClsEntries = 16  // Classifier match-table entries; 1..64
+  parameter int NumClsEntries = 16,  // Classifier match-table entries; 1..64
+  parameter int NumSources = 8  // TX sources (host queues, H2C channels or VFs) named on s_axis_tx_tuser with a binding in SOURCE; a source number beyond them is unbound (docs/trust.md); 1..64
 ) (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -67,7 +68,7 @@ module nicsched_csr #(
   // GLOBAL.ID: Constant identifier, ASCII "NSCH".
   // VALUE: const 32'h4E534348 (no port)
   // GLOBAL.VERSION: Register-interface version; software refuses a major version it does not know.
-  // MINOR: const 16'h1 (no port)
+  // MINOR: const 16'h2 (no port)
   // MAJOR: const 16'h1 (no port)
   // GLOBAL.CAPS0: Capabilities, from the instance's parameters.
   input  logic [7:0]  caps0_tenants_i,  // NumTenants
@@ -77,6 +78,7 @@ module nicsched_csr #(
   input  logic [7:0]  caps0_cls_entries_i,  // Classifier entries (NumClsEntries)
   // GLOBAL.CAPS1: Capabilities, datapath.
   input  logic [7:0]  caps1_data_bytes_i,  // AXI4-Stream data width in bytes (64 for 512 bits)
+  input  logic [7:0]  caps1_sources_i,  // TX sources with a binding (NumSources)
   input  logic [15:0] caps1_buffer_kib_i,  // Shared packet buffer size per direction, KiB
   // GLOBAL.CTRL (shadowed): Scheduler control.
   output logic        ctrl_enable_o,  // 1: egress arbiter runs; 0: queues fill, nothing is dequeued
@@ -112,6 +114,8 @@ module nicsched_csr #(
   output logic [1:0]  default_action_crypto_op_o,  // Crypto operation.
   // GLOBAL.CRYPTO_BUSY (snapshot): Crypto slots held now.
   input  logic [7:0]  crypto_busy_slots_i,  // Busy slots
+  // GLOBAL.TX_IDENTITY (shadowed): Who a TX frame belongs to (docs/trust.md).
+  output logic        tx_identity_tx_id_mode_o,  // HEADERS: the classifier's result as the headers claim it, for a host that enforces each tenant's VLAN below the tenant. SOURCE: a frame from a source with SRC_BIND.BOUND belongs to that source's tenant; its headers choose only among that tenant's classifier rows, and a row of another tenant is a spoof (SRC_SPOOF, SRC_BIND.DROP_SPOOF). Sources without BOUND stay header-only
   // PARSER[2].PRS_FRAMES (snapshot): Frames seen
   input  logic [2*64-1:0] prs_frames_count_i,  // Count
   // PARSER[2].PRS_RUNT (snapshot): Runts, dropped: on TX (element 0, from the host) frames shorter than 14 bytes (14..59-byte frames are padded to 60 and kept); on RX (element 1, from the MAC) frames shorter than 60 bytes
@@ -201,6 +205,12 @@ module nicsched_csr #(
   input  logic [(NumTenants * 2)*32-1:0] q_depth_hwm_bytes_i,  // Bytes
   // QUEUE_STATS[(NumTenants * 2)].Q_DEPTH_PKTS (snapshot): Packets queued now
   input  logic [(NumTenants * 2)*32-1:0] q_depth_pkts_count_i,  // Packets
+  // SOURCE[NumSources].SRC_BIND (shadowed): The tenant the source is bound to, in TX_IDENTITY.TX_ID_MODE = SOURCE.
+  output logic [NumSources*1-1:0] src_bind_bound_o,  // 1: the source's frames belong to TENANT (with TX_IDENTITY.TX_ID_MODE = SOURCE); 0: header-only
+  output logic [NumSources*6-1:0] src_bind_tenant_o,  // Tenant
+  output logic [NumSources*1-1:0] src_bind_drop_spoof_o,  // A frame whose headers match another tenant's classifier row: 1 dropped; 0 kept as the source's tenant with DEFAULT_ACTION's class and crypto op
+  // SOURCE[NumSources].SRC_SPOOF (snapshot): Frames from the bound source whose headers matched another tenant's classifier row (kept or dropped)
+  input  logic [NumSources*64-1:0] src_spoof_count_i,  // Frames
   // snapshot: ram registers
   output logic        snapshot_o,  // SNAPSHOT.GO = 1: snapshot at this clock's edge
   output logic [5:0]  crypto_stats_snap_idx_o,  // element of CRYPTO_STATS in read stage 1 after this edge
@@ -217,6 +227,9 @@ module nicsched_csr #(
   end
   if (NumClsEntries < 1 || NumClsEntries > 64) begin : g_bad_num_cls_entries
     $error("nicsched_csr: NumClsEntries must be 1..64 (the register map's maximum)");
+  end
+  if (NumSources < 1 || NumSources > 64) begin : g_bad_num_sources
+    $error("nicsched_csr: NumSources must be 1..64 (the register map's maximum)");
   end
 
   // ---------------------------------------------------------------- AXI4-Lite channels
@@ -318,7 +331,7 @@ module nicsched_csr #(
   end
 
   // ---------------------------------------------------------------- block GLOBAL
-  localparam logic [31:0] GLOBAL_SPAN = 'h4C;
+  localparam logic [31:0] GLOBAL_SPAN = 'h50;
   logic [15:0] wr_blk_global_rel, rd_blk_global_rel;  // address relative to the block base
   logic        wr_blk_global_in, rd_blk_global_in;  // address inside the block's existing elements
   logic        wr_hit_id, rd_hit_id;  // address is ID
@@ -336,6 +349,7 @@ module nicsched_csr #(
   logic        wr_hit_crypto_engine, rd_hit_crypto_engine;  // address is CRYPTO_ENGINE
   logic        wr_hit_default_action, rd_hit_default_action;  // address is DEFAULT_ACTION
   logic        wr_hit_crypto_busy, rd_hit_crypto_busy;  // address is CRYPTO_BUSY
+  logic        wr_hit_tx_identity, rd_hit_tx_identity;  // address is TX_IDENTITY
   assign wr_blk_global_rel = wr_addr - 16'h0;
   assign wr_blk_global_in = ({16'h0, wr_blk_global_rel} < GLOBAL_SPAN);
   assign wr_hit_id = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h0);
@@ -353,6 +367,7 @@ module nicsched_csr #(
   assign wr_hit_crypto_engine = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h10);
   assign wr_hit_default_action = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h11);
   assign wr_hit_crypto_busy = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h12);
+  assign wr_hit_tx_identity = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h13);
   assign rd_blk_global_rel = rd_addr - 16'h0;
   assign rd_blk_global_in = ({16'h0, rd_blk_global_rel} < GLOBAL_SPAN);
   assign rd_hit_id = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h0);
@@ -370,6 +385,7 @@ module nicsched_csr #(
   assign rd_hit_crypto_engine = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h10);
   assign rd_hit_default_action = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h11);
   assign rd_hit_crypto_busy = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h12);
+  assign rd_hit_tx_identity = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h13);
   logic        we_ctrl;  // CTRL is written this cycle
   assign we_ctrl = wr_fire & wr_hit_ctrl;
   logic        we_commit;  // COMMIT is written this cycle
@@ -386,6 +402,8 @@ module nicsched_csr #(
   assign we_crypto_engine = wr_fire & wr_hit_crypto_engine;
   logic        we_default_action;  // DEFAULT_ACTION is written this cycle
   assign we_default_action = wr_fire & wr_hit_default_action;
+  logic        we_tx_identity;  // TX_IDENTITY is written this cycle
+  assign we_tx_identity = wr_fire & wr_hit_tx_identity;
   logic [0:0]  ctrl_enable_sh_q;  // shadow copy
   logic [1:0]  ctrl_arb_mode_sh_q;  // shadow copy
   logic [0:0]  ctrl_bad_to_default_sh_q;  // shadow copy
@@ -403,6 +421,7 @@ module nicsched_csr #(
   logic [0:0]  default_action_class_sh_q;  // shadow copy
   logic [1:0]  default_action_crypto_op_sh_q;  // shadow copy
   logic [7:0]  crypto_busy_slots_snap_q;  // latched at snapshot
+  logic [0:0]  tx_identity_tx_id_mode_sh_q;  // shadow copy
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ctrl_enable_sh_q <= 1'h1;
@@ -621,6 +640,22 @@ module nicsched_csr #(
       crypto_busy_slots_snap_q <= crypto_busy_slots_i;
     end
   end
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tx_identity_tx_id_mode_sh_q <= 1'h0;
+    end else if (we_tx_identity) begin
+      tx_identity_tx_id_mode_sh_q <= (tx_identity_tx_id_mode_sh_q & ~wr_mask[0:0]) | (wr_data[0:0] & wr_mask[0:0]);
+    end
+  end
+  logic [0:0]  tx_identity_tx_id_mode_act_q;  // active copy, loaded at commit
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      tx_identity_tx_id_mode_act_q <= 1'h0;
+    end else if (commit_fire) begin
+      tx_identity_tx_id_mode_act_q <= tx_identity_tx_id_mode_sh_q;
+    end
+  end
+  assign tx_identity_tx_id_mode_o = tx_identity_tx_id_mode_act_q;
 
   // ---------------------------------------------------------------- block PARSER
   // 2 elements of 32'h40 bytes from 16'h100; element i at base + i * stride.
@@ -1426,15 +1461,109 @@ module nicsched_csr #(
     assign q_depth_pkts_count_snap_q[i*32 +: 32] = el_q_depth_pkts_count_snap_q;
   end
 
+  // ---------------------------------------------------------------- block SOURCE
+  // NumSources elements of 32'h10 bytes from 16'h8000; element i at base + i * stride.
+  localparam logic [31:0] SOURCE_SPAN = NumSources * 'h10;
+  logic [15:0] wr_blk_source_rel, rd_blk_source_rel;  // address relative to the block base
+  logic        wr_blk_source_in, rd_blk_source_in;  // address inside the block's existing elements
+  logic        wr_hit_src_bind, rd_hit_src_bind;  // address is SRC_BIND
+  logic        wr_hit_src_spoof, rd_hit_src_spoof;  // address is SRC_SPOOF
+  assign wr_blk_source_rel = wr_addr - 16'h8000;
+  assign wr_blk_source_in = (wr_addr >= 16'h8000) & ({16'h0, wr_blk_source_rel} < SOURCE_SPAN);
+  assign wr_hit_src_bind = wr_blk_source_in & (wr_blk_source_rel[3:2] == 2'h0);
+  assign wr_hit_src_spoof = wr_blk_source_in & (wr_blk_source_rel[3:3] == 1'h1);
+  assign rd_blk_source_rel = rd_addr - 16'h8000;
+  assign rd_blk_source_in = (rd_addr >= 16'h8000) & ({16'h0, rd_blk_source_rel} < SOURCE_SPAN);
+  assign rd_hit_src_bind = rd_blk_source_in & (rd_blk_source_rel[3:2] == 2'h0);
+  assign rd_hit_src_spoof = rd_blk_source_in & (rd_blk_source_rel[3:3] == 1'h1);
+  logic        we_src_bind;  // SRC_BIND is written this cycle
+  assign we_src_bind = wr_fire & wr_hit_src_bind;
+  logic [5:0]  rd_blk_source_idx;  // element addressed by the read
+  assign rd_blk_source_idx = rd_addr[9:4];
+  logic [NumSources*1-1:0] src_bind_bound_sh_q;  // shadow copy
+  logic [NumSources*6-1:0] src_bind_tenant_sh_q;  // shadow copy
+  logic [NumSources*1-1:0] src_bind_drop_spoof_sh_q;  // shadow copy
+  logic [NumSources*64-1:0] src_spoof_count_snap_q;  // latched at snapshot
+  logic [11:0] wr_blk_source_idx;  // element addressed by the write
+  assign wr_blk_source_idx = wr_blk_source_rel[15:4];
+  logic [NumSources-1:0] wr_blk_source_sel;  // one-hot: element addressed by the write
+  for (genvar i = 0; i < NumSources; i++) begin : g_source
+    localparam logic [31:0] IDX = i;
+    assign wr_blk_source_sel[i] = wr_blk_source_in & ({20'h0, wr_blk_source_idx} == IDX);
+    logic [0:0]  el_src_bind_bound_sh_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        el_src_bind_bound_sh_q <= 1'h0;
+      end else if (we_src_bind & wr_blk_source_sel[i]) begin
+        el_src_bind_bound_sh_q <= (el_src_bind_bound_sh_q & ~wr_mask[0:0]) | (wr_data[0:0] & wr_mask[0:0]);
+      end
+    end
+    logic [0:0]  el_src_bind_bound_act_q;  // active copy, loaded at commit
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        el_src_bind_bound_act_q <= 1'h0;
+      end else if (commit_fire) begin
+        el_src_bind_bound_act_q <= el_src_bind_bound_sh_q;
+      end
+    end
+    assign src_bind_bound_sh_q[i*1 +: 1] = el_src_bind_bound_sh_q;
+    assign src_bind_bound_o[i*1 +: 1] = el_src_bind_bound_act_q;
+    logic [5:0]  el_src_bind_tenant_sh_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        el_src_bind_tenant_sh_q <= 6'h0;
+      end else if (we_src_bind & wr_blk_source_sel[i]) begin
+        el_src_bind_tenant_sh_q <= (el_src_bind_tenant_sh_q & ~wr_mask[13:8]) | (wr_data[13:8] & wr_mask[13:8]);
+      end
+    end
+    logic [5:0]  el_src_bind_tenant_act_q;  // active copy, loaded at commit
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        el_src_bind_tenant_act_q <= 6'h0;
+      end else if (commit_fire) begin
+        el_src_bind_tenant_act_q <= el_src_bind_tenant_sh_q;
+      end
+    end
+    assign src_bind_tenant_sh_q[i*6 +: 6] = el_src_bind_tenant_sh_q;
+    assign src_bind_tenant_o[i*6 +: 6] = el_src_bind_tenant_act_q;
+    logic [0:0]  el_src_bind_drop_spoof_sh_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        el_src_bind_drop_spoof_sh_q <= 1'h0;
+      end else if (we_src_bind & wr_blk_source_sel[i]) begin
+        el_src_bind_drop_spoof_sh_q <= (el_src_bind_drop_spoof_sh_q & ~wr_mask[16:16]) | (wr_data[16:16] & wr_mask[16:16]);
+      end
+    end
+    logic [0:0]  el_src_bind_drop_spoof_act_q;  // active copy, loaded at commit
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        el_src_bind_drop_spoof_act_q <= 1'h0;
+      end else if (commit_fire) begin
+        el_src_bind_drop_spoof_act_q <= el_src_bind_drop_spoof_sh_q;
+      end
+    end
+    assign src_bind_drop_spoof_sh_q[i*1 +: 1] = el_src_bind_drop_spoof_sh_q;
+    assign src_bind_drop_spoof_o[i*1 +: 1] = el_src_bind_drop_spoof_act_q;
+    logic [63:0] el_src_spoof_count_snap_q;
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) begin
+        el_src_spoof_count_snap_q <= 64'h0;
+      end else if (snapshot_fire) begin
+        el_src_spoof_count_snap_q <= src_spoof_count_i[i*64 +: 64];
+      end
+    end
+    assign src_spoof_count_snap_q[i*64 +: 64] = el_src_spoof_count_snap_q;
+  end
+
   // ---------------------------------------------------------------- commit and snapshot
   assign commit_fire = we_commit & wr_data[0];  // COMMIT.GO written 1
   assign snapshot_fire = we_snapshot & wr_data[0];  // SNAPSHOT.GO written 1
   assign snapshot_o = snapshot_fire;
 
   // ---------------------------------------------------------------- responses and read data
-  assign wr_resp = |{wr_hit_ctrl, wr_hit_commit, wr_hit_snapshot, wr_hit_counter_clear, wr_hit_scratch, wr_hit_status, wr_hit_crypto_engine, wr_hit_default_action, wr_hit_t_ctrl, wr_hit_t_weight, wr_hit_t_rate, wr_hit_t_burst, wr_hit_t_qlimit_ctrl, wr_hit_t_qlimit_bulk, wr_hit_t_ctrl_rate, wr_hit_t_ctrl_burst, wr_hit_cls_vlan, wr_hit_cls_dscp_proto, wr_hit_cls_port, wr_hit_cls_action} ? RESP_OKAY :
-                   |{wr_hit_id, wr_hit_version, wr_hit_caps0, wr_hit_caps1, wr_hit_config_gen, wr_hit_cycle, wr_hit_crypto_busy, wr_hit_prs_frames, wr_hit_prs_runt, wr_hit_prs_truncated, wr_hit_prs_bad_ihl, wr_hit_prs_unknown_etype, wr_hit_prs_buf_drop, wr_hit_cr_tx_busy, wr_hit_cr_tx_wait, wr_hit_cr_tx_bytes, wr_hit_cr_tx_pkts, wr_hit_cr_rx_busy, wr_hit_cr_rx_wait, wr_hit_cr_rx_bytes, wr_hit_cr_rx_pkts, wr_hit_cr_slots_held, wr_hit_q_enq_pkts, wr_hit_q_enq_bytes, wr_hit_q_tx_pkts, wr_hit_q_tx_bytes, wr_hit_q_drop_pkts, wr_hit_q_drop_bytes, wr_hit_q_lat_sum, wr_hit_q_lat_count, wr_hit_q_lat_max, wr_hit_q_depth, wr_hit_q_depth_hwm, wr_hit_q_depth_pkts} ? RESP_SLVERR : RESP_DECERR;
-  assign rd_resp = |{rd_hit_id, rd_hit_version, rd_hit_caps0, rd_hit_caps1, rd_hit_ctrl, rd_hit_config_gen, rd_hit_scratch, rd_hit_status, rd_hit_cycle, rd_hit_crypto_engine, rd_hit_default_action, rd_hit_crypto_busy, rd_hit_prs_frames, rd_hit_prs_runt, rd_hit_prs_truncated, rd_hit_prs_bad_ihl, rd_hit_prs_unknown_etype, rd_hit_prs_buf_drop, rd_hit_t_ctrl, rd_hit_t_weight, rd_hit_t_rate, rd_hit_t_burst, rd_hit_t_qlimit_ctrl, rd_hit_t_qlimit_bulk, rd_hit_t_ctrl_rate, rd_hit_t_ctrl_burst, rd_hit_cls_vlan, rd_hit_cls_dscp_proto, rd_hit_cls_port, rd_hit_cls_action, rd_hit_cr_tx_busy, rd_hit_cr_tx_wait, rd_hit_cr_tx_bytes, rd_hit_cr_tx_pkts, rd_hit_cr_rx_busy, rd_hit_cr_rx_wait, rd_hit_cr_rx_bytes, rd_hit_cr_rx_pkts, rd_hit_cr_slots_held, rd_hit_q_enq_pkts, rd_hit_q_enq_bytes, rd_hit_q_tx_pkts, rd_hit_q_tx_bytes, rd_hit_q_drop_pkts, rd_hit_q_drop_bytes, rd_hit_q_lat_sum, rd_hit_q_lat_count, rd_hit_q_lat_max, rd_hit_q_depth, rd_hit_q_depth_hwm, rd_hit_q_depth_pkts} ? RESP_OKAY :
+  assign wr_resp = |{wr_hit_ctrl, wr_hit_commit, wr_hit_snapshot, wr_hit_counter_clear, wr_hit_scratch, wr_hit_status, wr_hit_crypto_engine, wr_hit_default_action, wr_hit_tx_identity, wr_hit_t_ctrl, wr_hit_t_weight, wr_hit_t_rate, wr_hit_t_burst, wr_hit_t_qlimit_ctrl, wr_hit_t_qlimit_bulk, wr_hit_t_ctrl_rate, wr_hit_t_ctrl_burst, wr_hit_cls_vlan, wr_hit_cls_dscp_proto, wr_hit_cls_port, wr_hit_cls_action, wr_hit_src_bind} ? RESP_OKAY :
+                   |{wr_hit_id, wr_hit_version, wr_hit_caps0, wr_hit_caps1, wr_hit_config_gen, wr_hit_cycle, wr_hit_crypto_busy, wr_hit_prs_frames, wr_hit_prs_runt, wr_hit_prs_truncated, wr_hit_prs_bad_ihl, wr_hit_prs_unknown_etype, wr_hit_prs_buf_drop, wr_hit_cr_tx_busy, wr_hit_cr_tx_wait, wr_hit_cr_tx_bytes, wr_hit_cr_tx_pkts, wr_hit_cr_rx_busy, wr_hit_cr_rx_wait, wr_hit_cr_rx_bytes, wr_hit_cr_rx_pkts, wr_hit_cr_slots_held, wr_hit_q_enq_pkts, wr_hit_q_enq_bytes, wr_hit_q_tx_pkts, wr_hit_q_tx_bytes, wr_hit_q_drop_pkts, wr_hit_q_drop_bytes, wr_hit_q_lat_sum, wr_hit_q_lat_count, wr_hit_q_lat_max, wr_hit_q_depth, wr_hit_q_depth_hwm, wr_hit_q_depth_pkts, wr_hit_src_spoof} ? RESP_SLVERR : RESP_DECERR;
+  assign rd_resp = |{rd_hit_id, rd_hit_version, rd_hit_caps0, rd_hit_caps1, rd_hit_ctrl, rd_hit_config_gen, rd_hit_scratch, rd_hit_status, rd_hit_cycle, rd_hit_crypto_engine, rd_hit_default_action, rd_hit_crypto_busy, rd_hit_tx_identity, rd_hit_prs_frames, rd_hit_prs_runt, rd_hit_prs_truncated, rd_hit_prs_bad_ihl, rd_hit_prs_unknown_etype, rd_hit_prs_buf_drop, rd_hit_t_ctrl, rd_hit_t_weight, rd_hit_t_rate, rd_hit_t_burst, rd_hit_t_qlimit_ctrl, rd_hit_t_qlimit_bulk, rd_hit_t_ctrl_rate, rd_hit_t_ctrl_burst, rd_hit_cls_vlan, rd_hit_cls_dscp_proto, rd_hit_cls_port, rd_hit_cls_action, rd_hit_cr_tx_busy, rd_hit_cr_tx_wait, rd_hit_cr_tx_bytes, rd_hit_cr_tx_pkts, rd_hit_cr_rx_busy, rd_hit_cr_rx_wait, rd_hit_cr_rx_bytes, rd_hit_cr_rx_pkts, rd_hit_cr_slots_held, rd_hit_q_enq_pkts, rd_hit_q_enq_bytes, rd_hit_q_tx_pkts, rd_hit_q_tx_bytes, rd_hit_q_drop_pkts, rd_hit_q_drop_bytes, rd_hit_q_lat_sum, rd_hit_q_lat_count, rd_hit_q_lat_max, rd_hit_q_depth, rd_hit_q_depth_hwm, rd_hit_q_depth_pkts, rd_hit_src_bind, rd_hit_src_spoof} ? RESP_OKAY :
                    |{rd_hit_commit, rd_hit_snapshot, rd_hit_counter_clear} ? RESP_SLVERR : RESP_DECERR;
 
   // Read stage 1: in each block, the word at the read address, selected by the element
@@ -1444,9 +1573,9 @@ module nicsched_csr #(
   always_comb begin
     unique case (rd_addr[6:2])
       5'h0: rd_word_global = {32'h4E534348};
-      5'h1: rd_word_global = {16'h1, 16'h1};
+      5'h1: rd_word_global = {16'h1, 16'h2};
       5'h2: rd_word_global = {caps0_cls_entries_i, caps0_crypto_slots_i, caps0_prio_levels_i, caps0_classes_i, caps0_tenants_i};
-      5'h3: rd_word_global = {caps1_buffer_kib_i, 8'h0, caps1_data_bytes_i};
+      5'h3: rd_word_global = {caps1_buffer_kib_i, caps1_sources_i, caps1_data_bytes_i};
       5'h4: rd_word_global = {19'h0, ctrl_control_level_sh_q, 3'h0, ctrl_bad_to_default_sh_q, 2'h0, ctrl_arb_mode_sh_q, 3'h0, ctrl_enable_sh_q};
       5'h8: rd_word_global = {config_gen_count_i};
       5'h9: rd_word_global = {scratch_value_q};
@@ -1456,6 +1585,7 @@ module nicsched_csr #(
       5'h10: rd_word_global = {crypto_engine_latency_sh_q, 8'h0, crypto_engine_bytes_per_cycle_sh_q};
       5'h11: rd_word_global = {18'h0, default_action_crypto_op_sh_q, 3'h0, default_action_class_sh_q, 2'h0, default_action_tenant_sh_q};
       5'h12: rd_word_global = {24'h0, crypto_busy_slots_snap_q};
+      5'h13: rd_word_global = {31'h0, tx_identity_tx_id_mode_sh_q};
       default: rd_word_global = 32'h0;
     endcase
   end
@@ -1616,16 +1746,37 @@ module nicsched_csr #(
       rd2_in_queue_stats_q   <= rd_blk_queue_stats_in;
     end
   end
+  logic [31:0] rd_word_source;  // block SOURCE: the addressed word
+  always_comb begin
+    unique case (rd_addr[3:2])
+      2'h0: rd_word_source = {15'h0, src_bind_drop_spoof_sh_q[rd_blk_source_idx*1 +: 1], 2'h0, src_bind_tenant_sh_q[rd_blk_source_idx*6 +: 6], 7'h0, src_bind_bound_sh_q[rd_blk_source_idx*1 +: 1]};
+      2'h2: rd_word_source = {src_spoof_count_snap_q[rd_blk_source_idx*64 +: 32]};
+      2'h3: rd_word_source = {src_spoof_count_snap_q[rd_blk_source_idx*64 + 32 +: 32]};
+      default: rd_word_source = 32'h0;
+    endcase
+  end
+  logic [31:0] rd2_word_source_q;
+  logic        rd2_in_source_q;  // the read lies in block SOURCE
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd2_word_source_q <= 32'h0;
+      rd2_in_source_q   <= 1'b0;
+    end else if (rd1_adv) begin
+      rd2_word_source_q <= rd_word_source;
+      rd2_in_source_q   <= rd_blk_source_in;
+    end
+  end
   assign rd_data = ({32{rd2_in_global_q}} & rd2_word_global_q)
                  | ({32{rd2_in_parser_q}} & rd2_word_parser_q)
                  | ({32{rd2_in_tenant_q}} & rd2_word_tenant_q)
                  | ({32{rd2_in_classifier_q}} & rd2_word_classifier_q)
                  | ({32{rd2_in_crypto_stats_q}} & rd2_word_crypto_stats_q)
-                 | ({32{rd2_in_queue_stats_q}} & rd2_word_queue_stats_q);
+                 | ({32{rd2_in_queue_stats_q}} & rd2_word_queue_stats_q)
+                 | ({32{rd2_in_source_q}} & rd2_word_source_q);
 
   // Address bits [1:0] and unmapped data bits carry nothing.
   logic unused_bits;
-  assign unused_bits = ^{s_axil_awprot, s_axil_arprot, wr_addr, rd_addr, wr_data, wr_mask, wr_blk_global_rel, rd_blk_global_rel, wr_blk_parser_rel, rd_blk_parser_rel, wr_blk_tenant_rel, rd_blk_tenant_rel, wr_blk_classifier_rel, rd_blk_classifier_rel, wr_blk_crypto_stats_rel, rd_blk_crypto_stats_rel, rdn_blk_crypto_stats_rel, wr_blk_queue_stats_rel, rd_blk_queue_stats_rel, rdn_blk_queue_stats_rel};
+  assign unused_bits = ^{s_axil_awprot, s_axil_arprot, wr_addr, rd_addr, wr_data, wr_mask, wr_blk_global_rel, rd_blk_global_rel, wr_blk_parser_rel, rd_blk_parser_rel, wr_blk_tenant_rel, rd_blk_tenant_rel, wr_blk_classifier_rel, rd_blk_classifier_rel, wr_blk_crypto_stats_rel, rd_blk_crypto_stats_rel, rdn_blk_crypto_stats_rel, wr_blk_queue_stats_rel, rd_blk_queue_stats_rel, rdn_blk_queue_stats_rel, wr_blk_source_rel, rd_blk_source_rel};
 
 endmodule
 

@@ -22,6 +22,8 @@ package nicsched_regs_pkg;
   localparam int NUM_QUEUES_DEFAULT = 16;  // NumTenants * 2 at the defaults
   localparam int NUM_CLS_ENTRIES_MAX = 64;  // Classifier match-table entries
   localparam int NUM_CLS_ENTRIES_DEFAULT = 16;  // default of parameter NumClsEntries
+  localparam int NUM_SOURCES_MAX = 64;  // TX sources (host queues, H2C channels or VFs) named on s_axis_tx_tuser with a binding in SOURCE; a source number beyond them is unbound (docs/trust.md)
+  localparam int NUM_SOURCES_DEFAULT = 8;  // default of parameter NumSources
 
   // ---- Block GLOBAL: Identification, capabilities, control, commit and snapshot.
   localparam int GLOBAL_BASE = 'h0;
@@ -33,10 +35,10 @@ package nicsched_regs_pkg;
   localparam logic [31:0] ID_VALUE_RESET = 32'h4E534348;
   // VERSION: Register-interface version; software refuses a major version it does not know.
   localparam int VERSION_OFFSET = 'h4;
-  localparam logic [31:0] VERSION_RESET = 32'h10001;
-  localparam int VERSION_MINOR_LSB = 0;  // ro Minor version (compatible additions; 1: the control level, CTRL.CONTROL_LEVEL and T_CTRL_RATE / T_CTRL_BURST) (const)
+  localparam logic [31:0] VERSION_RESET = 32'h10002;
+  localparam int VERSION_MINOR_LSB = 0;  // ro Minor version (compatible additions; 1: the control level, CTRL.CONTROL_LEVEL and T_CTRL_RATE / T_CTRL_BURST; 2: TX source binding, TX_IDENTITY, CAPS1.SOURCES and the SOURCE block) (const)
   localparam int VERSION_MINOR_WIDTH = 16;
-  localparam logic [15:0] VERSION_MINOR_RESET = 16'h1;
+  localparam logic [15:0] VERSION_MINOR_RESET = 16'h2;
   localparam int VERSION_MAJOR_LSB = 16;  // ro Major version (incompatible changes) (const)
   localparam int VERSION_MAJOR_WIDTH = 16;
   localparam logic [15:0] VERSION_MAJOR_RESET = 16'h1;
@@ -64,6 +66,9 @@ package nicsched_regs_pkg;
   localparam int CAPS1_DATA_BYTES_LSB = 0;  // ro AXI4-Stream data width in bytes (64 for 512 bits)
   localparam int CAPS1_DATA_BYTES_WIDTH = 8;
   localparam logic [7:0] CAPS1_DATA_BYTES_RESET = 8'h0;
+  localparam int CAPS1_SOURCES_LSB = 8;  // ro TX sources with a binding (NumSources)
+  localparam int CAPS1_SOURCES_WIDTH = 8;
+  localparam logic [7:0] CAPS1_SOURCES_RESET = 8'h0;
   localparam int CAPS1_BUFFER_KIB_LSB = 16;  // ro Shared packet buffer size per direction, KiB
   localparam int CAPS1_BUFFER_KIB_WIDTH = 16;
   localparam logic [15:0] CAPS1_BUFFER_KIB_RESET = 16'h0;
@@ -161,6 +166,14 @@ package nicsched_regs_pkg;
   localparam int CRYPTO_BUSY_SLOTS_LSB = 0;  // ro Busy slots
   localparam int CRYPTO_BUSY_SLOTS_WIDTH = 8;
   localparam logic [7:0] CRYPTO_BUSY_SLOTS_RESET = 8'h0;
+  // TX_IDENTITY: Who a TX frame belongs to (docs/trust.md).
+  localparam int TX_IDENTITY_OFFSET = 'h4C;
+  localparam logic [31:0] TX_IDENTITY_RESET = 32'h0;
+  localparam int TX_IDENTITY_TX_ID_MODE_LSB = 0;  // rw HEADERS: the classifier's result as the headers claim it, for a host that enforces each tenant's VLAN below the tenant. SOURCE: a frame from a source with SRC_BIND.BOUND belongs to that source's tenant; its headers choose only among that tenant's classifier rows, and a row of another tenant is a spoof (SRC_SPOOF, SRC_BIND.DROP_SPOOF). Sources without BOUND stay header-only
+  localparam int TX_IDENTITY_TX_ID_MODE_WIDTH = 1;
+  localparam logic [0:0] TX_IDENTITY_TX_ID_MODE_RESET = 1'h0;
+  localparam logic [0:0] TX_IDENTITY_TX_ID_MODE_HEADERS = 1'h0;
+  localparam logic [0:0] TX_IDENTITY_TX_ID_MODE_SOURCE = 1'h1;
 
   // ---- Block PARSER: Parser counters per direction (element 0 TX, 1 RX).
   localparam int PARSER_BASE = 'h100;
@@ -456,6 +469,29 @@ package nicsched_regs_pkg;
   localparam int Q_DEPTH_PKTS_COUNT_LSB = 0;  // ro Packets
   localparam int Q_DEPTH_PKTS_COUNT_WIDTH = 32;
   localparam logic [31:0] Q_DEPTH_PKTS_COUNT_RESET = 32'h0;
+
+  // ---- Block SOURCE: TX source bindings (shadowed) and spoof counters (snapshot); element i is the source s_axis_tx_tuser names as i (docs/trust.md).
+  localparam int SOURCE_BASE = 'h8000;
+  localparam int SOURCE_STRIDE = 'h10;
+  localparam int SOURCE_MAX_COUNT = 64;  // elements that exist: NumSources
+  // SRC_BIND: The tenant the source is bound to, in TX_IDENTITY.TX_ID_MODE = SOURCE.
+  localparam int SRC_BIND_OFFSET = 'h8000;
+  localparam logic [31:0] SRC_BIND_RESET = 32'h0;
+  localparam int SRC_BIND_BOUND_LSB = 0;  // rw 1: the source's frames belong to TENANT (with TX_IDENTITY.TX_ID_MODE = SOURCE); 0: header-only
+  localparam int SRC_BIND_BOUND_WIDTH = 1;
+  localparam logic [0:0] SRC_BIND_BOUND_RESET = 1'h0;
+  localparam int SRC_BIND_TENANT_LSB = 8;  // rw Tenant
+  localparam int SRC_BIND_TENANT_WIDTH = 6;
+  localparam logic [5:0] SRC_BIND_TENANT_RESET = 6'h0;
+  localparam int SRC_BIND_DROP_SPOOF_LSB = 16;  // rw A frame whose headers match another tenant's classifier row: 1 dropped; 0 kept as the source's tenant with DEFAULT_ACTION's class and crypto op
+  localparam int SRC_BIND_DROP_SPOOF_WIDTH = 1;
+  localparam logic [0:0] SRC_BIND_DROP_SPOOF_RESET = 1'h0;
+  // SRC_SPOOF: Frames from the bound source whose headers matched another tenant's classifier row (kept or dropped)
+  localparam int SRC_SPOOF_OFFSET = 'h8008;
+  localparam logic [63:0] SRC_SPOOF_RESET = 64'h0;
+  localparam int SRC_SPOOF_COUNT_LSB = 0;  // ro Frames
+  localparam int SRC_SPOOF_COUNT_WIDTH = 64;
+  localparam logic [63:0] SRC_SPOOF_COUNT_RESET = 64'h0;
 
   /* verilator lint_on UNUSEDPARAM */
 

@@ -92,15 +92,6 @@ class ModelCore final : public NicCore {
     return copy;
   }
 
-  void set_tx_sources(const refmodel::SourceTable& sources) override {
-    try {
-      model_.set_sources(sources);
-    } catch (const refmodel::ModelError& e) {
-      throw SimError(std::string("model backend: ") + e.what());
-    }
-  }
-  [[nodiscard]] std::uint64_t tx_spoofed(std::uint32_t tx_source) const override { return model_.spoofed(tx_source); }
-
   AxilResult axil_read(std::uint32_t addr, std::uint32_t /*timeout*/) override {
     const auto [value, resp] = regs_.read(addr & kAddrMask);
     return {value, static_cast<std::uint8_t>(resp), false};
@@ -115,6 +106,7 @@ class ModelCore final : public NicCore {
     if (a == rm::SNAPSHOT::kOffset && rm::SNAPSHOT::GO.get(value) != 0) {
       Telemetry t = model_.counters();
       t.cycle += cycle_offset_;  // CYCLE counts from the release of reset (cycle_register_offset)
+      for (std::uint32_t s = 0; s < sources(); ++s) t.spoofed.push_back(model_.spoofed(s));
       nic::encode_telemetry(t, [this](std::uint32_t w, std::uint32_t v) { regs_.set_live_word(w, v); });
     }
     const nic::RegisterFile::Resp resp = regs_.write(a, value);
@@ -134,6 +126,10 @@ class ModelCore final : public NicCore {
     std::uint32_t source = 0;  // TX: the frame's source (FrameSource::tx_source)
   };
 
+  // TX sources the register file has (SRC_BIND, SRC_SPOOF), as nicsched_top's default
+  // NumSources.
+  [[nodiscard]] static std::uint32_t sources() { return regmap::kNumSourcesDefault; }
+
   // ID and VERSION are constants of the map; the RTL drives CAPS from its parameters.
   void set_capabilities() {
     std::uint32_t caps0 = 0;
@@ -146,16 +142,25 @@ class ModelCore final : public NicCore {
     std::uint32_t caps1 = 0;
     caps1 = rm::CAPS1::DATA_BYTES.set(caps1, static_cast<std::uint32_t>(params_.data_bytes));
     caps1 = rm::CAPS1::BUFFER_KIB.set(caps1, params_.buffer_bytes / 1024);
+    caps1 = rm::CAPS1::SOURCES.set(caps1, sources());
     regs_.set_live_value(rm::CAPS1::kOffset, caps1);
   }
 
-  // COMMIT: the model takes the configuration the shadow registers hold.
+  // COMMIT: the model takes the configuration the shadow registers hold, the TX identity
+  // (TX_IDENTITY, SRC_BIND) included, as the RTL does; all of it or, refused, none.
   void commit_to_model() {
-    Config c = nic::decode_config([this](std::uint32_t a) { return regs_.read(a).first; },
-                                  static_cast<std::uint32_t>(params_.num_tenants),
+    const auto shadow = [this](std::uint32_t a) { return regs_.read(a).first; };
+    Config c = nic::decode_config(shadow, static_cast<std::uint32_t>(params_.num_tenants),
                                   static_cast<std::uint32_t>(params_.num_cls_entries));
+    const refmodel::SourceTable before = model_.sources();
     try {
-      model_.commit(c);  // validates; takes effect at the start of the next cycle
+      model_.set_sources(nic::decode_tx_identity(shadow, sources()).in_force());
+      try {
+        model_.commit(c);  // validates; takes effect at the start of the next cycle
+      } catch (const refmodel::ModelError&) {
+        model_.set_sources(before);
+        throw;
+      }
       active_ = c;
     } catch (const refmodel::ModelError& e) {
       // The RTL would index past its tables; the model refuses. Nothing is applied.

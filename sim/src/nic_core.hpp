@@ -17,6 +17,7 @@
 #include <utility>
 #include <vector>
 
+#include "nicsched/nic/types.hpp"
 #include "nicsched/sim/error.hpp"
 #include "nicsched/sim/frame.hpp"
 #include "nicsched/sim/nic_model.hpp"
@@ -39,15 +40,6 @@ class NicCore {
   // A copy that continues exactly as this core would, source and sink detached (null);
   // SimError where the backend's state cannot be copied (NicModel::clone).
   [[nodiscard]] virtual std::unique_ptr<NicCore> clone() const = 0;
-  // TX source bindings (NicModel::set_tx_sources). The RTL has no s_axis_tx_tuser yet:
-  // its cores take only an empty list (every source unbound, header-only).
-  virtual void set_tx_sources(const refmodel::SourceTable& sources) {
-    if (!sources.empty()) {
-      throw SimError("TX source binding needs the model backend (nic.backend: model): the RTL has no "
-                     "s_axis_tx_tuser source yet (docs/trust.md)");
-    }
-  }
-  [[nodiscard]] virtual std::uint64_t tx_spoofed(std::uint32_t /*source*/) const { return 0; }
 
   FrameSource* source = nullptr;
   FrameSink* sink = nullptr;
@@ -228,6 +220,7 @@ class CoreImpl final : public NicCore {
     std::uint32_t len = 0;
     std::uint32_t off = 0;
     bool active = false;
+    std::uint32_t tx_source = 0;  // TX: s_axis_tx_tuser, the frame's source (FrameSource::tx_source)
   };
   struct Sink {
     std::vector<std::uint8_t> buf;
@@ -299,6 +292,13 @@ class CoreImpl final : public NicCore {
     s.buf.resize(std::max<std::size_t>(s.len + kBeatBytes, kFrameBufBytes));
     s.off = 0;
     s.active = true;
+    if (d == Direction::kTx) {
+      s.tx_source = source->tx_source();
+      if (s.tx_source >= nic::kMaxSources) {
+        throw SimError("frame source gave TX source " + std::to_string(s.tx_source) + ", s_axis_tx_tuser holds 0.." +
+                       std::to_string(nic::kMaxSources - 1));
+      }
+    }
     ++stats.frames_in[static_cast<int>(d)];
     return true;
   }
@@ -363,6 +363,7 @@ class CoreImpl final : public NicCore {
     }
     if (!top_->s_axis_tx_tvalid && (src_[0].active || fetch(Direction::kTx, src_[0]))) {
       offer(src_[0], top_->s_axis_tx_tdata, top_->s_axis_tx_tkeep, top_->s_axis_tx_tlast, top_->s_axis_tx_tvalid);
+      top_->s_axis_tx_tuser = static_cast<CData>(src_[0].tx_source);
     }
     if (rx_in) {
       Source& s = src_[1];

@@ -19,6 +19,8 @@ MetricCounters metric_counters(drivers::RegisterBus& bus, const host::Capabiliti
     m.crypto_busy[i] = bus.read64(rm::CR_TX_BUSY::offset(i)) + bus.read64(rm::CR_RX_BUSY::offset(i));
     m.crypto_wait[i] = bus.read64(rm::CR_TX_WAIT::offset(i)) + bus.read64(rm::CR_RX_WAIT::offset(i));
   }
+  m.spoofed.resize(caps.sources);
+  for (std::uint32_t s = 0; s < caps.sources; ++s) m.spoofed[s] = bus.read64(rm::SRC_SPOOF::offset(s));
   return m;
 }
 

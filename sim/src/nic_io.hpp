@@ -18,6 +18,7 @@ struct MetricCounters {
   std::uint64_t cycle = 0;
   std::vector<std::uint64_t> drop_pkts;                  // per queue (tenant * 2 + class)
   std::vector<std::uint64_t> crypto_busy, crypto_wait;   // per tenant, TX + RX
+  std::vector<std::uint64_t> spoofed;                    // per TX source (SRC_SPOOF)
 };
 [[nodiscard]] MetricCounters metric_counters(drivers::RegisterBus& bus, const host::Capabilities& caps);
 

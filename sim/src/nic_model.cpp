@@ -134,8 +134,5 @@ std::string NicModel::describe() const {
 
 const MacStats& NicModel::mac_stats() const { return core_->stats; }
 
-void NicModel::set_tx_sources(const refmodel::SourceTable& sources) { core_->set_tx_sources(sources); }
-
-std::uint64_t NicModel::tx_spoofed(std::uint32_t source) const { return core_->tx_spoofed(source); }
 
 }  // namespace nicsched::sim

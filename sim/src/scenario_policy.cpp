@@ -1,5 +1,5 @@
 // Scenario -> policy (scenario_policy.hpp): the static baselines through the one set of
-// controllers, and the scenario's classifier table.
+// controllers, and the scenario's classifier table and TX identity.
 #include "nicsched/sim/scenario_policy.hpp"
 
 #include <algorithm>
@@ -81,7 +81,17 @@ host::Policy with_scenario_classifier(host::Policy p, const Scenario& s) {
   p.classifier = entries;
   if (!deflt) deflt = host::ClassifierAction{s.tenants.back().index, 1, host::CryptoOp::kNone};
   p.default_action = deflt;
+  p.tx_identity = scenario_tx_identity(s);
   return p;
+}
+
+host::TxIdentityConfig scenario_tx_identity(const Scenario& s) {
+  host::TxIdentityConfig id;
+  id.source_mode = s.tx_identity == TxIdentity::kSource;
+  if (!id.source_mode) return id;
+  id.sources.resize(s.nic_tenants);
+  for (const auto& t : s.tenants) id.sources[t.index] = {true, t.index, s.drop_spoofed};
+  return id;
 }
 
 }  // namespace nicsched::sim

@@ -116,7 +116,8 @@ void Simulation::configure_nic() {
 }
 
 // Each tenant sends from its own source (host queue), numbered as the tenant; with
-// nic.tx_identity: source each source is bound to its tenant (docs/trust.md).
+// nic.tx_identity: source each source is bound to its tenant (docs/trust.md) by the policy
+// the simulation applies (TX_IDENTITY, SRC_BIND), on either backend.
 void Simulation::configure_tx_identity() {
   if (scenario_.tx_identity == TxIdentity::kHeaders) {
     if (!scenario_.tx_identity_set) {
@@ -126,16 +127,15 @@ void Simulation::configure_tx_identity() {
                    "source binding off)",
                    scenario_.name);
     }
-    nic_->set_tx_sources({});
     return;
   }
-  if (scenario_.backend != NicBackend::kModel) {
-    throw SimError(scenario_.file.string() + ": nic.tx_identity: source needs nic.backend: model (the RTL has no "
-                   "s_axis_tx_tuser source yet; docs/trust.md)");
+  for (const Tenant& t : tenants_) {
+    if (t.spec.index >= caps_.sources) {
+      throw SimError(fmt::format("{}: nic.tx_identity: source: tenant {} (index {}) has no TX source to bind: the "
+                                 "NIC has {} (CAPS1.SOURCES)",
+                                 scenario_.file.string(), t.spec.name, t.spec.index, caps_.sources));
+    }
   }
-  refmodel::SourceTable sources(scenario_.nic_tenants);
-  for (const TenantSpec& t : scenario_.tenants) sources[t.index] = {true, t.index, scenario_.drop_spoofed};
-  nic_->set_tx_sources(sources);
 }
 
 // ------------------------------------------------------------------ SimTarget

@@ -92,7 +92,8 @@ RunMetrics Simulation::metrics() {
     }
     tm.retransmits = h.retransmits;
     tm.host_drops = h.host_drops;
-    tm.spoofed_frames = nic_->tx_spoofed(t.spec.index);  // its source is its tenant index
+    // Its source is its tenant index (a binding beyond the NIC's sources is refused).
+    if (t.spec.index < tel.spoofed.size()) tm.spoofed_frames = tel.spoofed[t.spec.index];
     tm.offered_bytes = p.offered_bytes;
     tm.delivered_bytes = p.delivered_bytes;
     const std::uint64_t stop = std::min(m.cycles, t.spec.stop_cycle);

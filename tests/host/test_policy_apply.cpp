@@ -35,6 +35,7 @@ host::Policy sample_policy(const host::Capabilities& caps) {
     tp.ctrl_burst_bytes = 5000 + t;
   }
   p.control_level = false;
+  p.tx_identity = host::TxIdentityConfig{};  // what a NIC without TX sources reads back: header-only
   host::ClassifierEntry e;
   e.vlan = 100;
   e.vlan_mask = 0xFFF;

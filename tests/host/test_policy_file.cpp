@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 #include <fmt/format.h>
+#include <spdlog/sinks/ringbuffer_sink.h>
+#include <spdlog/spdlog.h>
 
 #include "nic_params.hpp"
 #include "nicsched/host/policy.hpp"
@@ -300,4 +302,98 @@ TEST_CASE("validate_policy: policies built in code are checked with tenant and f
   auto two_slots = caps8();
   two_slots.crypto_slots = 2;
   CHECK(host::default_policy(two_slots).tenants[0].crypto_quota == 2);  // capped at the slots there are
+}
+
+namespace {
+
+// The default nicsched_top's TX sources (CAPS1.SOURCES).
+host::Capabilities caps8_sources() {
+  host::Capabilities c = caps8();
+  c.sources = 8;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("policy file: tx_identity binds sources to tenants with keep or drop per source", "[policy][trust]") {
+  const host::Policy p = parse(R"(
+tx_identity:
+  mode: source
+  sources:
+    - {source: 0, tenant: 2, on_spoof: drop}
+    - {source: 5, tenant: 7}
+)",
+                               caps8_sources());
+  REQUIRE(p.tx_identity);
+  CHECK(p.tx_identity->source_mode);
+  REQUIRE(p.tx_identity->sources.size() == 8);  // every source of the NIC; the others unbound
+  CHECK(p.tx_identity->sources[0] == host::SourceBinding{true, 2, true});
+  CHECK(p.tx_identity->sources[5] == host::SourceBinding{true, 7, false});
+  for (const std::size_t s : std::vector<std::size_t>{1, 2, 3, 4, 6, 7}) CHECK_FALSE(p.tx_identity->sources[s].bound);
+  // Written back and loaded again: the same binding.
+  CHECK(parse(host::policy_to_yaml(p, caps8_sources()), caps8_sources()) == p);
+  // Header-only mode keeps a table (written, not in force).
+  const host::Policy h = parse("tx_identity: {mode: headers, sources: [{source: 1, tenant: 3}]}\n", caps8_sources());
+  CHECK_FALSE(h.tx_identity->source_mode);
+  CHECK(h.tx_identity->sources[1] == host::SourceBinding{true, 3, false});
+  CHECK(h.tx_identity->in_force().empty());
+}
+
+TEST_CASE("policy file: a file without tx_identity loads header-only and says so, naming the file", "[policy][trust]") {
+  auto sink = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(16);
+  auto logger = std::make_shared<spdlog::logger>("policy-test", sink);
+  logger->set_level(spdlog::level::info);
+  const auto previous = spdlog::default_logger();
+  spdlog::set_default_logger(logger);
+  const host::Policy p = host::parse_policy("scheduler: {arb_mode: dwrr}\n", "old.yaml", caps8_sources());
+  spdlog::set_default_logger(previous);
+  REQUIRE(p.tx_identity);
+  CHECK_FALSE(p.tx_identity->source_mode);
+  CHECK(p.tx_identity->sources == nic::SourceTable(8));  // every source unbound
+  const auto lines = sink->last_formatted();
+  REQUIRE(lines.size() == 1);
+  CHECK_THAT(lines.front(), Contains("old.yaml: no tx_identity"));
+  CHECK_THAT(lines.front(), Contains("header-only"));
+  // Every shipped example predates the binding: each loads header-only.
+  for (const auto& entry : std::filesystem::directory_iterator(NICSCHED_POLICY_DIR)) {
+    INFO(entry.path());
+    const host::Policy e = host::load_policy(entry.path().string(), caps8_sources());
+    CHECK(e.tx_identity->in_force().empty());
+  }
+}
+
+TEST_CASE("policy file: tx_identity mistakes name the entry and key", "[policy][trust]") {
+  const host::Capabilities c = caps8_sources();
+  auto refused = [&](const std::string& text, int line, const std::string& key, const std::string& says) {
+    INFO(text);
+    try {
+      (void)parse(text, c);
+    } catch (const host::PolicyError& e) {
+      INFO(e.what());
+      CHECK(e.line() == line);
+      CHECK(e.key() == key);
+      CHECK_THAT(e.what(), Contains(says));
+      return;
+    }
+    FAIL("no PolicyError");
+  };
+  refused("tx_identity: {sources: []}\n", 1, "tx_identity.mode", "missing");
+  refused("tx_identity: {mode: vlan}\n", 1, "tx_identity.mode", "'vlan' is not one of: headers, source");
+  refused("tx_identity:\n  mode: source\n  sources:\n    - {source: 8, tenant: 1}\n", 4, "tx_identity.sources[0].source",
+          "the NIC has 8 TX sources");
+  refused("tx_identity:\n  mode: source\n  sources:\n    - {source: 1, tenant: 8}\n", 4, "tx_identity.sources[0].tenant",
+          "the NIC has 8 tenants");
+  refused("tx_identity:\n  mode: source\n  sources:\n    - {source: 1, tenant: 2}\n    - {source: 1, tenant: 3}\n", 5,
+          "tx_identity.sources[1].source", "source 1 is already bound at line 4");
+  refused("tx_identity:\n  mode: source\n  sources:\n    - {source: 1, tenant: 2, on_spoof: log}\n", 4,
+          "tx_identity.sources[0].on_spoof", "'log' is not one of: keep, drop");
+  refused("tx_identity:\n  mode: source\n  sources:\n    - {tenant: 2}\n", 4, "tx_identity.sources[0].source", "missing");
+  // A NIC without a source table (CAPS1.SOURCES 0) cannot bind.
+  try {
+    (void)parse("tx_identity: {mode: source}\n", caps8());
+    FAIL("source mode accepted on a NIC without sources");
+  } catch (const host::PolicyError& e) {
+    CHECK(e.line() == 1);
+    CHECK_THAT(e.what(), Contains("CAPS1.SOURCES is 0"));
+  }
 }

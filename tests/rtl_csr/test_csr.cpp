@@ -23,11 +23,11 @@ using namespace nicsched::test;
 // The two builds of the block (tests/rtl_csr/CMakeLists.txt): counts as verilated.
 struct T4 {
   using Model = Vcsr_t4;
-  static Counts counts() { return {{"NumTenants", 4}, {"NumQueues", 8}, {"NumClsEntries", 3}}; }
+  static Counts counts() { return {{"NumTenants", 4}, {"NumQueues", 8}, {"NumClsEntries", 3}, {"NumSources", 3}}; }
 };
 struct T1 {
   using Model = Vcsr_t1;
-  static Counts counts() { return {{"NumTenants", 1}, {"NumQueues", 2}, {"NumClsEntries", 1}}; }
+  static Counts counts() { return {{"NumTenants", 1}, {"NumQueues", 2}, {"NumClsEntries", 1}, {"NumSources", 1}}; }
 };
 
 std::string trace_name(const std::string& test, const Counts& c) {

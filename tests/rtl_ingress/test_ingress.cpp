@@ -114,7 +114,7 @@ void table_change(const std::string& name) {
   });
 }
 
-// One beat per clock and a fixed latency (parser 2 + classifier 1) with the sink ready.
+// One beat per clock and a fixed latency (parser 2 + classifier 2) with the sink ready.
 template <class Model>
 void full_throughput(const std::string& name) {
   run_case(name, [&](const std::string& trace) {
@@ -133,8 +133,8 @@ void full_throughput(const std::string& name) {
     const std::uint64_t start = h.tb().cycle();
     b.finish();
     const auto& out = h.frames();
-    expect(out.front().first_cycle == start + 1 + 3,
-           fmt::format("first beat out at cycle {}, expected {}", out.front().first_cycle, start + 4));
+    expect(out.front().first_cycle == start + 1 + 4,
+           fmt::format("first beat out at cycle {}, expected {}", out.front().first_cycle, start + 5));
     expect(out.back().last_cycle - out.front().first_cycle + 1 == beats,
            fmt::format("{} beats took {} cycles", beats, out.back().last_cycle - out.front().first_cycle + 1));
   });

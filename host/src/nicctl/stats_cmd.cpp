@@ -60,6 +60,8 @@ json stats_json(const std::string& target, const host::Capabilities& caps, const
                       {"unknown_etype", p.unknown_etype}, {"buf_drop", p.buf_drop}});
   }
   j["parser"] = {{"tx", parser[0]}, {"rx", parser[1]}};
+  // SRC_SPOOF: TX frames from a bound source whose headers named another tenant (docs/trust.md)
+  j["spoofed"] = t.spoofed;
   return j;
 }
 
@@ -91,6 +93,12 @@ std::string stats_table(const std::string& target, const host::Capabilities& cap
     o += fmt::format("{:>9} {:>9} {:>14} {:>10}\n", qc.depth_bytes, qb.depth_bytes, qc.tx_bytes + qb.tx_bytes,
                      qc.drop_pkts + qb.drop_pkts);
   }
+  // Sources whose SRC_SPOOF counted frames (a line only when some did; docs/trust.md).
+  std::string spoofs;
+  for (std::size_t s = 0; s < t.spoofed.size(); ++s) {
+    if (t.spoofed[s] != 0) spoofs += fmt::format(" {}:{}", s, t.spoofed[s]);
+  }
+  if (!spoofs.empty()) o += fmt::format("spoofed TX frames by source (SRC_SPOOF):{}\n", spoofs);
   return o;
 }
 

@@ -3,6 +3,7 @@
 // address or bit position is written here by hand).
 //   encode_config / decode_config        Config <-> the shadowed registers (what COMMIT applies)
 //   encode_telemetry / decode_telemetry  Telemetry <-> the SNAPSHOT registers (decode: + CONFIG_GEN, STATUS)
+//   encode_tx_identity / decode_tx_identity  TxIdentityConfig <-> TX_IDENTITY and SRC_BIND
 //   register_name                        "T_WEIGHT[3]" for an address, for error messages
 // Used by the host library (policies, telemetry), the reference model's regression, the
 // model backend's register file and the tests. Header-only; no I/O: callers say how a
@@ -165,6 +166,41 @@ struct ConfigParts {
   return c;
 }
 
+// ------------------------------------------------------------------ TX identity
+
+// The shadow writes that express `id` (TX_IDENTITY, then SRC_BIND[i] for each entry of
+// id.sources, in address order); COMMIT applies them with the rest.
+[[nodiscard]] inline std::vector<RegWrite> encode_tx_identity(const TxIdentityConfig& id) {
+  namespace rm = nicsched::regmap;
+  std::vector<RegWrite> w;
+  w.reserve(1 + id.sources.size());
+  w.push_back({rm::TX_IDENTITY::kOffset,
+               rm::TX_IDENTITY::TX_ID_MODE.set(0, id.source_mode ? rm::TxIdMode::kSource : rm::TxIdMode::kHeaders)});
+  for (std::uint32_t i = 0; i < id.sources.size(); ++i) {
+    const SourceBinding& b = id.sources[i];
+    std::uint32_t v = 0;
+    v = rm::SRC_BIND::BOUND.set(v, b.bound ? 1U : 0U);
+    v = rm::SRC_BIND::TENANT.set(v, b.tenant);
+    v = rm::SRC_BIND::DROP_SPOOF.set(v, b.drop_spoofed ? 1U : 0U);
+    w.push_back({rm::SRC_BIND::offset(i), v});
+  }
+  return w;
+}
+
+// What TX_IDENTITY and SRC_BIND[0 .. sources-1] hold (the inverse of encode_tx_identity).
+[[nodiscard]] inline TxIdentityConfig decode_tx_identity(const ReadWord& shadow, std::uint32_t sources) {
+  namespace rm = nicsched::regmap;
+  TxIdentityConfig id;
+  id.source_mode = rm::TX_IDENTITY::TX_ID_MODE.decode(shadow(rm::TX_IDENTITY::kOffset)) == rm::TxIdMode::kSource;
+  id.sources.resize(sources);
+  for (std::uint32_t i = 0; i < sources; ++i) {
+    const std::uint32_t v = shadow(rm::SRC_BIND::offset(i));
+    id.sources[i] = {rm::SRC_BIND::BOUND.get(v) != 0, rm::SRC_BIND::TENANT.get(v), rm::SRC_BIND::DROP_SPOOF.get(v) != 0};
+  }
+  return id;
+}
+
+
 // ------------------------------------------------------------------ telemetry
 
 // The SNAPSHOT registers of one element of each counter block, each listed once for
@@ -231,16 +267,19 @@ inline void encode_telemetry(const Telemetry& t, const WriteWord& put) {
     for (const auto& c : kQueueCounters64) put64(c.offset(q), t.queues[q].*c.value);
     for (const auto& g : kQueueGauges32) put32(g.offset(q), g.field, t.queues[q].*g.value);
   }
+  for (std::uint32_t i = 0; i < t.spoofed.size(); ++i) put64(rm::SRC_SPOOF::offset(i), t.spoofed[i]);
 }
 
 // Which of the live registers beside the snapshot decode_telemetry reads.
 struct TelemetryParts {
   bool status = false;  // STATUS (sticky flags); left false when not read
+  std::uint32_t sources = 0;  // SRC_SPOOF of sources 0 .. sources-1 (caps.sources)
 };
 
 // The counters of an instance of `tenants` tenants (tenants * 2 queues) from the words
 // `read` returns (the latched SNAPSHOT copies: the caller writes SNAPSHOT.GO first), read
-// in this order: CYCLE, CONFIG_GEN, CRYPTO_BUSY, [STATUS], PARSER, CRYPTO_STATS, QUEUE_STATS.
+// in this order: CYCLE, CONFIG_GEN, CRYPTO_BUSY, [STATUS], PARSER, CRYPTO_STATS, QUEUE_STATS,
+// [SOURCE's SRC_SPOOF].
 [[nodiscard]] inline Telemetry decode_telemetry(const ReadWord& read, std::uint32_t tenants, TelemetryParts parts = {}) {
   namespace rm = nicsched::regmap;
   auto r64 = [&](std::uint32_t addr) {
@@ -270,6 +309,8 @@ struct TelemetryParts {
     for (const auto& c : kQueueCounters64) t.queues[q].*c.value = r64(c.offset(q));
     for (const auto& g : kQueueGauges32) t.queues[q].*g.value = g.field.get(read(g.offset(q)));
   }
+  t.spoofed.resize(parts.sources);
+  for (std::uint32_t i = 0; i < parts.sources; ++i) t.spoofed[i] = r64(rm::SRC_SPOOF::offset(i));
   return t;
 }
 

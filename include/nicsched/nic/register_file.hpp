@@ -32,9 +32,12 @@ namespace nicsched::nic {
 // Instance counts of the map's parameters (NumTenants, NumQueues, NumClsEntries).
 using Counts = std::map<std::string, std::uint32_t, std::less<>>;
 
-// The counts of an instance with `tenants` tenants and `cls_entries` classifier entries.
-[[nodiscard]] inline Counts instance_counts(std::uint32_t tenants, std::uint32_t cls_entries) {
-  return {{"NumTenants", tenants}, {"NumQueues", tenants * kNumClasses}, {"NumClsEntries", cls_entries}};
+// The counts of an instance with `tenants` tenants, `cls_entries` classifier entries and
+// `sources` TX sources.
+[[nodiscard]] inline Counts instance_counts(std::uint32_t tenants, std::uint32_t cls_entries,
+                                           std::uint32_t sources = regmap::kNumSourcesDefault) {
+  return {{"NumTenants", tenants}, {"NumQueues", tenants * kNumClasses}, {"NumClsEntries", cls_entries},
+          {"NumSources", sources}};
 }
 
 [[nodiscard]] inline std::uint64_t field_max(const regmap::FieldInfo& f) {

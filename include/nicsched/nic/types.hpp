@@ -31,6 +31,30 @@ inline constexpr std::uint32_t kClassBulk = 1;
 inline constexpr std::uint32_t kPrioLevels = rm::T_CTRL::PRIORITY.max() + 1;  // 0 highest
 inline constexpr std::uint32_t kMaxTenants = rm::kNumTenantsMax;
 inline constexpr std::uint32_t kMaxClsEntries = rm::kNumClsEntriesMax;
+inline constexpr std::uint32_t kMaxSources = rm::kNumSourcesMax;  // s_axis_tx_tuser: 6 bits
+
+// A TX source (a host queue, H2C channel or VF, named per frame by the trusted host side on
+// s_axis_tx_tuser) and the tenant it is bound to (docs/trust.md; SRC_BIND). Unbound: its
+// frames are classified by their headers alone (header-only mode). Bound: the reference
+// model's classify_tx.
+struct SourceBinding {
+  bool bound = rm::SRC_BIND::BOUND.get(rm::SRC_BIND::kReset) != 0;
+  std::uint32_t tenant = rm::SRC_BIND::TENANT.get(rm::SRC_BIND::kReset);
+  bool drop_spoofed = rm::SRC_BIND::DROP_SPOOF.get(rm::SRC_BIND::kReset) != 0;  // false: kept as the source's tenant
+  bool operator==(const SourceBinding&) const = default;
+};
+// Per source; a source beyond the table is unbound (empty: header-only for every source).
+using SourceTable = std::vector<SourceBinding>;
+
+// TX_IDENTITY and the SRC_BIND table. In HEADERS mode every source is header-only,
+// whatever its binding says (in_force()).
+struct TxIdentityConfig {
+  bool source_mode = rm::TX_IDENTITY::TX_ID_MODE.get(rm::TX_IDENTITY::kReset) != 0;  // TX_IDENTITY.TX_ID_MODE = SOURCE
+  SourceTable sources;  // SRC_BIND[i]; one per source of the instance
+  bool operator==(const TxIdentityConfig&) const = default;
+  // The bindings frames are classified with (the reference model's set_sources).
+  [[nodiscard]] SourceTable in_force() const { return source_mode ? sources : SourceTable{}; }
+};
 
 // Read from ID / VERSION / CAPS0 / CAPS1; software never assumes these.
 struct Capabilities {
@@ -44,6 +68,7 @@ struct Capabilities {
   std::uint32_t cls_entries = 0;    // classifier entries
   std::uint32_t data_bytes = 0;     // AXI4-Stream bytes per beat
   std::uint32_t buffer_kib = 0;     // shared packet buffer per direction
+  std::uint32_t sources = 0;        // TX sources with a binding (CAPS1.SOURCES; 0 before VERSION.MINOR 2)
   [[nodiscard]] std::uint32_t queues() const { return tenants * classes; }
 };
 
@@ -86,6 +111,7 @@ struct Telemetry {
   std::vector<QueueCounters> queues;        // caps.queues() entries
   std::vector<CryptoCounters> crypto;       // caps.tenants entries
   std::array<ParserCounters, 2> parser{};   // TX, RX
+  std::vector<std::uint64_t> spoofed;       // SRC_SPOOF per TX source (caps.sources entries; docs/trust.md)
 };
 
 // ------------------------------------------------------------------ configuration
@@ -170,6 +196,9 @@ struct Policy {
   // index 0; the remaining entries are written as after reset (invalid).
   std::optional<std::vector<ClassifierEntry>> classifier;
   std::optional<ClassifierAction> default_action;
+  // Absent: TX_IDENTITY and SRC_BIND are left as they are (a controller's policy). Present:
+  // TX_IDENTITY and every SRC_BIND of the NIC are written (sources beyond the table unbound).
+  std::optional<TxIdentityConfig> tx_identity;
   bool operator==(const Policy&) const = default;
 };
 

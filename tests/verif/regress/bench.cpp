@@ -33,6 +33,8 @@ refmodel::Params bench_params() {
   return p;
 }
 
+std::uint32_t bench_sources() { return NICSCHED_REGRESS_SOURCES; }
+
 namespace {
 
 using Source = bfm::AxisSource<VlWide<16>, QData>;
@@ -99,8 +101,14 @@ class BenchImpl {
     res_.commit_cycle.assign(sc_.commits.size(), 0);
     // Initial policy, written and committed before traffic (model cycle 0 = now).
     write_config(sc_.commits[0].cfg, nullptr);
+    if (sc_.tx_identity.sources.size() > bench_sources()) {
+      throw std::runtime_error(fmt::format("scenario binds {} sources; the instance has {}",
+                                           sc_.tx_identity.sources.size(), bench_sources()));
+    }
+    for (const nic::RegWrite& w : nic::encode_tx_identity(sc_.tx_identity)) write(w.addr, w.value);
     write(rm::COMMIT::kOffset, 1);
     model_.commit(sc_.commits[0].cfg);
+    model_.set_sources(sc_.tx_identity.in_force());
     last_cfg_ = sc_.commits[0].cfg;
     for (int i = 0; i < 4; ++i) tick();
     running_ = true;
@@ -133,7 +141,10 @@ class BenchImpl {
     res_.model_counters = model_.counters();
     write(rm::SNAPSHOT::kOffset, 1);
     res_.rtl_counters = nic::decode_telemetry([this](std::uint32_t a) { return read(a); },
-                                              static_cast<std::uint32_t>(sc_.params.num_tenants), {.status = true});
+                                              static_cast<std::uint32_t>(sc_.params.num_tenants),
+                                              {.status = true, .sources = bench_sources()});
+    res_.rtl_spoofed = res_.rtl_counters.spoofed;
+    for (std::uint32_t s = 0; s < bench_sources(); ++s) res_.model_spoofed.push_back(model_.spoofed(s));
     for (int d = 0; d < 2; ++d) collect(static_cast<Direction>(d));
     std::sort(res_.rtl.begin(), res_.rtl.end(),
               [](const RtlFrame& a, const RtlFrame& b) { return a.last_cycle < b.last_cycle; });
@@ -234,7 +245,7 @@ class BenchImpl {
         const std::size_t idx = in_flight_[d].front();
         in_flight_[d].pop_front();
         res_.arrival[idx] = now_;
-        const std::uint64_t id = model_.push(static_cast<Direction>(d), sc_.offers[idx].bytes, now_);
+        const std::uint64_t id = model_.push(static_cast<Direction>(d), sc_.offers[idx].bytes, now_, sc_.offers[idx].source);
         // Model ids count arrivals (both directions interleaved); map them to offers.
         id_to_offer_.resize(std::max<std::size_t>(id_to_offer_.size(), id + 1));
         id_to_offer_[id] = idx;
@@ -262,6 +273,8 @@ class BenchImpl {
       src_[d]->drive();
       sink_[d]->drive();
     }
+    // The TX frame on the bus (the oldest one not through its tlast) names its source.
+    t.s_axis_tx_tuser = in_flight_[0].empty() ? 0 : static_cast<CData>(sc_.offers[in_flight_[0].front()].source);
     for (const Pause& p : sc_.pauses) {
       if (running_ && now_ + 1 >= p.begin && now_ + 1 < p.end) {
         (p.dir == Direction::kTx ? t.m_axis_tx_tready : t.m_axis_rx_tready) = 0;

@@ -33,6 +33,8 @@ struct RunResult {
   std::vector<std::uint64_t> commit_cycle;     // per scenario commit: cycle of COMMIT.GO
   refmodel::Telemetry rtl_counters;             // SNAPSHOT after the drain
   refmodel::Telemetry model_counters;
+  std::vector<std::uint64_t> rtl_spoofed;      // SRC_SPOOF per source, SNAPSHOT after the drain
+  std::vector<std::uint64_t> model_spoofed;    // the model's spoofed(source), same sources
   std::uint64_t end_cycle = 0;
   bool drained = false;                        // the model went idle and the outputs quiet
 };
@@ -58,5 +60,8 @@ bool coverage_build();
 
 // NumTenants, CryptoSlots, DataWidth/8, BufferBytes of the Verilated top in this binary.
 refmodel::Params bench_params();
+
+// NumSources of the Verilated top in this binary.
+std::uint32_t bench_sources();
 
 }  // namespace nicsched::verif

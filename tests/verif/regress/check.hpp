@@ -29,6 +29,7 @@ struct CheckReport {
   std::vector<std::string> failures;  // empty: the seed passed
   std::uint64_t frames_in = 0, delivered = 0, dropped = 0, ambiguous = 0;
   std::uint64_t exact_admissions = 0, sp_pairs_checked = 0;
+  std::uint64_t spoofs = 0, spoof_drops = 0;  // TX frames from bound sources naming another tenant; dropped
   bool fifo_order_checked = false;
   std::string stats() const;
 };

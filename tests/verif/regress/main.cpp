@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
   std::filesystem::create_directories(out_dir);
   std::uint64_t passed = 0, failed = 0;
   for (const std::uint64_t s : list) {
-    const verif::Scenario sc = verif::make_scenario(s, params, lim);
+    const verif::Scenario sc = verif::make_scenario(s, params, verif::bench_sources(), lim);
     const std::string fst = (std::filesystem::path(out_dir) / fmt::format("seed_{}.fst", s)).string();
     const auto t0 = std::chrono::steady_clock::now();
     const std::string cov =

@@ -185,7 +185,7 @@ refmodel::TenantConfig random_tenant(Rng& r, bool keeps_limits, const refmodel::
 
 }  // namespace
 
-Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, const ScenarioLimits& lim) {
+Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, std::uint32_t sources, const ScenarioLimits& lim) {
   Rng r(seed);
   Scenario sc;
   sc.seed = seed;
@@ -280,6 +280,23 @@ Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, const Scen
     }
   }
 
+  // ---- TX identity, in a stream of its own (the draws above and below are those of a seed
+  // without it): source binding in two seeds of three, each source bound (or not) to a
+  // random tenant, spoofs kept or dropped; every TX frame from a random source (a few
+  // beyond the table: unbound). The flows' rows name random tenants, so a bound source's
+  // frames name other tenants (spoofs), its own, or no row at all.
+  Rng rs(seed ^ 0x5B00F5ULL);
+  sc.tx_identity.source_mode = rs.chance(0.67);
+  for (std::uint32_t i = 0; i < sources; ++i) {
+    sc.tx_identity.sources.push_back({rs.chance(0.8), rs.range32(0, nt - 1), rs.chance(0.5)});
+  }
+  std::uint32_t bound = 0;
+  for (const auto& b : sc.tx_identity.sources) bound += b.bound ? 1 : 0;
+  for (Offer& o : sc.offers) {
+    if (o.dir == Direction::kTx) o.source = (sources == refmodel::kMaxSources || rs.chance(0.95)) ? rs.range32(0, sources - 1)
+                                                                         : rs.range32(sources, refmodel::kMaxSources - 1);
+  }
+
   // ---- mid-run commits: policy changes (limits, classifier, engine kept), a tenant
   // disabled while it is flooded (deterministic tail drops), egress switched off.
   std::string extras;
@@ -363,14 +380,14 @@ Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, const Scen
 
   sc.summary = fmt::format(
       "seed {}: {} tenants active, mode {}{}, {} flows, sizes {}, {} TX + {} RX frames over {} cycles, "
-      "engine {} B/cycle + {}, backpressure tx {:.2f} rx {:.2f}{}, {} pauses{}{}{}",
+      "engine {} B/cycle + {}, backpressure tx {:.2f} rx {:.2f}{}, {} pauses{}{}{}, tx identity {}",
       seed, active, regmap::to_string(cfg.arb_mode), cfg.control_level ? " + control level" : "", nflows, mix_names[static_cast<int>(mix)], frames[0],
       frames[1], sc.traffic_cycles, cfg.crypto_bytes_per_cycle, cfg.crypto_latency, sc.tx_backpressure,
       sc.rx_backpressure, sc.bursty_backpressure ? " bursty" : "", npause,
       std::string(malformed_on ? ", malformed frames" : "") + (host_frames_on ? ", short/non-IP frames" : ""),
       sc.axil_valid_idle > 0.0 ? fmt::format(", AXI4-Lite stalls {:.2f}/{:.2f}", sc.axil_valid_idle, sc.axil_ready_stall)
                                : std::string(),
-      extras);
+      extras, sc.tx_identity.source_mode ? fmt::format("source ({} of {} sources bound)", bound, sources) : std::string("headers"));
   return sc;
 }
 

@@ -17,6 +17,7 @@ struct Offer {
   std::uint64_t ready_cycle = 0;
   std::vector<std::uint8_t> bytes;
   std::string kind;  // "ok", "runt", "bad-ihl", "truncated", "unknown-etype" (for messages)
+  std::uint32_t source = 0;  // TX: s_axis_tx_tuser (the host queue it was posted on)
 };
 
 // A configuration committed once the bench reaches `cycle` (0: before traffic).
@@ -37,6 +38,7 @@ struct Scenario {
   std::string summary;                    // one line: what this seed exercises
   refmodel::Params params;
   std::vector<Commit> commits;            // commits[0] at cycle 0: the initial policy
+  nic::TxIdentityConfig tx_identity;      // written with the initial policy (docs/trust.md)
   std::vector<Offer> offers;              // sorted by ready_cycle per direction
   std::vector<Pause> pauses;
   double tx_backpressure = 0.0;           // probability tready low on a cycle (random)
@@ -53,7 +55,8 @@ struct ScenarioLimits {
   std::uint64_t max_cycles = 60000;
 };
 
-// Draws the scenario of `seed` for an instance with parameters `p`.
-Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, const ScenarioLimits& lim);
+// Draws the scenario of `seed` for an instance with parameters `p` and `sources` TX
+// sources with a binding (NumSources).
+Scenario make_scenario(std::uint64_t seed, const refmodel::Params& p, std::uint32_t sources, const ScenarioLimits& lim);
 
 }  // namespace nicsched::verif

@@ -16,7 +16,9 @@ using nic::CryptoOp;
 using nic::ParserCounters;
 using nic::Policy;
 using nic::QueueCounters;
+using nic::SourceBinding;
 using nic::Telemetry;
+using nic::TxIdentityConfig;
 using TenantPolicy = nic::TenantConfig;
 
 }  // namespace nicsched::host

@@ -132,12 +132,6 @@ class NicModel final : public drivers::RegisterBus, public drivers::SimControl {
   [[nodiscard]] std::string describe() const override;
 
   [[nodiscard]] const MacStats& mac_stats() const;
-  // TX source -> tenant bindings (docs/trust.md), for frames arriving from now on; empty:
-  // every source unbound (header-only). SimError on the rtl backend for a non-empty table
-  // (no s_axis_tx_tuser yet), and for a binding to a tenant the NIC lacks.
-  void set_tx_sources(const refmodel::SourceTable& sources);
-  // TX frames from `source` whose headers named another tenant while it was bound.
-  [[nodiscard]] std::uint64_t tx_spoofed(std::uint32_t source) const;
   [[nodiscard]] std::uint32_t tenants() const { return cfg_.tenants; }
   [[nodiscard]] NicBackend backend() const { return cfg_.backend; }
   [[nodiscard]] const NicConfig& config() const { return cfg_; }

@@ -24,9 +24,15 @@ namespace nicsched::sim {
                                            const host::Capabilities& caps);
 
 // `p` with the scenario's classifier table (per tenant: control entry VLAN + DSCP EF,
-// bulk entry VLAN [+ UDP port for FL upload/download with encrypt/decrypt]) and default
-// action. A controller that writes policies (the agent) keeps the table by leaving
-// Policy::classifier unset, or by passing its policy through this.
+// bulk entry VLAN [+ UDP port for FL upload/download with encrypt/decrypt]), default
+// action and TX identity (scenario_tx_identity). A controller that writes policies (the
+// agent) keeps them by leaving Policy::classifier / tx_identity unset, or by passing its
+// policy through this.
 [[nodiscard]] host::Policy with_scenario_classifier(host::Policy p, const Scenario& s);
+
+// The scenario's TX identity (nic.tx_identity, nic.on_spoof; docs/trust.md): each tenant
+// sends from its own source, numbered as the tenant. Header-only: no source bound. Source:
+// each tenant's source bound to it, spoofs dropped or kept as nic.on_spoof says.
+[[nodiscard]] host::TxIdentityConfig scenario_tx_identity(const Scenario& s);
 
 }  // namespace nicsched::sim

@@ -38,19 +38,11 @@ inline constexpr std::uint32_t kNumClasses = nic::kNumClasses;  // 0 control, 1 
 inline constexpr std::uint32_t kPrioLevels = nic::kPrioLevels;  // T_CTRL.PRIORITY: 0 highest
 inline constexpr std::uint32_t kMaxTenants = nic::kMaxTenants;  // 6-bit tenant index in the register map
 
-// A TX source (a host queue, H2C channel or VF, named per frame by the trusted host side on
-// s_axis_tx_tuser) and the tenant it is bound to (docs/trust.md). Unbound: its frames are
-// classified by their headers alone (header-only mode). Bound: see classify_tx. Not in the
-// register map yet: RefModel::set_sources writes the table.
-struct SourceBinding {
-  bool bound = false;
-  std::uint32_t tenant = 0;
-  bool drop_spoofed = false;  // false: a spoofed frame is kept as the source's tenant
-  bool operator==(const SourceBinding&) const = default;
-};
-inline constexpr std::uint32_t kMaxSources = 64;  // a 6-bit source number
-// Per source; a source beyond the table is unbound (empty: header-only for every source).
-using SourceTable = std::vector<SourceBinding>;
+// TX sources and their bindings (docs/trust.md): the NIC's vocabulary (nicsched/nic/types.hpp,
+// SRC_BIND); classify_tx says what a binding does.
+using nic::SourceBinding;
+using nic::SourceTable;
+inline constexpr std::uint32_t kMaxSources = nic::kMaxSources;
 
 // Why the parser refused a frame (PARSER block counters; the values of the RTL's
 // nicsched_pkg::drop_reason_e).
