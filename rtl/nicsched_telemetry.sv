@@ -169,7 +169,8 @@ module nicsched_telemetry #(
       cnt_d.prs_buf_drop[d*64 +: 64]      = count_if(buf_drop_i[d], cnt_q.prs_buf_drop[d*64 +: 64]);
     end
     for (int i = 0; i < NumSources; i++) begin
-      cnt_d.src_spoof[i*64 +: 64] = cnt_q.src_spoof[i*64 +: 64] + {63'd0, spoof_i && (spoof_source_i == i[nicsched_pkg::SOURCE_W-1:0])};
+      cnt_d.src_spoof[i*64 +: 64] = count_if(spoof_i && spoof_source_i == i[nicsched_pkg::SOURCE_W-1:0],
+                                             cnt_q.src_spoof[i*64 +: 64]);
     end
   end
 
