@@ -47,7 +47,10 @@
 //     are enabled at that level (configuration), whether a deficit is positive (a flop,
 //     pos_q, kept beside the deficit), each tenant's refilled deficit (from the deficits,
 //     the registered quanta and the refill exponent, a flop: the exponent's compares and
-//     least-exponent search end in exp_q, not in the deficits);
+//     least-exponent search end in exp_q, not in the deficits); the length a grant would
+//     charge is not selected before it is used: both heads' "- 1", compares with the
+//     shifted quanta, "deficit - length" and their signs are made from the head registers
+//     side by side, and the eligibility (control head first) selects among the results;
 //   - every level's pick is computed in parallel and the top level selects one; inside
 //     a level both candidate masks (eligible tenants with credit, every eligible tenant)
 //     are picked from in parallel and whether any has credit selects;
@@ -132,7 +135,8 @@ module nicsched_arbiter #(
   // ---------------------------------------------------------------- ready before the heads
   logic                            sp_mode, use_dwrr, fifo_mode;
   logic [NumTenants-1:0]           t_backlog;   // a queue of the tenant holds frames
-  logic [NumTenants*LenW-1:0]      t_len;       // the length a grant charges (control head first)
+  logic [ExpN*NumQueues-1:0]       len_fits;    // [s][q]: 2^s quanta of q's tenant cover q's head
+  logic [ExpN*NumTenants-1:0]      debt_fits;   // [s][t]: 2^s quanta cover t's debt (or t has credit)
   logic [ExpN*NumTenants-1:0]      fits;        // [s][t]: 2^s quanta cover the debt and the head
   logic [NumTenants*DefW-1:0]      refill_add;  // 2^m quanta of the clock before
   logic [NumTenants*DefW-1:0]      def_plus;    // deficit + 2^m quanta
@@ -152,23 +156,32 @@ module nicsched_arbiter #(
     use_dwrr  = (mode_i == MODE_DWRR) || (mode_i == MODE_SP_DWRR);
     fifo_mode = (mode_i == MODE_FIFO);
     for (int t = 0; t < NumTenants; t++) begin
-      t_len[t*LenW +: LenW] = q_elig_i[2*t] ? q_len_i[2*t*LenW +: LenW] : q_len_i[(2*t+1)*LenW +: LenW];
       // The next clock's exponent, from this clock's flops, quanta and heads.
       // quantum * 2^s > x  <=>  quantum > floor(x / 2^s) (integers). The quantum's "0 counts
-      // as 1" is taken beside the compare (1 > x <=> x == 0), not before it.
+      // as 1" is taken beside the compare (1 > x <=> x == 0), not before it. Both heads'
+      // compares are made from the head registers side by side, and the eligibility only
+      // selects the one a grant would charge (control head first): the subtraction and the
+      // compares are not behind the eligibility.
       q_raw    = t_quantum_i[t*QuantumW +: QuantumW];
       q_zero   = q_raw == '0;
       quantum_d[t*QuantumW +: QuantumW] = q_zero ? QuantumW'(1) : q_raw;
       debt     = LenW'(-def_q[t*DefW +: DefW]);
-      len_zero = t_len[t*LenW +: LenW] == '0;
-      len_m1   = t_len[t*LenW +: LenW] - LenW'(1);
       for (int s = 0; s < ExpN; s++) begin
         debt_s = CmpW'(debt) >> s;
-        len_s  = CmpW'(len_m1) >> s;
-        fits[s*NumTenants + t] =
-            (pos_q[t] || (CmpW'(q_raw) > debt_s) || (q_zero && debt_s == '0)) &&
-            (!(q_elig_i[2*t] || q_elig_i[2*t+1]) || len_zero ||
-             (CmpW'(q_raw) > len_s) || (q_zero && len_s == '0));
+        debt_fits[s*NumTenants + t] = pos_q[t] || (CmpW'(q_raw) > debt_s) || (q_zero && debt_s == '0);
+      end
+      for (int c = 0; c < 2; c++) begin
+        len_zero = q_len_i[(2*t+c)*LenW +: LenW] == '0;
+        len_m1   = q_len_i[(2*t+c)*LenW +: LenW] - LenW'(1);
+        for (int s = 0; s < ExpN; s++) begin
+          len_s = CmpW'(len_m1) >> s;
+          len_fits[s*NumQueues + 2*t + c] = len_zero || (CmpW'(q_raw) > len_s) || (q_zero && len_s == '0);
+        end
+      end
+      for (int s = 0; s < ExpN; s++) begin
+        fits[s*NumTenants + t] = debt_fits[s*NumTenants + t] &&
+            (q_elig_i[2*t]   ? len_fits[s*NumQueues + 2*t] :
+             q_elig_i[2*t+1] ? len_fits[s*NumQueues + 2*t + 1] : 1'b1);
       end
       t_backlog[t] = q_backlog_i[2*t] || q_backlog_i[2*t+1];
       t_lvl[t*PrioW +: PrioW] = sp_mode ? t_prio_i[t*PrioW +: PrioW] : '0;
@@ -383,8 +396,10 @@ module nicsched_arbiter #(
     logic             refill;
     logic [LenW-1:0]  len;
     logic [4*DefW-1:0] cand;            // next deficit: kept, refilled, granted, both
+    logic [2*2*DefW-1:0] cand_head;     // [c]: granted, both, charging head c (0: control)
     logic [DefW-1:0]  len_less_def;     // frame length - deficit
     logic [3:0]       cand_pos;         // ... is positive (from the operands: see below)
+    logic [2*2-1:0]   cand_pos_head;    // [c]: granted, both, charging head c
     logic [1:0]       sel;              // {granted, refilled}
     def_d     = def_q;
     rr_last_d = rr_last_q;
@@ -397,22 +412,28 @@ module nicsched_arbiter #(
     // Every next deficit a tenant may get (kept, refilled, less the frame, both) and whether
     // it is positive are computed beside the pick, which then only selects among them.
     for (int t = 0; t < NumTenants; t++) begin
-      len = t_len[t*LenW +: LenW];
       cand[0*DefW +: DefW] = def_q[t*DefW +: DefW];
       cand[1*DefW +: DefW] = def_plus[t*DefW +: DefW];
-      cand[2*DefW +: DefW] = def_q[t*DefW +: DefW] - {{(DefW-LenW){1'b0}}, len};
-      // refilled less the frame: the frame comes off the deficit beside the refill's
-      // exponent and shift, so one add follows the shift, not an add and a subtraction
-      cand[3*DefW +: DefW] = cand[2*DefW +: DefW] + refill_add[t*DefW +: DefW];
-      len_less_def = {{(DefW-LenW){1'b0}}, len} - def_q[t*DefW +: DefW];
-      // Whether each is positive, from the operands rather than after the subtraction: the
-      // kept deficit's is pos_q; a refill always gives credit (m makes deficit + 2^m
-      // quanta > 0 for every backlogged tenant of the level: RefillCredit_A); less the
-      // frame, deficit > len (refilled: 2^m quanta > len - deficit).
+      // Less the frame, for each head side by side from the head registers; the eligibility
+      // selects the charged one (control head first) after the subtractions and compares.
+      for (int c = 0; c < 2; c++) begin
+        len = q_len_i[(2*t+c)*LenW +: LenW];
+        cand_head[(2*c+0)*DefW +: DefW] = def_q[t*DefW +: DefW] - {{(DefW-LenW){1'b0}}, len};
+        // refilled less the frame: the frame comes off the deficit beside the refill's
+        // exponent and shift, so one add follows the shift, not an add and a subtraction
+        cand_head[(2*c+1)*DefW +: DefW] = cand_head[(2*c+0)*DefW +: DefW] + refill_add[t*DefW +: DefW];
+        len_less_def = {{(DefW-LenW){1'b0}}, len} - def_q[t*DefW +: DefW];
+        // Whether each is positive, from the operands rather than after the subtraction:
+        // less the frame, deficit > len (refilled: 2^m quanta > len - deficit).
+        cand_pos_head[2*c+0] = $signed(def_q[t*DefW +: DefW]) > $signed({{(DefW-LenW){1'b0}}, len});
+        cand_pos_head[2*c+1] = $signed(refill_add[t*DefW +: DefW]) > $signed(len_less_def);
+      end
+      cand[2*DefW +: 2*DefW] = q_elig_i[2*t] ? cand_head[0 +: 2*DefW] : cand_head[2*DefW +: 2*DefW];
+      // The kept deficit's sign is pos_q; a refill always gives credit (m makes deficit +
+      // 2^m quanta > 0 for every backlogged tenant of the level: RefillCredit_A).
       cand_pos[0] = pos_q[t];
       cand_pos[1] = 1'b1;
-      cand_pos[2] = $signed(def_q[t*DefW +: DefW]) > $signed({{(DefW-LenW){1'b0}}, len});
-      cand_pos[3] = $signed(refill_add[t*DefW +: DefW]) > $signed(len_less_def);
+      cand_pos[3:2] = q_elig_i[2*t] ? cand_pos_head[1:0] : cand_pos_head[3:2];
       // A round ends: every backlogged tenant of the top level without credit gains 2^m quanta
       // (never at the control level, where every request has credit).
       refill = 1'b0;
