@@ -50,6 +50,10 @@ module arbiter_dwrr_formal #(
     .grant_ctrl_o()
   );
 
+  // Reset in the first clock: the abc engine's AIGER has no reset of its own
+  // (constraints/yosys/formal.sh); the sat engine sets it with -set-at 1 rst_ni 0.
+  initial assume (!rst_ni);
+
   always_comb begin
     for (int q = 0; q < NumQueues; q++) begin
       assume (q_len_i[q*LenW +: LenW] >= MinLen);

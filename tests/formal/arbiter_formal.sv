@@ -51,6 +51,10 @@ module arbiter_formal #(
     .grant_ctrl_o(grant_ctrl)
   );
 
+  // Reset in the first clock: the abc engine's AIGER has no reset of its own
+  // (constraints/yosys/formal.sh); the sat engine sets it with -set-at 1 rst_ni 0.
+  initial assume (!rst_ni);
+
   // What the queue manager guarantees: an eligible head is a queued frame of length >= 1.
   always_comb begin
     for (int q = 0; q < NumQueues; q++) begin
