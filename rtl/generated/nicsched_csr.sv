@@ -352,22 +352,22 @@ module nicsched_csr #(
   logic        wr_hit_tx_identity, rd_hit_tx_identity;  // address is TX_IDENTITY
   assign wr_blk_global_rel = wr_addr - 16'h0;
   assign wr_blk_global_in = ({16'h0, wr_blk_global_rel} < GLOBAL_SPAN);
-  assign wr_hit_id = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h0);
-  assign wr_hit_version = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h1);
-  assign wr_hit_caps0 = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h2);
-  assign wr_hit_caps1 = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h3);
-  assign wr_hit_ctrl = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h4);
-  assign wr_hit_commit = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h5);
-  assign wr_hit_snapshot = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h6);
-  assign wr_hit_counter_clear = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h7);
-  assign wr_hit_config_gen = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h8);
-  assign wr_hit_scratch = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h9);
-  assign wr_hit_status = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'hA);
-  assign wr_hit_cycle = wr_blk_global_in & (wr_blk_global_rel[15:3] == 13'h6);
-  assign wr_hit_crypto_engine = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h10);
-  assign wr_hit_default_action = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h11);
-  assign wr_hit_crypto_busy = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h12);
-  assign wr_hit_tx_identity = wr_blk_global_in & (wr_blk_global_rel[15:2] == 14'h13);
+  assign wr_hit_id = (wr_addr[15:2] == 14'h0);
+  assign wr_hit_version = (wr_addr[15:2] == 14'h1);
+  assign wr_hit_caps0 = (wr_addr[15:2] == 14'h2);
+  assign wr_hit_caps1 = (wr_addr[15:2] == 14'h3);
+  assign wr_hit_ctrl = (wr_addr[15:2] == 14'h4);
+  assign wr_hit_commit = (wr_addr[15:2] == 14'h5);
+  assign wr_hit_snapshot = (wr_addr[15:2] == 14'h6);
+  assign wr_hit_counter_clear = (wr_addr[15:2] == 14'h7);
+  assign wr_hit_config_gen = (wr_addr[15:2] == 14'h8);
+  assign wr_hit_scratch = (wr_addr[15:2] == 14'h9);
+  assign wr_hit_status = (wr_addr[15:2] == 14'hA);
+  assign wr_hit_cycle = (wr_addr[15:3] == 13'h6);
+  assign wr_hit_crypto_engine = (wr_addr[15:2] == 14'h10);
+  assign wr_hit_default_action = (wr_addr[15:2] == 14'h11);
+  assign wr_hit_crypto_busy = (wr_addr[15:2] == 14'h12);
+  assign wr_hit_tx_identity = (wr_addr[15:2] == 14'h13);
   assign rd_blk_global_rel = rd_addr - 16'h0;
   assign rd_blk_global_in = ({16'h0, rd_blk_global_rel} < GLOBAL_SPAN);
   assign rd_hit_id = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h0);
@@ -782,22 +782,22 @@ module nicsched_csr #(
   assign rd_hit_t_qlimit_bulk = rd_blk_tenant_in & (rd_blk_tenant_rel[4:2] == 3'h5);
   assign rd_hit_t_ctrl_rate = rd_blk_tenant_in & (rd_blk_tenant_rel[4:2] == 3'h6);
   assign rd_hit_t_ctrl_burst = rd_blk_tenant_in & (rd_blk_tenant_rel[4:2] == 3'h7);
-  logic        we_t_ctrl;  // T_CTRL is written this cycle
-  assign we_t_ctrl = wr_fire & wr_hit_t_ctrl;
-  logic        we_t_weight;  // T_WEIGHT is written this cycle
-  assign we_t_weight = wr_fire & wr_hit_t_weight;
-  logic        we_t_rate;  // T_RATE is written this cycle
-  assign we_t_rate = wr_fire & wr_hit_t_rate;
-  logic        we_t_burst;  // T_BURST is written this cycle
-  assign we_t_burst = wr_fire & wr_hit_t_burst;
-  logic        we_t_qlimit_ctrl;  // T_QLIMIT_CTRL is written this cycle
-  assign we_t_qlimit_ctrl = wr_fire & wr_hit_t_qlimit_ctrl;
-  logic        we_t_qlimit_bulk;  // T_QLIMIT_BULK is written this cycle
-  assign we_t_qlimit_bulk = wr_fire & wr_hit_t_qlimit_bulk;
-  logic        we_t_ctrl_rate;  // T_CTRL_RATE is written this cycle
-  assign we_t_ctrl_rate = wr_fire & wr_hit_t_ctrl_rate;
-  logic        we_t_ctrl_burst;  // T_CTRL_BURST is written this cycle
-  assign we_t_ctrl_burst = wr_fire & wr_hit_t_ctrl_burst;
+  logic        we_t_ctrl;  // T_CTRL's word of some element is written this cycle
+  assign we_t_ctrl = wr_fire & (wr_addr[4:2] == 3'h0);
+  logic        we_t_weight;  // T_WEIGHT's word of some element is written this cycle
+  assign we_t_weight = wr_fire & (wr_addr[4:2] == 3'h1);
+  logic        we_t_rate;  // T_RATE's word of some element is written this cycle
+  assign we_t_rate = wr_fire & (wr_addr[4:2] == 3'h2);
+  logic        we_t_burst;  // T_BURST's word of some element is written this cycle
+  assign we_t_burst = wr_fire & (wr_addr[4:2] == 3'h3);
+  logic        we_t_qlimit_ctrl;  // T_QLIMIT_CTRL's word of some element is written this cycle
+  assign we_t_qlimit_ctrl = wr_fire & (wr_addr[4:2] == 3'h4);
+  logic        we_t_qlimit_bulk;  // T_QLIMIT_BULK's word of some element is written this cycle
+  assign we_t_qlimit_bulk = wr_fire & (wr_addr[4:2] == 3'h5);
+  logic        we_t_ctrl_rate;  // T_CTRL_RATE's word of some element is written this cycle
+  assign we_t_ctrl_rate = wr_fire & (wr_addr[4:2] == 3'h6);
+  logic        we_t_ctrl_burst;  // T_CTRL_BURST's word of some element is written this cycle
+  assign we_t_ctrl_burst = wr_fire & (wr_addr[4:2] == 3'h7);
   logic [5:0]  rd_blk_tenant_idx;  // element addressed by the read
   assign rd_blk_tenant_idx = rd_addr[10:5];
   logic [NumTenants*1-1:0] t_ctrl_enable_sh_q;  // shadow copy
@@ -811,12 +811,10 @@ module nicsched_csr #(
   logic [NumTenants*24-1:0] t_qlimit_bulk_bytes_sh_q;  // shadow copy
   logic [NumTenants*24-1:0] t_ctrl_rate_bytes_per_kcycle_sh_q;  // shadow copy
   logic [NumTenants*24-1:0] t_ctrl_burst_bytes_sh_q;  // shadow copy
-  logic [10:0] wr_blk_tenant_idx;  // element addressed by the write
-  assign wr_blk_tenant_idx = wr_blk_tenant_rel[15:5];
   logic [NumTenants-1:0] wr_blk_tenant_sel;  // one-hot: element addressed by the write
   for (genvar i = 0; i < NumTenants; i++) begin : g_tenant
-    localparam logic [31:0] IDX = i;
-    assign wr_blk_tenant_sel[i] = wr_blk_tenant_in & ({21'h0, wr_blk_tenant_idx} == IDX);
+    localparam logic [10:0] ELEMENT = 11'(32'h80 + i);
+    assign wr_blk_tenant_sel[i] = (wr_addr[15:5] == ELEMENT);
     logic [0:0]  el_t_ctrl_enable_sh_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -1038,14 +1036,14 @@ module nicsched_csr #(
   assign rd_hit_cls_dscp_proto = rd_blk_classifier_in & (rd_blk_classifier_rel[4:2] == 3'h1);
   assign rd_hit_cls_port = rd_blk_classifier_in & (rd_blk_classifier_rel[4:2] == 3'h2);
   assign rd_hit_cls_action = rd_blk_classifier_in & (rd_blk_classifier_rel[4:2] == 3'h3);
-  logic        we_cls_vlan;  // CLS_VLAN is written this cycle
-  assign we_cls_vlan = wr_fire & wr_hit_cls_vlan;
-  logic        we_cls_dscp_proto;  // CLS_DSCP_PROTO is written this cycle
-  assign we_cls_dscp_proto = wr_fire & wr_hit_cls_dscp_proto;
-  logic        we_cls_port;  // CLS_PORT is written this cycle
-  assign we_cls_port = wr_fire & wr_hit_cls_port;
-  logic        we_cls_action;  // CLS_ACTION is written this cycle
-  assign we_cls_action = wr_fire & wr_hit_cls_action;
+  logic        we_cls_vlan;  // CLS_VLAN's word of some element is written this cycle
+  assign we_cls_vlan = wr_fire & (wr_addr[4:2] == 3'h0);
+  logic        we_cls_dscp_proto;  // CLS_DSCP_PROTO's word of some element is written this cycle
+  assign we_cls_dscp_proto = wr_fire & (wr_addr[4:2] == 3'h1);
+  logic        we_cls_port;  // CLS_PORT's word of some element is written this cycle
+  assign we_cls_port = wr_fire & (wr_addr[4:2] == 3'h2);
+  logic        we_cls_action;  // CLS_ACTION's word of some element is written this cycle
+  assign we_cls_action = wr_fire & (wr_addr[4:2] == 3'h3);
   logic [5:0]  rd_blk_classifier_idx;  // element addressed by the read
   assign rd_blk_classifier_idx = rd_addr[10:5];
   logic [NumClsEntries*12-1:0] cls_vlan_value_sh_q;  // shadow copy
@@ -1060,12 +1058,10 @@ module nicsched_csr #(
   logic [NumClsEntries*6-1:0] cls_action_tenant_sh_q;  // shadow copy
   logic [NumClsEntries*1-1:0] cls_action_class_sh_q;  // shadow copy
   logic [NumClsEntries*2-1:0] cls_action_crypto_op_sh_q;  // shadow copy
-  logic [10:0] wr_blk_classifier_idx;  // element addressed by the write
-  assign wr_blk_classifier_idx = wr_blk_classifier_rel[15:5];
   logic [NumClsEntries-1:0] wr_blk_classifier_sel;  // one-hot: element addressed by the write
   for (genvar i = 0; i < NumClsEntries; i++) begin : g_classifier
-    localparam logic [31:0] IDX = i;
-    assign wr_blk_classifier_sel[i] = wr_blk_classifier_in & ({21'h0, wr_blk_classifier_idx} == IDX);
+    localparam logic [10:0] ELEMENT = 11'(32'hC0 + i);
+    assign wr_blk_classifier_sel[i] = (wr_addr[15:5] == ELEMENT);
     logic [11:0] el_cls_vlan_value_sh_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -1476,20 +1472,18 @@ module nicsched_csr #(
   assign rd_blk_source_in = (rd_addr >= 16'h8000) & ({16'h0, rd_blk_source_rel} < SOURCE_SPAN);
   assign rd_hit_src_bind = rd_blk_source_in & (rd_blk_source_rel[3:2] == 2'h0);
   assign rd_hit_src_spoof = rd_blk_source_in & (rd_blk_source_rel[3:3] == 1'h1);
-  logic        we_src_bind;  // SRC_BIND is written this cycle
-  assign we_src_bind = wr_fire & wr_hit_src_bind;
+  logic        we_src_bind;  // SRC_BIND's word of some element is written this cycle
+  assign we_src_bind = wr_fire & (wr_addr[3:2] == 2'h0);
   logic [5:0]  rd_blk_source_idx;  // element addressed by the read
   assign rd_blk_source_idx = rd_addr[9:4];
   logic [NumSources*1-1:0] src_bind_bound_sh_q;  // shadow copy
   logic [NumSources*6-1:0] src_bind_tenant_sh_q;  // shadow copy
   logic [NumSources*1-1:0] src_bind_drop_spoof_sh_q;  // shadow copy
   logic [NumSources*64-1:0] src_spoof_count_snap_q;  // latched at snapshot
-  logic [11:0] wr_blk_source_idx;  // element addressed by the write
-  assign wr_blk_source_idx = wr_blk_source_rel[15:4];
   logic [NumSources-1:0] wr_blk_source_sel;  // one-hot: element addressed by the write
   for (genvar i = 0; i < NumSources; i++) begin : g_source
-    localparam logic [31:0] IDX = i;
-    assign wr_blk_source_sel[i] = wr_blk_source_in & ({20'h0, wr_blk_source_idx} == IDX);
+    localparam logic [11:0] ELEMENT = 12'(32'h800 + i);
+    assign wr_blk_source_sel[i] = (wr_addr[15:4] == ELEMENT);
     logic [0:0]  el_src_bind_bound_sh_q;
     always_ff @(posedge clk_i or negedge rst_ni) begin
       if (!rst_ni) begin
@@ -1776,7 +1770,7 @@ module nicsched_csr #(
 
   // Address bits [1:0] and unmapped data bits carry nothing.
   logic unused_bits;
-  assign unused_bits = ^{s_axil_awprot, s_axil_arprot, wr_addr, rd_addr, wr_data, wr_mask, wr_blk_global_rel, rd_blk_global_rel, wr_blk_parser_rel, rd_blk_parser_rel, wr_blk_tenant_rel, rd_blk_tenant_rel, wr_blk_classifier_rel, rd_blk_classifier_rel, wr_blk_crypto_stats_rel, rd_blk_crypto_stats_rel, rdn_blk_crypto_stats_rel, wr_blk_queue_stats_rel, rd_blk_queue_stats_rel, rdn_blk_queue_stats_rel, wr_blk_source_rel, rd_blk_source_rel};
+  assign unused_bits = ^{s_axil_awprot, s_axil_arprot, wr_addr, rd_addr, wr_data, wr_mask, wr_blk_global_rel, rd_blk_global_rel, wr_blk_global_in, wr_blk_parser_rel, rd_blk_parser_rel, wr_blk_tenant_rel, rd_blk_tenant_rel, wr_blk_classifier_rel, rd_blk_classifier_rel, wr_blk_crypto_stats_rel, rd_blk_crypto_stats_rel, rdn_blk_crypto_stats_rel, wr_blk_queue_stats_rel, rd_blk_queue_stats_rel, rdn_blk_queue_stats_rel, wr_blk_source_rel, rd_blk_source_rel};
 
 endmodule
 

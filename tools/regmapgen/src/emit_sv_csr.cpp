@@ -383,6 +383,15 @@ class CsrWriter {
     const std::uint32_t ob = offset_bits(b);
     for (const Register& r : b.registers) {
       const std::uint32_t lo = r.width == 64 ? 3 : 2;
+      if (ch == "wr" && whole_address_hit(b, r)) {
+        // The write's decode ends in every register's enable (and COMMIT's and SNAPSHOT's
+        // fires): the register's whole address compared at once, which is `in` and the
+        // offset match (the offset lies inside the span), without the subtraction and the
+        // two range compares in the path.
+        line(fmt::format("  assign wr_hit_{} = ({} == {});", reg(r), bits_of(addr, aw_ - 1, lo),
+                         sized(aw_ - lo, (b.base + r.offset) >> lo)));
+        continue;
+      }
       std::string match;
       if (ob > lo) {
         match = fmt::format(" & ({}_blk_{}_rel[{}:{}] == {})", ch, n, ob - 1, lo, sized(ob - lo, r.offset >> lo));
@@ -390,6 +399,18 @@ class CsrWriter {
       line(fmt::format("  assign {}_hit_{} = {}_blk_{}_in{};", ch, reg(r), ch, n, match));
     }
   }
+
+  // A register of a single block whose write hit compares the whole address: the block's
+  // base is aligned to the register's width, so base + offset names its word exactly.
+  static bool whole_address_hit(const Block& b, const Register& r) {
+    return !b.array && b.base % (r.width == 64 ? 8 : 4) == 0;
+  }
+  static std::string bits_of(const std::string& v, std::uint32_t hi, std::uint32_t lo) {
+    return fmt::format("{}[{}:{}]", v, hi, lo);
+  }
+  // An array block whose base is a multiple of its stride: an element's address bits above
+  // the stride are (base >> stride bits) + its index, and the bits below are the word in it.
+  static bool stride_aligned(const Block& b) { return b.array && b.base % b.array->stride == 0; }
 
   void block(const Block& b) {
     const std::string n = blk(b);
@@ -410,7 +431,15 @@ class CsrWriter {
     decode(b, "wr");
     decode(b, "rd");
     for (const Register& r : b.registers) {
-      if (r.writable()) {
+      if (!r.writable()) continue;
+      if (stride_aligned(b)) {
+        // the word inside an element; the element's select (below) names the block and index
+        const std::uint32_t lo = r.width == 64 ? 3 : 2;
+        line(fmt::format("  logic        we_{0};  // {1}'s word of some element is written this cycle", reg(r), r.name));
+        line(fmt::format("  assign we_{} = wr_fire{};", reg(r),
+                         ob > lo ? fmt::format(" & ({} == {})", bits_of("wr_addr", ob - 1, lo), sized(ob - lo, r.offset >> lo))
+                                 : std::string{}));
+      } else {
         line(fmt::format("  logic        we_{0};  // {1} is written this cycle", reg(r), r.name));
         line(fmt::format("  assign we_{0} = wr_fire & wr_hit_{0};", reg(r)));
       }
@@ -459,14 +488,21 @@ class CsrWriter {
     const std::string cb = count_body(b);
     bool any_write = false;
     for (const Register& r : b.registers) any_write = any_write || r.writable();
+    const std::uint32_t iw = aw_ - ob;
     if (any_write) {
-      line(fmt::format("  logic {:<7}wr_blk_{}_idx;  // element addressed by the write", range(aw_ - ob), n));
-      line(fmt::format("  assign wr_blk_{0}_idx = wr_blk_{0}_rel[{1}:{2}];", n, aw_ - 1, ob));
+      if (!stride_aligned(b)) {
+        line(fmt::format("  logic {:<7}wr_blk_{}_idx;  // element addressed by the write", range(iw), n));
+        line(fmt::format("  assign wr_blk_{0}_idx = wr_blk_{0}_rel[{1}:{2}];", n, aw_ - 1, ob));
+      }
       line(fmt::format("  logic [{}-1:0] wr_blk_{}_sel;  // one-hot: element addressed by the write", cb, n));
     }
     line(fmt::format("  for (genvar i = 0; i < {}; i++) begin : g_{}", cb, n));
-    if (any_write) {
-      const std::uint32_t iw = aw_ - ob;
+    if (any_write && stride_aligned(b)) {
+      // element i's address bits above the stride, compared at once: the same as `in` and
+      // index == i (i < the count), without the subtraction and range compares in the path
+      line(fmt::format("    localparam logic [{}:0] ELEMENT = {}'(32'h{:X} + i);", iw - 1, iw, b.base >> ob));
+      line(fmt::format("    assign wr_blk_{}_sel[i] = ({} == ELEMENT);", n, bits_of("wr_addr", aw_ - 1, ob)));
+    } else if (any_write) {
       line("    localparam logic [31:0] IDX = i;");
       const std::string idx = iw < 32 ? fmt::format("{{{}'h0, wr_blk_{}_idx}}", 32 - iw, n) : "wr_blk_" + n + "_idx";
       line(fmt::format("    assign wr_blk_{0}_sel[i] = wr_blk_{0}_in & ({1} == IDX);", n, idx));
@@ -713,6 +749,11 @@ class CsrWriter {
     if (wide_writes_) s += ", wr_data64, wr_mask64, wr_word64";
     for (const Block& b : map_.blocks) {
       s += fmt::format(", wr_blk_{0}_rel, rd_blk_{0}_rel", blk(b));
+      // the write's hits compare whole addresses (see decode)
+      if (std::all_of(b.registers.begin(), b.registers.end(),
+                      [&](const Register& r) { return whole_address_hit(b, r); })) {
+        s += fmt::format(", wr_blk_{}_in", blk(b));
+      }
       if (has_ram_snapshot(b)) s += fmt::format(", rdn_blk_{}_rel", blk(b));
     }
     line("  // Address bits [1:0] and unmapped data bits carry nothing.");
