@@ -167,6 +167,32 @@ TEST_CASE("tiny map: generated RTL is lint-clean under verilator -Wall at severa
   std::filesystem::remove_all(dir);
 }
 
+TEST_CASE("tiny map: a write decodes whole addresses, and an array off its stride keeps the subtraction") {
+  // PORT at 0x100 (a multiple of its 0x10 stride): element i is address bits [11:4] ==
+  // 0x10 + i, no subtraction; TOP's registers are their word addresses.
+  const auto aligned = code_only(file_of(tiny_files(), "rtl/generated/nicsched_csr.sv"));
+  check_contains(aligned, {"assign wr_hit_mode = (wr_addr[11:2] == 10'h1);",
+                           "assign wr_hit_limit64 = (wr_addr[11:3] == 9'h2);",
+                           "localparam logic [7:0] ELEMENT = 8'(32'h10 + i);",
+                           "assign wr_blk_port_sel[i] = (wr_addr[11:4] == ELEMENT);",
+                           "assign we_p_cfg = wr_fire & (wr_addr[3:2] == 2'h1);"});
+  CHECK_THAT(aligned, !Contains("wr_blk_port_idx"));
+  // At 0x104 the element's bits are not the address's: the select subtracts the base.
+  const auto files = rg::generate(rg::parse_map(replaced(kTinyMap, "base: 0x100", "base: 0x104"), "tiny.yaml"));
+  const auto off = code_only(file_of(files, "rtl/generated/nicsched_csr.sv"));
+  check_contains(off, {"assign wr_blk_port_idx = wr_blk_port_rel[11:4];",
+                       "assign wr_blk_port_sel[i] = wr_blk_port_in & ({24'h0, wr_blk_port_idx} == IDX);",
+                       "assign we_p_cfg = wr_fire & wr_hit_p_cfg;"});
+  const auto dir = fresh_dir("offstride");
+  rg::write_files(files, dir);
+  const std::string cmd = "verilator --lint-only -Wall -GNumPorts=3 " +
+                          (dir / "rtl/generated/nicsched_regs_pkg.sv").string() + " " +
+                          (dir / "rtl/generated/nicsched_csr.sv").string() + " --top-module nicsched_csr 2>&1";
+  INFO(cmd);
+  CHECK(std::system(cmd.c_str()) == 0);
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("write_files writes every file once and leaves unchanged files untouched") {
   const auto dir = fresh_dir("write");
   const auto files = tiny_files();
