@@ -437,7 +437,7 @@ class CsrWriter {
         const std::uint32_t lo = r.width == 64 ? 3 : 2;
         line(fmt::format("  logic        we_{0};  // {1}'s word of some element is written this cycle", reg(r), r.name));
         line(fmt::format("  assign we_{} = wr_fire{};", reg(r),
-                         ob > lo ? fmt::format(" & ({} == {})", bits_of("wr_addr", ob - 1, lo), sized(ob - lo, r.offset >> lo))
+                         ob > lo ? fmt::format(" & ({} == {})", rel_bits(b, "wr", ob - 1, lo), sized(ob - lo, r.offset >> lo))
                                  : std::string{}));
       } else {
         line(fmt::format("  logic        we_{0};  // {1} is written this cycle", reg(r), r.name));
