@@ -9,8 +9,9 @@ MUXF7/8/9 counted with the LUT before them. Each group's estimate is the slowest
 the cell-delay model DELAY_NS below (per LUT, CARRY4 stage and MUXF, plus clock-to-Q and
 setup once), so a path of many carry stages and one of many LUTs are told apart.
 Block RAM outputs start paths; a distributed RAM's (or SRL's) output is one level (a LUT's
-delay) after its read address, and every input of a RAM (data, enable, addresses) ends
-paths like a flop's D (grouped by the RAM's first output net, "(RAM inputs)"). Flops are
+delay) after the read address of its own port (DOA after ADDRA, DPO after DPRA, SPO after A;
+an output the script does not know follows every address), and every input of a RAM (data,
+enable, addresses) ends paths like a flop's D (grouped by the RAM's first output net, "(RAM inputs)"). Flops are
 grouped by the name of their Q net with the bit index dropped (`u_pad.lanes_q`, `out_o`);
 --split NAME=FIELD:LO:HI,... names bit ranges of a group (e.g. a timing wrapper's out_o by
 port). --outputs: the top's output ports end paths too (group "NAME (output)"), for a block
@@ -79,6 +80,23 @@ def is_read_address(port):
     return port.startswith(('ADDR', 'DPRA')) or re.fullmatch(r'A\d?', port) is not None
 
 
+def reads_through(out_port, in_port):
+    """Whether an asynchronous RAM's or SRL's output port follows this read-address input.
+    Each port of a multi-port LUT RAM reads at its own address (RAM32M16's DOA at ADDRA only,
+    RAM32X1D's DPO at DPRA, its SPO at A); an output not of these forms (an SRL's Q, a
+    single-port RAM's O) follows every address input, which can only overstate a path."""
+    if not is_read_address(in_port):
+        return False
+    m = re.fullmatch(r'DO([A-H])', out_port)
+    if m:
+        return in_port == 'ADDR' + m.group(1)
+    if out_port == 'DPO':
+        return in_port.startswith('DPRA')
+    if out_port == 'SPO':
+        return not in_port.startswith('DPRA')
+    return True
+
+
 class Path:
     """The slowest path found into a net: its delay, cells counted by kind, cells in order."""
     __slots__ = ('ns', 'counts', 'cells')
@@ -127,13 +145,14 @@ def main():
         for i, b in enumerate(w['bits']):
             if isinstance(b, int):
                 names.setdefault(b, []).append((n, i))
-    driver = {}
+    driver, driver_port = {}, {}
     for cn, c in cells.items():
         for p, d in c['port_directions'].items():
             if d == 'output':
                 for b in c['connections'][p]:
                     if isinstance(b, int):
                         driver[b] = c
+                        driver_port[b] = p
 
     memo = {}
     no_cells = {'lut': 0, 'carry4': 0, 'muxf': 0}
@@ -148,7 +167,7 @@ def main():
         memo[bit] = Path(0.0, dict(no_cells), ['loop'])
         best = None
         for p, d in c['port_directions'].items():
-            if d == 'input' and (c['type'] not in ASYNC_RAMS or is_read_address(p)):
+            if d == 'input' and (c['type'] not in ASYNC_RAMS or reads_through(driver_port[bit], p)):
                 for b in c['connections'][p]:
                     r = slowest(b)
                     if best is None or r.key() > best.key():

@@ -6,6 +6,7 @@ with the estimate of the cell-delay model (0.5 ns a LUT, 0.1 ns a CARRY4 or MUXF
 clock-to-Q and setup per path):
   a_q -> LUT2 -> LUT2 -> RAM64M ADDRA (async read, one level) -> DOA -> LUT2 -> b_q  4 levels 2.5 ns
   a_q -> LUT1 x 3 -> RAM64M DIA (write data: an endpoint, not a path through it)   3 levels 2.0 ns
+           and the same net -> RAM64M ADDRB (port B's read address: DOB, not DOA, follows it)
   RAMB36E2 DOUTA (registered: a start) -> CARRY4 -> c_q                             1 level  0.6 ns
   b_q -> RAM64M WE                                                                  0 levels 0.5 ns
   a_q -> CARRY4 x 6 -> LUT2 -> d_q (7 levels, 1.6 ns); a_q -> LUT1 x 2 -> LUT2 -> d_q  3 levels 2.0 ns
@@ -13,7 +14,8 @@ clock-to-Q and setup per path):
   a_q -> LUT2 -> LUT2 -> output port out_o (with --outputs)                        2 levels 1.5 ns
 If the script walked through the RAM's data input (the bug the RAM counters exposed),
 b_q would count the three write-data LUTs (5 levels), and the RAM's own group would follow its
-output back into itself; if it treated the block RAM as logic, c_q would count b_q's
+output back into itself; if it let every port's output follow every read address, b_q would
+count port B's three address LUTs (5 levels, 3.0 ns); if it treated the block RAM as logic, c_q would count b_q's
 path behind it; if it ranked paths by levels instead of delay, d_q would report the carry
 chain. The model's constants are pinned here: a change to them must change this test.
 Usage: test_logic_depth.py --tool constraints/yosys/logic_depth.py
@@ -44,7 +46,8 @@ def netlist():
         'lw2': cell('LUT1', I0=(i, [14]), O=(o, [15])),
         'lw': cell('LUT1', I0=(i, [15]), O=(o, [13])),
         'ram': cell('RAM64M', WCLK=(i, clk), WE=(i, [22]), ADDRA=(i, [12, '0', '0', '0', '0', '0']),
-                    ADDRD=(i, ['0'] * 6), DIA=(i, [13]), DOA=(o, [20])),
+                    ADDRB=(i, [13, '0', '0', '0', '0', '0']), ADDRD=(i, ['0'] * 6), DIA=(i, [13]),
+                    DOA=(o, [20]), DOB=(o, [23])),
         'l4': cell('LUT2', I0=(i, [20]), I1=(i, [10]), O=(o, [21])),
         'fb': cell('FDRE', C=(i, clk), D=(i, [21]), Q=(o, [22])),
         'bram': cell('RAMB36E2', CLKARDCLK=(i, clk), ADDRARDADDR=(i, [22]), DOUTADOUT=(o, [30])),
