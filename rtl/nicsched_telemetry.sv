@@ -9,8 +9,10 @@
 // Event counters per queue (Q_ENQ/TX/DROP_*, Q_LAT_*) and per tenant (CR_*_BYTES/PKTS) live
 // in RAM, one nicsched_counter_ram per event source and direction, with their snapshot
 // (snapshot_i: the CSR's SNAPSHOT, in the clock whose edge takes it). The CSR reads them by
-// element: *_snap_o is the snapshot of element q_rd_idx_i / t_rd_idx_i (both directions
-// added; Q_LAT_MAX the larger), registered, as it is after the edge. Every other output is
+// element: *_snap_o loads the snapshot of element q_rd_idx_i / t_rd_idx_i (both directions
+// added; Q_LAT_MAX the larger) as it is after the edge, in a clock with snap_load_i (the
+// CSR's read enters its stage 1), and holds otherwise. The indices come from the CSR's
+// stage-0 address register, so the RAM read and the add start at flops. Every other output is
 // a live register that the CSR's snapshot copies at the same edge, so software reads one
 // consistent view, one clock behind the events.
 `default_nettype none
@@ -30,6 +32,7 @@ module nicsched_telemetry #(
   input  wire logic                         rst_ni,
   input  wire logic                         clear_i,          // COUNTER_CLEAR.GO
   input  wire logic                         snapshot_i,       // SNAPSHOT.GO (the CSR's snapshot_o)
+  input  wire logic                         snap_load_i,      // *_snap_o load (the CSR's snap_load_o)
   input  wire logic [QueueW-1:0]            q_rd_idx_i,       // queue read by the CSR (QUEUE_STATS)
   input  wire logic [TenantW-1:0]           t_rd_idx_i,       // tenant read by the CSR (CRYPTO_STATS)
   // parser pulses per direction [dir]
@@ -86,7 +89,7 @@ module nicsched_telemetry #(
   output logic [NumQueues*32-1:0]           q_depth_o,
   output logic [NumQueues*32-1:0]           q_depth_hwm_o,
   output logic [NumQueues*32-1:0]           q_depth_pkts_o,
-  // snapshots of the RAM counters: element q_rd_idx_i / t_rd_idx_i, registered
+  // snapshots of the RAM counters: element q_rd_idx_i / t_rd_idx_i, loaded with snap_load_i
   output logic [63:0]                       cr_tx_bytes_snap_o,
   output logic [63:0]                       cr_tx_pkts_snap_o,
   output logic [63:0]                       cr_rx_bytes_snap_o,
@@ -297,8 +300,8 @@ module nicsched_telemetry #(
     );
   end
 
-  // The CSR's read stage 1 takes these registers: both directions added (the add is off the
-  // datapath, between the RAM read and this register).
+  // The CSR's read stage 1 takes these registers, loaded as its read enters stage 1: both
+  // directions added (the add is off the datapath, between the RAM read and this register).
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       q_enq_pkts_snap_o   <= '0;
@@ -314,7 +317,7 @@ module nicsched_telemetry #(
       cr_tx_pkts_snap_o   <= '0;
       cr_rx_bytes_snap_o  <= '0;
       cr_rx_pkts_snap_o   <= '0;
-    end else begin
+    end else if (snap_load_i) begin
       q_enq_pkts_snap_o   <= add64(qo_snap[0 +: 64], qo_snap[QoW + 0 +: 64]);
       q_enq_bytes_snap_o  <= add64(qo_snap[64 +: 64], qo_snap[QoW + 64 +: 64]);
       q_drop_pkts_snap_o  <= add64(qo_snap[128 +: 64], qo_snap[QoW + 128 +: 64]);

@@ -147,6 +147,7 @@ module nicsched_top #(
   localparam int QSnapIdxW = $clog2(nicsched_regs_pkg::NUM_QUEUES_MAX);
   localparam int TSnapIdxW = $clog2(nicsched_regs_pkg::NUM_TENANTS_MAX);
   logic                       snapshot_fire;
+  logic                       snap_load;
   logic [QSnapIdxW-1:0]       q_snap_idx;
   logic [TSnapIdxW-1:0]       t_snap_idx;
   logic [63:0]                cr_tx_bytes, cr_tx_pkts, cr_rx_bytes, cr_rx_pkts;
@@ -270,6 +271,7 @@ module nicsched_top #(
     .q_depth_hwm_bytes_i          (q_depth_hwm),
     .q_depth_pkts_count_i         (q_depth_pkts),
     .snapshot_o                   (snapshot_fire),
+    .snap_load_o                  (snap_load),
     .crypto_stats_snap_idx_o      (t_snap_idx),
     .queue_stats_snap_idx_o       (q_snap_idx)
   );
@@ -560,6 +562,7 @@ module nicsched_top #(
     .rst_ni,
     .clear_i            (clear_we && clear_go),
     .snapshot_i         (snapshot_fire),
+    .snap_load_i        (snap_load),
     .q_rd_idx_i         (q_snap_idx[QueueW-1:0]),
     .t_rd_idx_i         (t_snap_idx[TenantW-1:0]),
     .prs_frames_i       (cnt_frames),

@@ -4,11 +4,12 @@
 // Bus: AXI4-Lite slave, 16-bit byte address (bits [1:0] ignored), 32-bit data.
 //   AW and W are accepted independently into one-entry holding registers; a write is
 //   performed in the cycle both are present and the B channel is free, and BVALID rises
-//   in the next cycle. A read goes through a three-stage pipeline, so that no clock
-//   period holds more than a part of the read decode and mux: its address is registered
-//   (AR handshake); stage 1 decodes it and, in each block, selects the addressed word by
-//   address bits alone; stage 2 combines the blocks' registered words; RVALID rises three
-//   cycles after the AR handshake. A stalled R channel holds the pipeline (and then AR).
+//   in the next cycle. A read goes through a pipeline, so that no clock period holds more
+//   than a part of the read decode and mux: its address is registered (AR handshake) in
+//   stage 0, where the RAM snapshots outside read the addressed element from that
+//   register; stage 1 decodes it and, in each block, selects the addressed word by address
+//   bits alone; stage 2 combines the blocks' registered words; RVALID rises four cycles
+//   after the AR handshake. A stalled R channel holds the pipeline (and then AR).
 //   With BREADY/RREADY high, one write and one read complete every clock. Every VALID and
 //   READY output comes from a flop: no combinational path from any input to any output.
 //   Responses: DECERR where no register is mapped (or an array element >= its count),
@@ -27,14 +28,14 @@
 //             writing 1 clears them; <reg>_<field>_o is the sticky value.
 //   Array blocks: one port carries every element, element i at [i*W +: W].
 //   snapshot: ram  the snapshot is held outside this block (in RAM) and read by element index:
-//             <block>_snap_idx_o is the element index of the read that is in stage 1 after the
-//             coming clock edge (the AR address when a read enters stage 1, else stage 1's);
-//             <reg>_<field>_i (one element wide) must be that element's snapshot value,
-//             registered at that edge as the value after the edge (with snapshot_o high, the live
-//             value before the edge), so that stage 1 sees it exactly as a latched copy here.
+//             <block>_snap_idx_o is the element index of the read in stage 0 (from a flop);
+//             in a clock with snap_load_o high (that read enters stage 1 at the edge),
+//             <reg>_<field>_i (one element wide) must load that element's snapshot value as it
+//             is after the edge (with snapshot_o high, the live value before the edge), and hold
+//             otherwise: stage 1 reads it as a copy latched when the read entered stage 1.
 //             snapshot_o is SNAPSHOT.GO = 1 in the clock whose edge latches the snapshot.
-//             These two outputs follow the AXI inputs in the same clock (they go to flops
-//             and RAM write enables of that block, not back to the bus).
+//             snapshot_o and snap_load_o follow the AXI inputs in the same clock (they go to
+//             flop enables and RAM write enables of that block, not back to the bus).
 //   Ports and registers change one cycle after the write's address and data are accepted.
 `default_nettype none
 
@@ -213,8 +214,9 @@ module nicsched_csr #(
   input  logic [NumSources*64-1:0] src_spoof_count_i,  // Frames
   // snapshot: ram registers
   output logic        snapshot_o,  // SNAPSHOT.GO = 1: snapshot at this clock's edge
-  output logic [5:0]  crypto_stats_snap_idx_o,  // element of CRYPTO_STATS in read stage 1 after this edge
-  output logic [6:0]  queue_stats_snap_idx_o  // element of QUEUE_STATS in read stage 1 after this edge
+  output logic        snap_load_o,  // the read in stage 0 enters stage 1 at this edge
+  output logic [5:0]  crypto_stats_snap_idx_o,  // element of CRYPTO_STATS in read stage 0
+  output logic [6:0]  queue_stats_snap_idx_o  // element of QUEUE_STATS in read stage 0
 );
 
   localparam logic [1:0] RESP_OKAY   = 2'b00;
@@ -241,7 +243,7 @@ module nicsched_csr #(
   logic [1:0]  bresp_q, rresp_q;
   logic [31:0] rdata_q;
   logic        wr_fire;  // the write is performed this cycle
-  logic        rd_fire;  // a read's address enters read stage 1 this cycle
+  logic        rd_fire;  // a read's address enters read stage 0 this cycle
   logic [15:0] wr_addr, ar_addr;  // the write's address; the read address offered or held
   logic [15:0] rd_addr;  // the address of the read in stage 1
   logic [31:0] wr_data, wr_mask;  // wr_mask: wstrb as a bit mask
@@ -249,13 +251,16 @@ module nicsched_csr #(
   logic [1:0]  wr_resp, rd_resp;  // rd_resp: of the read in stage 1
   logic [31:0] rd_data;  // of the read in stage 2
   logic        commit_fire, snapshot_fire;  // every shadow -> active / every snapshot latched
-  // Read pipeline: AR holding register -> stage 1 (address) -> stage 2 (block words) -> R.
+  // Read pipeline: AR holding register -> stage 0 (address: the RAM snapshots' element)
+  // -> stage 1 (address) -> stage 2 (block words) -> R.
+  logic [15:0] rd0_addr_q, rd0_addr;  // the address of the read in stage 0
+  logic        rd0_valid_q;  // a read is in stage 0
+  logic        rd0_free, rd0_adv;  // stage 0 can take a read now / its read moves to stage 1
   logic [15:0] rd1_addr_q;
   logic        rd1_valid_q, rd2_valid_q;  // a read is in stage 1 / stage 2
   logic [1:0]  rd2_resp_q;
   logic        rd_out_free, rd2_free, rd1_free;  // R / stage 2 / stage 1 can take a read now
   logic        rd1_adv;  // the read in stage 1 moves to stage 2 at this edge
-  logic [15:0] rdn_addr;  // the address in stage 1 after this edge
 
   assign s_axil_awready = ~aw_full_q;
   assign s_axil_wready  = ~w_full_q;
@@ -277,8 +282,10 @@ module nicsched_csr #(
   assign rd2_free = ~rd2_valid_q | rd_out_free;
   assign rd1_free = ~rd1_valid_q | rd2_free;
   assign rd1_adv = rd1_valid_q & rd2_free;
-  assign rd_fire = (ar_full_q | s_axil_arvalid) & rd1_free;
-  assign rdn_addr = rd_fire ? ar_addr : rd1_addr_q;
+  assign rd0_free = ~rd0_valid_q | rd1_free;
+  assign rd0_adv = rd0_valid_q & rd1_free;
+  assign rd0_addr = rd0_addr_q;
+  assign rd_fire = (ar_full_q | s_axil_arvalid) & rd0_free;
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -291,6 +298,8 @@ module nicsched_csr #(
       w_strb_q    <= 4'h0;
       bvalid_q    <= 1'b0;
       bresp_q     <= RESP_OKAY;
+      rd0_addr_q  <= 16'h0;
+      rd0_valid_q <= 1'b0;
       rd1_addr_q  <= 16'h0;
       rd1_valid_q <= 1'b0;
       rd2_valid_q <= 1'b0;
@@ -316,8 +325,10 @@ module nicsched_csr #(
         bvalid_q <= 1'b0;
       end
       // Each read stage moves on when the next one is free or frees up at this edge.
-      if (rd_fire) rd1_addr_q <= ar_addr;
-      if (rd1_free) rd1_valid_q <= rd_fire;
+      if (rd_fire) rd0_addr_q <= ar_addr;
+      if (rd0_free) rd0_valid_q <= rd_fire;
+      if (rd0_adv) rd1_addr_q <= rd0_addr_q;
+      if (rd1_free) rd1_valid_q <= rd0_valid_q;
       if (rd2_free) rd2_valid_q <= rd1_valid_q;
       if (rd1_adv) rd2_resp_q <= rd_resp;
       if (rd_out_free) begin
@@ -1318,9 +1329,9 @@ module nicsched_csr #(
   assign rd_hit_cr_slots_held = rd_blk_crypto_stats_in & (rd_blk_crypto_stats_rel[6:2] == 5'h10);
   logic [5:0]  rd_blk_crypto_stats_idx;  // element addressed by the read
   assign rd_blk_crypto_stats_idx = rd_addr[12:7];
-  logic [15:0] rdn_blk_crypto_stats_rel;  // rdn_addr relative to the block base
-  assign rdn_blk_crypto_stats_rel = rdn_addr - 16'h2000;
-  assign crypto_stats_snap_idx_o = rdn_blk_crypto_stats_rel[12:7];
+  logic [15:0] rd0_blk_crypto_stats_rel;  // rd0_addr relative to the block base
+  assign rd0_blk_crypto_stats_rel = rd0_addr - 16'h2000;
+  assign crypto_stats_snap_idx_o = rd0_addr[12:7];
   logic [NumTenants*64-1:0] cr_tx_busy_count_snap_q;  // latched at snapshot
   logic [NumTenants*64-1:0] cr_tx_wait_count_snap_q;  // latched at snapshot
   logic [NumTenants*64-1:0] cr_rx_busy_count_snap_q;  // latched at snapshot
@@ -1421,9 +1432,9 @@ module nicsched_csr #(
   assign rd_hit_q_depth_pkts = rd_blk_queue_stats_in & (rd_blk_queue_stats_rel[6:2] == 5'h13);
   logic [6:0]  rd_blk_queue_stats_idx;  // element addressed by the read
   assign rd_blk_queue_stats_idx = rd_addr[13:7];
-  logic [15:0] rdn_blk_queue_stats_rel;  // rdn_addr relative to the block base
-  assign rdn_blk_queue_stats_rel = rdn_addr - 16'h4000;
-  assign queue_stats_snap_idx_o = rdn_blk_queue_stats_rel[13:7];
+  logic [15:0] rd0_blk_queue_stats_rel;  // rd0_addr relative to the block base
+  assign rd0_blk_queue_stats_rel = rd0_addr - 16'h4000;
+  assign queue_stats_snap_idx_o = rd0_addr[13:7];
   logic [NumQueues*32-1:0] q_depth_bytes_snap_q;  // latched at snapshot
   logic [NumQueues*32-1:0] q_depth_hwm_bytes_snap_q;  // latched at snapshot
   logic [NumQueues*32-1:0] q_depth_pkts_count_snap_q;  // latched at snapshot
@@ -1553,6 +1564,7 @@ module nicsched_csr #(
   assign commit_fire = we_commit & wr_data[0];  // COMMIT.GO written 1
   assign snapshot_fire = we_snapshot & wr_data[0];  // SNAPSHOT.GO written 1
   assign snapshot_o = snapshot_fire;
+  assign snap_load_o = rd0_adv;
 
   // ---------------------------------------------------------------- responses and read data
   assign wr_resp = |{wr_hit_ctrl, wr_hit_commit, wr_hit_snapshot, wr_hit_counter_clear, wr_hit_scratch, wr_hit_status, wr_hit_crypto_engine, wr_hit_default_action, wr_hit_tx_identity, wr_hit_t_ctrl, wr_hit_t_weight, wr_hit_t_rate, wr_hit_t_burst, wr_hit_t_qlimit_ctrl, wr_hit_t_qlimit_bulk, wr_hit_t_ctrl_rate, wr_hit_t_ctrl_burst, wr_hit_cls_vlan, wr_hit_cls_dscp_proto, wr_hit_cls_port, wr_hit_cls_action, wr_hit_src_bind} ? RESP_OKAY :
@@ -1770,7 +1782,7 @@ module nicsched_csr #(
 
   // Address bits [1:0] and unmapped data bits carry nothing.
   logic unused_bits;
-  assign unused_bits = ^{s_axil_awprot, s_axil_arprot, wr_addr, rd_addr, wr_data, wr_mask, wr_blk_global_rel, rd_blk_global_rel, wr_blk_global_in, wr_blk_parser_rel, rd_blk_parser_rel, wr_blk_tenant_rel, rd_blk_tenant_rel, wr_blk_classifier_rel, rd_blk_classifier_rel, wr_blk_crypto_stats_rel, rd_blk_crypto_stats_rel, rdn_blk_crypto_stats_rel, wr_blk_queue_stats_rel, rd_blk_queue_stats_rel, rdn_blk_queue_stats_rel, wr_blk_source_rel, rd_blk_source_rel};
+  assign unused_bits = ^{s_axil_awprot, s_axil_arprot, wr_addr, rd_addr, wr_data, wr_mask, wr_blk_global_rel, rd_blk_global_rel, wr_blk_global_in, wr_blk_parser_rel, rd_blk_parser_rel, wr_blk_tenant_rel, rd_blk_tenant_rel, wr_blk_classifier_rel, rd_blk_classifier_rel, wr_blk_crypto_stats_rel, rd_blk_crypto_stats_rel, rd0_blk_crypto_stats_rel, wr_blk_queue_stats_rel, rd_blk_queue_stats_rel, rd0_blk_queue_stats_rel, wr_blk_source_rel, rd_blk_source_rel};
 
 endmodule
 

@@ -113,13 +113,23 @@ TEST_CASE("tiny map: a snapshot: ram register is read by element index from outs
   const auto files = rg::generate(rg::parse_map(replaced(kTinyMap, stat, stat + "        snapshot: ram\n"), "tiny.yaml"));
   const auto csr = file_of(files, "rtl/generated/nicsched_csr.sv");
   // One element wide (no NumPorts*16 vector), the index of the read and the snapshot trigger out.
+  // The read has a stage 0 whose address register gives the element (from flops, not from
+  // the AR channel and the pipeline's stalls), and the value loads as the read leaves it.
   check_contains(csr, {"input  logic [15:0] p_stat_depth_i,",
                        "output logic        snapshot_o,",
+                       "output logic        snap_load_o,",
                        "output logic [1:0]  port_snap_idx_o",
-                       "assign rdn_addr = rd_fire ? ar_addr : rd1_addr_q;",
+                       "assign rd_fire = (ar_full_q | s_axil_arvalid) & rd0_free;",
+                       "if (rd0_adv) rd1_addr_q <= rd0_addr_q;",
+                       "assign port_snap_idx_o = rd0_addr[",
                        "assign snapshot_o = snapshot_fire;",
+                       "assign snap_load_o = rd0_adv;",
                        "rd_word_port = {16'h0, p_stat_depth_i};"});
   CHECK_THAT(code_only(csr), !Contains("p_stat_depth_snap_q"));
+  // Without snapshot: ram registers the read has no stage 0 (three clocks, not four).
+  const auto plain = file_of(tiny_files(), "rtl/generated/nicsched_csr.sv");
+  check_contains(plain, {"assign rd_fire = (ar_full_q | s_axil_arvalid) & rd1_free;", "RVALID rises three cycles"});
+  CHECK_THAT(code_only(plain), !Contains("rd0_"));
   // The flop snapshot of TIME stays in the CSR.
   CHECK_THAT(code_only(csr), Contains("time_count_snap_q"));
   CHECK_THAT(file_of(files, "docs/registers.md"), Contains("*Snapshot (held in RAM).*"));

@@ -75,8 +75,9 @@ class PortRef {
 
 // The block outside the CSR that holds `snapshot: ram` registers, as the CSR's ports ask
 // (docs/rtl.md "Telemetry"): live values per element, a copy taken when snapshot_o is high
-// at an edge, and, registered at every edge, the snapshot of the element <block>_snap_idx_o
-// names (as it is after that edge) on the register's one-element _i port.
+// at an edge, and, loaded at an edge with snap_load_o high (held otherwise), the snapshot of
+// the element <block>_snap_idx_o names (as it is after that edge) on the register's
+// one-element _i port.
 class RamSnapshots {
  public:
   RamSnapshots() {
@@ -99,6 +100,8 @@ class RamSnapshots {
   template <class Port>
   void before_edge(const Port& port) {
     if (port("snapshot_o").get(0, 1) != 0) snap_ = live_;
+    load_ = port("snap_load_o").get(0, 1) != 0;
+    if (!load_) return;
     next_.clear();
     for (std::size_t i : regs_) {
       const auto& r = rm::kRegisters[i];
@@ -114,6 +117,7 @@ class RamSnapshots {
   // After the rising edge: the registered snapshot values on the _i ports.
   template <class FieldPort>
   void after_edge(const FieldPort& field_port) {
+    if (!load_) return;
     std::size_t n = 0;
     for (std::size_t i : regs_) {
       for (std::size_t k = 0; k < rm::kRegisters[i].fields.size(); ++k) {
@@ -127,6 +131,7 @@ class RamSnapshots {
   std::vector<std::size_t> regs_;  // indices of the snapshot: ram registers
   std::vector<std::vector<std::vector<std::uint64_t>>> live_, snap_;  // [reg][elem][field]
   std::vector<std::uint64_t> next_;
+  bool load_ = false;  // the _i ports load at this edge
 };
 
 template <class Model>

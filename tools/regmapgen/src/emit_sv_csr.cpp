@@ -110,11 +110,19 @@ class CsrWriter {
     line("// Bus: AXI4-Lite slave, " + std::to_string(aw_) + "-bit byte address (bits [1:0] ignored), 32-bit data.");
     line("//   AW and W are accepted independently into one-entry holding registers; a write is");
     line("//   performed in the cycle both are present and the B channel is free, and BVALID rises");
-    line("//   in the next cycle. A read goes through a three-stage pipeline, so that no clock");
-    line("//   period holds more than a part of the read decode and mux: its address is registered");
-    line("//   (AR handshake); stage 1 decodes it and, in each block, selects the addressed word by");
-    line("//   address bits alone; stage 2 combines the blocks' registered words; RVALID rises three");
-    line("//   cycles after the AR handshake. A stalled R channel holds the pipeline (and then AR).");
+    line("//   in the next cycle. A read goes through a pipeline, so that no clock period holds more");
+    if (ram_snapshots_) {
+      line("//   than a part of the read decode and mux: its address is registered (AR handshake) in");
+      line("//   stage 0, where the RAM snapshots outside read the addressed element from that");
+      line("//   register; stage 1 decodes it and, in each block, selects the addressed word by address");
+      line("//   bits alone; stage 2 combines the blocks' registered words; RVALID rises four cycles");
+      line("//   after the AR handshake. A stalled R channel holds the pipeline (and then AR).");
+    } else {
+      line("//   than a part of the read decode and mux: its address is registered (AR handshake);");
+      line("//   stage 1 decodes it and, in each block, selects the addressed word by address bits");
+      line("//   alone; stage 2 combines the blocks' registered words; RVALID rises three cycles after");
+      line("//   the AR handshake. A stalled R channel holds the pipeline (and then AR).");
+    }
     line("//   With BREADY/RREADY high, one write and one read complete every clock. Every VALID and");
     line("//   READY output comes from a flop: no combinational path from any input to any output.");
     line("//   Responses: DECERR where no register is mapped (or an array element >= its count),");
@@ -135,15 +143,15 @@ class CsrWriter {
     line("//             writing 1 clears them; <reg>_<field>_o is the sticky value.");
     line("//   Array blocks: one port carries every element, element i at [i*W +: W].");
     line("//   snapshot: ram  the snapshot is held outside this block (in RAM) and read by element index:");
-    line("//             <block>_snap_idx_o is the element index of the read that is in stage 1 after the");
-    line("//             coming clock edge (the AR address when a read enters stage 1, else stage 1's);");
-    line("//             <reg>_<field>_i (one element wide) must be that element's snapshot value,");
-    line("//             registered at that edge as the value after the edge (with snapshot_o high, the live");
-    line("//             value before the edge), so that stage 1 sees it exactly as a latched copy here.");
+    line("//             <block>_snap_idx_o is the element index of the read in stage 0 (from a flop);");
+    line("//             in a clock with snap_load_o high (that read enters stage 1 at the edge),");
+    line("//             <reg>_<field>_i (one element wide) must load that element's snapshot value as it");
+    line("//             is after the edge (with snapshot_o high, the live value before the edge), and hold");
+    line("//             otherwise: stage 1 reads it as a copy latched when the read entered stage 1.");
     line("//             snapshot_o is " + map_.snapshot.reg + "." + map_.snapshot.field +
          " = 1 in the clock whose edge latches the snapshot.");
-    line("//             These two outputs follow the AXI inputs in the same clock (they go to flops");
-    line("//             and RAM write enables of that block, not back to the bus).");
+    line("//             snapshot_o and snap_load_o follow the AXI inputs in the same clock (they go to");
+    line("//             flop enables and RAM write enables of that block, not back to the bus).");
     line("//   Ports and registers change one cycle after the write's address and data are accepted.");
     line("`default_nettype none");
     line();
@@ -224,9 +232,10 @@ class CsrWriter {
       pl.push_back("  // snapshot: ram registers");
       pl.push_back(fmt::format("  output logic        snapshot_o,  // {}.{} = 1: snapshot at this clock's edge",
                                map_.snapshot.reg, map_.snapshot.field));
+      pl.push_back("  output logic        snap_load_o,  // the read in stage 0 enters stage 1 at this edge");
       for (const Block& b : map_.blocks) {
         if (!has_ram_snapshot(b)) continue;
-        pl.push_back(fmt::format("  output logic {:<7}{}_snap_idx_o,  // element of {} in read stage 1 after this edge",
+        pl.push_back(fmt::format("  output logic {:<7}{}_snap_idx_o,  // element of {} in read stage 0",
                                  range(index_bits(b)), blk(b), b.name));
       }
     }
@@ -272,7 +281,7 @@ class CsrWriter {
     line("  logic [1:0]  bresp_q, rresp_q;");
     line("  logic [31:0] rdata_q;");
     line("  logic        wr_fire;  // the write is performed this cycle");
-    line("  logic        rd_fire;  // a read's address enters read stage 1 this cycle");
+    line(fmt::format("  logic        rd_fire;  // a read's address enters read stage {} this cycle", ram_snapshots_ ? 0 : 1));
     line(fmt::format("  logic {:<7}wr_addr, ar_addr;  // the write's address; the read address offered or held", a));
     line(fmt::format("  logic {:<7}rd_addr;  // the address of the read in stage 1", a));
     line("  logic [31:0] wr_data, wr_mask;  // wr_mask: wstrb as a bit mask");
@@ -280,13 +289,20 @@ class CsrWriter {
     line("  logic [1:0]  wr_resp, rd_resp;  // rd_resp: of the read in stage 1");
     line("  logic [31:0] rd_data;  // of the read in stage 2");
     line("  logic        commit_fire, snapshot_fire;  // every shadow -> active / every snapshot latched");
-    line("  // Read pipeline: AR holding register -> stage 1 (address) -> stage 2 (block words) -> R.");
+    if (ram_snapshots_) {
+      line("  // Read pipeline: AR holding register -> stage 0 (address: the RAM snapshots' element)");
+      line("  // -> stage 1 (address) -> stage 2 (block words) -> R.");
+      line(fmt::format("  logic {:<7}rd0_addr_q, rd0_addr;  // the address of the read in stage 0", a));
+      line("  logic        rd0_valid_q;  // a read is in stage 0");
+      line("  logic        rd0_free, rd0_adv;  // stage 0 can take a read now / its read moves to stage 1");
+    } else {
+      line("  // Read pipeline: AR holding register -> stage 1 (address) -> stage 2 (block words) -> R.");
+    }
     line(fmt::format("  logic {:<7}rd1_addr_q;", a));
     line("  logic        rd1_valid_q, rd2_valid_q;  // a read is in stage 1 / stage 2");
     line("  logic [1:0]  rd2_resp_q;");
     line("  logic        rd_out_free, rd2_free, rd1_free;  // R / stage 2 / stage 1 can take a read now");
     line("  logic        rd1_adv;  // the read in stage 1 moves to stage 2 at this edge");
-    if (ram_snapshots_) line(fmt::format("  logic {:<7}rdn_addr;  // the address in stage 1 after this edge", a));
     line();
     line("  assign s_axil_awready = ~aw_full_q;");
     line("  assign s_axil_wready  = ~w_full_q;");
@@ -308,8 +324,14 @@ class CsrWriter {
     line("  assign rd2_free = ~rd2_valid_q | rd_out_free;");
     line("  assign rd1_free = ~rd1_valid_q | rd2_free;");
     line("  assign rd1_adv = rd1_valid_q & rd2_free;");
-    line("  assign rd_fire = (ar_full_q | s_axil_arvalid) & rd1_free;");
-    if (ram_snapshots_) line("  assign rdn_addr = rd_fire ? ar_addr : rd1_addr_q;");
+    if (ram_snapshots_) {
+      line("  assign rd0_free = ~rd0_valid_q | rd1_free;");
+      line("  assign rd0_adv = rd0_valid_q & rd1_free;");
+      line("  assign rd0_addr = rd0_addr_q;");
+      line("  assign rd_fire = (ar_full_q | s_axil_arvalid) & rd0_free;");
+    } else {
+      line("  assign rd_fire = (ar_full_q | s_axil_arvalid) & rd1_free;");
+    }
     if (wide_writes_) {
       line();
       line("  // Writes to 64-bit registers: the addressed word's data, strobe mask and word mask.");
@@ -330,6 +352,10 @@ class CsrWriter {
     line("      w_strb_q    <= 4'h0;");
     line("      bvalid_q    <= 1'b0;");
     line("      bresp_q     <= RESP_OKAY;");
+    if (ram_snapshots_) {
+      line(fmt::format("      rd0_addr_q  <= {};", sized(aw_, 0)));
+      line("      rd0_valid_q <= 1'b0;");
+    }
     line(fmt::format("      rd1_addr_q  <= {};", sized(aw_, 0)));
     line("      rd1_valid_q <= 1'b0;");
     line("      rd2_valid_q <= 1'b0;");
@@ -355,8 +381,15 @@ class CsrWriter {
     line("        bvalid_q <= 1'b0;");
     line("      end");
     line("      // Each read stage moves on when the next one is free or frees up at this edge.");
-    line("      if (rd_fire) rd1_addr_q <= ar_addr;");
-    line("      if (rd1_free) rd1_valid_q <= rd_fire;");
+    if (ram_snapshots_) {
+      line("      if (rd_fire) rd0_addr_q <= ar_addr;");
+      line("      if (rd0_free) rd0_valid_q <= rd_fire;");
+      line("      if (rd0_adv) rd1_addr_q <= rd0_addr_q;");
+      line("      if (rd1_free) rd1_valid_q <= rd0_valid_q;");
+    } else {
+      line("      if (rd_fire) rd1_addr_q <= ar_addr;");
+      line("      if (rd1_free) rd1_valid_q <= rd_fire;");
+    }
     line("      if (rd2_free) rd2_valid_q <= rd1_valid_q;");
     line("      if (rd1_adv) rd2_resp_q <= rd_resp;");
     line("      if (rd_out_free) begin");
@@ -453,11 +486,11 @@ class CsrWriter {
       line(fmt::format("  logic {:<7}rd_blk_{}_idx;  // element addressed by the read", range(hi - ob + 1), n));
       line(fmt::format("  assign rd_blk_{}_idx = {};", n, rel_bits(b, "rd", hi, ob)));
       if (has_ram_snapshot(b)) {
-        // The element index the RAM outside reads for the read in stage 1 after this edge.
-        line(fmt::format("  logic {:<7}rdn_blk_{}_rel;  // rdn_addr relative to the block base", range(aw_), n));
-        line(fmt::format("  assign rdn_blk_{}_rel = rdn_addr - {};", n, sized(aw_, b.base)));
+        // The element index the RAM outside reads: the read's in stage 0 (flops).
+        line(fmt::format("  logic {:<7}rd0_blk_{}_rel;  // rd0_addr relative to the block base", range(aw_), n));
+        line(fmt::format("  assign rd0_blk_{}_rel = rd0_addr - {};", n, sized(aw_, b.base)));
         const std::uint32_t iw = hi - ob + 1;
-        const std::string bits = fmt::format("rdn_blk_{}_rel[{}:{}]", n, hi, ob);
+        const std::string bits = rel_bits(b, "rd0", hi, ob);
         line(fmt::format("  assign {}_snap_idx_o = {};", n,
                          iw < index_bits(b) ? fmt::format("{{{}'h0, {}}}", index_bits(b) - iw, bits) : bits));
       }
@@ -629,7 +662,10 @@ class CsrWriter {
     // Declared ahead of use in the register blocks above.
     trig(map_.commit, "commit_fire");
     trig(map_.snapshot, "snapshot_fire");
-    if (ram_snapshots_) line("  assign snapshot_o = snapshot_fire;");
+    if (ram_snapshots_) {
+      line("  assign snapshot_o = snapshot_fire;");
+      line("  assign snap_load_o = rd0_adv;");
+    }
     line();
   }
 
@@ -754,7 +790,7 @@ class CsrWriter {
                       [&](const Register& r) { return whole_address_hit(b, r); })) {
         s += fmt::format(", wr_blk_{}_in", blk(b));
       }
-      if (has_ram_snapshot(b)) s += fmt::format(", rdn_blk_{}_rel", blk(b));
+      if (has_ram_snapshot(b)) s += fmt::format(", rd0_blk_{}_rel", blk(b));
     }
     line("  // Address bits [1:0] and unmapped data bits carry nothing.");
     line("  logic unused_bits;");
