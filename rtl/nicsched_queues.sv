@@ -264,28 +264,30 @@ module nicsched_queues #(
                            (in_user_q.drop == nicsched_pkg::DROP_NONE);
 
   // where the next allocation pointer comes from (alloc_d and its bypass compare both
-  // select by it)
+  // select by it), worked out for both outcomes of the admission (alloc_src_acc: the frame
+  // ends here and is linked; alloc_src_rej: otherwise), so the admission, the end of the
+  // limit compare's carry chain, only chooses between the two
   typedef enum logic [1:0] {
     AllocKeep,    // alloc_q
     AllocFirst,   // cell 0 (the free list is built)
     AllocNext,    // the next free cell after alloc_q
     AllocRewind   // frame_start (a dropped frame's cells are free again)
   } alloc_src_e;
-  alloc_src_e alloc_src;
+  alloc_src_e alloc_src_acc, alloc_src_rej, alloc_src;
 
   always_comb begin
-    init_d      = init_q;
-    init_cnt_d  = init_cnt_q;
-    alloc_src   = AllocKeep;
-    free_tail_d = free_tail_q;
-    in_frame_d  = in_frame_q;
-    start_d     = start_q;
-    ovf_d       = ovf_q;
-    nx_we       = 1'b0;
-    nx_waddr    = free_tail_q;
-    nx_wdata    = free_head_i;
-    dw_we       = 1'b0;
-    dw_addr     = alloc_q;
+    init_d        = init_q;
+    init_cnt_d    = init_cnt_q;
+    alloc_src_acc = AllocKeep;
+    free_tail_d   = free_tail_q;
+    in_frame_d    = in_frame_q;
+    start_d       = start_q;
+    ovf_d         = ovf_q;
+    nx_we         = 1'b0;
+    nx_waddr      = free_tail_q;
+    nx_wdata      = free_head_i;
+    dw_we         = 1'b0;
+    dw_addr       = alloc_q;
 
     if (init_q) begin
       nx_we      = 1'b1;
@@ -293,9 +295,9 @@ module nicsched_queues #(
       nx_wdata   = init_cnt_q + 1'b1;
       init_cnt_d = init_cnt_q + 1'b1;
       if (init_cnt_q == LAST_CELL) begin
-        init_d      = 1'b0;
-        alloc_src   = AllocFirst;
-        free_tail_d = LAST_CELL;
+        init_d        = 1'b0;
+        alloc_src_acc = AllocFirst;
+        free_tail_d   = LAST_CELL;
       end
     end else begin
       if (free_valid_i) begin
@@ -304,17 +306,17 @@ module nicsched_queues #(
       end
       if (beat) begin
         if (!frame_ovf) begin
-          dw_we     = 1'b1;
-          alloc_src = AllocNext;
+          dw_we         = 1'b1;
+          alloc_src_acc = AllocNext;
         end
         start_d    = frame_start;
         ovf_d      = frame_ovf;
         in_frame_d = !in_last_q;
-        if (in_last_q && !enq) begin
-          alloc_src = AllocRewind;
-        end
       end
     end
+    // a frame that ends and is not linked: its cells are free again
+    alloc_src_rej = (!init_q && beat && in_last_q) ? AllocRewind : alloc_src_acc;
+    alloc_src     = enq ? alloc_src_acc : alloc_src_rej;
   end
 
   // bypass: the allocator reads next[alloc_d]; a same-edge write to it wins. The write
@@ -322,23 +324,27 @@ module nicsched_queues #(
   // only selects the compare (not a compare after the admission's select). The compares
   // are ANDed with their select, not muxed: Yosys's opt_share would merge muxed compares
   // of one operand into one compare after the mux.
+  // The pointer likewise: one select line per source, each the admission choosing between
+  // the two outcomes' sources, then an AND-OR of the sources (not a case on alloc_src,
+  // which Yosys would put after the admission's select).
   logic byp_keep, byp_first, byp_next, byp_rewind;
+  logic sel_keep, sel_next, sel_rewind;  // (AllocFirst: cell 0, nothing to OR in)
   always_comb begin
     byp_keep   = nx_we && (nx_waddr == alloc_q);
     byp_first  = nx_we && (nx_waddr == '0);
     byp_next   = nx_we && (nx_waddr == alloc_next);
     byp_rewind = nx_we && (in_frame_q ? (nx_waddr == start_q) : (nx_waddr == alloc_q));
-    byp_d      = (alloc_src == AllocKeep   && byp_keep)  ||
-                 (alloc_src == AllocFirst  && byp_first) ||
-                 (alloc_src == AllocNext   && byp_next)  ||
-                 (alloc_src == AllocRewind && byp_rewind);
-    unique case (alloc_src)
-      AllocKeep:  alloc_d = alloc_q;
-      AllocFirst: alloc_d = '0;
-      AllocNext:  alloc_d = alloc_next;
-      default:    alloc_d = frame_start;
-    endcase
+    sel_keep   = enq ? (alloc_src_acc == AllocKeep) : (alloc_src_rej == AllocKeep);
+    sel_next   = enq ? (alloc_src_acc == AllocNext) : (alloc_src_rej == AllocNext);
+    sel_rewind = enq ? (alloc_src_acc == AllocRewind) : (alloc_src_rej == AllocRewind);
+    byp_d      = (sel_keep && byp_keep) || (sel_next && byp_next) || (sel_rewind && byp_rewind) ||
+                 (!sel_keep && !sel_next && !sel_rewind && byp_first);
+    alloc_d    = ({CellW{sel_keep}} & alloc_q) | ({CellW{sel_next}} & alloc_next) |
+                 ({CellW{sel_rewind}} & frame_start);
   end
+  `NICSCHED_ASSERT(AllocSelect_A, alloc_d == (alloc_src == AllocKeep  ? alloc_q :
+                                              alloc_src == AllocFirst ? CellW'(0) :
+                                              alloc_src == AllocNext  ? alloc_next : frame_start))
   `NICSCHED_ASSERT(BypassIsWrite_A, byp_d == (nx_we && (nx_waddr == alloc_d)))
 
   // ---------------------------------------------------------------- queues
