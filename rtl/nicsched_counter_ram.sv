@@ -19,7 +19,9 @@
 // max for maxima): one read-modify-write per clock, no forwarding (the read is asynchronous).
 // So at every edge the logical counters move exactly as flops would: V(i) after the edge is
 // the value before it plus this clock's event, and a SNAPSHOT takes the values before the edge.
-// snap_o = P(rd_idx_i) as it will be after this edge (combinational; the parent registers it).
+// snap_o = P(rd_idx_i) as it is before this edge (combinational; the parent registers it): a
+// SNAPSHOT in this clock is not in it, so its select (the CSR's write decode) is not on the
+// read's path.
 `default_nettype none
 
 module nicsched_counter_ram #(
@@ -39,7 +41,7 @@ module nicsched_counter_ram #(
   input  wire logic [Width-1:0] ev_value_i,  // V(ev_idx_i) after this edge, if ev_valid_i
   // the CSR's snapshot read
   input  wire logic [IdxW-1:0]  rd_idx_i,
-  output logic      [Width-1:0] snap_o       // P(rd_idx_i) after this edge
+  output logic      [Width-1:0] snap_o       // P(rd_idx_i) before this edge
 );
   if (Depth < 1 || Width < 1) begin : g_bad_params
     $error("nicsched_counter_ram %m: Depth and Width must be at least 1");
@@ -98,13 +100,11 @@ module nicsched_counter_ram #(
     end
   end
 
-  // The snapshot of rd_idx_i after this edge: P, or with snapshot_i the live value before it.
+  // The snapshot of rd_idx_i before this edge: P.
   assign rd_live_raw = live_mem[rd_idx_i];
   assign rd_snap_raw = snap_mem[rd_idx_i];
   always_comb begin
-    if (snapshot_i) begin
-      snap_o = cleared_q[rd_idx_i] ? '0 : rd_live_raw;
-    end else if (fresh_q[rd_idx_i]) begin
+    if (fresh_q[rd_idx_i]) begin
       snap_o = rd_snap_raw;
     end else begin
       snap_o = zero_q[rd_idx_i] ? '0 : rd_live_raw;

@@ -10,8 +10,9 @@
 // in RAM, one nicsched_counter_ram per event source and direction, with their snapshot
 // (snapshot_i: the CSR's SNAPSHOT, in the clock whose edge takes it). The CSR reads them by
 // element: *_snap_o loads the snapshot of element q_rd_idx_i / t_rd_idx_i (both directions
-// added; Q_LAT_MAX the larger) as it is after the edge, in a clock with snap_load_i (the
-// CSR's read enters its stage 1), and holds otherwise. The indices come from the CSR's
+// added; Q_LAT_MAX the larger) as it is before the edge (a SNAPSHOT at the same edge is not
+// in it), in a clock with snap_load_i (the CSR's read enters its stage 1), and holds
+// otherwise. The indices come from the CSR's
 // stage-0 address register, so the RAM read and the add start at flops. Every other output is
 // a live register that the CSR's snapshot copies at the same edge, so software reads one
 // consistent view, one clock behind the events.

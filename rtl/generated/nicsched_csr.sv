@@ -31,8 +31,11 @@
 //             <block>_snap_idx_o is the element index of the read in stage 0 (from a flop);
 //             in a clock with snap_load_o high (that read enters stage 1 at the edge),
 //             <reg>_<field>_i (one element wide) must load that element's snapshot value as it
-//             is after the edge (with snapshot_o high, the live value before the edge), and hold
-//             otherwise: stage 1 reads it as a copy latched when the read entered stage 1.
+//             is before the edge (a snapshot_o at that edge not yet in it), and hold otherwise:
+//             stage 1 reads it as a copy latched when the read entered stage 1. The read's AR
+//             came before that edge, so a SNAPSHOT at it was not yet answered (B): either value
+//             is the one of a legal order; a read whose AR comes after a SNAPSHOT is performed
+//             always sees it.
 //             snapshot_o is SNAPSHOT.GO = 1 in the clock whose edge latches the snapshot.
 //             snapshot_o and snap_load_o follow the AXI inputs in the same clock (they go to
 //             flop enables and RAM write enables of that block, not back to the bus).

@@ -76,7 +76,7 @@ class PortRef {
 // The block outside the CSR that holds `snapshot: ram` registers, as the CSR's ports ask
 // (docs/rtl.md "Telemetry"): live values per element, a copy taken when snapshot_o is high
 // at an edge, and, loaded at an edge with snap_load_o high (held otherwise), the snapshot of
-// the element <block>_snap_idx_o names (as it is after that edge) on the register's
+// the element <block>_snap_idx_o names (as it is before that edge) on the register's
 // one-element _i port.
 class RamSnapshots {
  public:
@@ -99,20 +99,9 @@ class RamSnapshots {
   // Before the rising edge: the CSR's outputs as they are in the clock that ends with it.
   template <class Port>
   void before_edge(const Port& port) {
-    if (port("snapshot_o").get(0, 1) != 0) snap_ = live_;
     load_ = port("snap_load_o").get(0, 1) != 0;
-    if (!load_) return;
-    next_.clear();
-    for (std::size_t i : regs_) {
-      const auto& r = rm::kRegisters[i];
-      std::string blk(r.block);
-      for (char& c : blk) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-      const auto idx_port = port(blk + "_snap_idx_o");
-      const auto idx = static_cast<std::uint32_t>(idx_port.get(0, idx_port.bits()));
-      for (std::size_t k = 0; k < r.fields.size(); ++k) {
-        next_.push_back(idx < snap_[i].size() ? snap_[i][idx][k] : 0);
-      }
-    }
+    if (load_) load_next(port);
+    if (port("snapshot_o").get(0, 1) != 0) snap_ = live_;
   }
   // After the rising edge: the registered snapshot values on the _i ports.
   template <class FieldPort>
@@ -128,6 +117,22 @@ class RamSnapshots {
   }
 
  private:
+  // The values the _i ports load at this edge: the snapshot before it.
+  template <class Port>
+  void load_next(const Port& port) {
+    next_.clear();
+    for (std::size_t i : regs_) {
+      const auto& r = rm::kRegisters[i];
+      std::string blk(r.block);
+      for (char& c : blk) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+      const auto idx_port = port(blk + "_snap_idx_o");
+      const auto idx = static_cast<std::uint32_t>(idx_port.get(0, idx_port.bits()));
+      for (std::size_t k = 0; k < r.fields.size(); ++k) {
+        next_.push_back(idx < snap_[i].size() ? snap_[i][idx][k] : 0);
+      }
+    }
+  }
+
   std::vector<std::size_t> regs_;  // indices of the snapshot: ram registers
   std::vector<std::vector<std::vector<std::uint64_t>>> live_, snap_;  // [reg][elem][field]
   std::vector<std::uint64_t> next_;

@@ -76,7 +76,9 @@ struct TelBench {
     const bool clear = clk.clear;
     d.clear_i = clear;
     d.snapshot_i = clk.snapshot;
-    // SNAPSHOT takes the counters as they are before this clock's events.
+    // SNAPSHOT takes the counters as they are before this clock's events; a load at this
+    // edge takes the snapshot as it was before it.
+    const Snap before = snap;
     if (clk.snapshot) snap.take(m);
     unsigned ev_q[2] = {}, ev_t[2] = {};
     // parser pulses
@@ -154,6 +156,13 @@ struct TelBench {
     d.t_rd_idx_i = static_cast<CData>(rd_t);
     loaded = coin(load_rate);
     d.snap_load_i = loaded;
+    if (loaded) {
+      const unsigned q = rd_q, t = rd_t;
+      held = {before.enq_p[q],    before.enq_b[q],   before.tx_p[q],    before.tx_b[q],
+              before.drop_p[q],   before.drop_b[q],  before.lat_sum[q], before.lat_cnt[q],
+              before.lat_max[q],  before.cry[0][t],  before.cry[1][t],  before.crp[0][t],
+              before.crp[1][t]};
+    }
     tb.tick();
   }
 
@@ -181,13 +190,7 @@ struct TelBench {
       eq(d.cr_rx_wait_o, m.crw[1][t], "CR_RX_WAIT");
     }
     // The RAM counters: the snapshot of the element read in the last loading clock, as it
-    // was after that clock's edge (held since).
-    if (loaded) {
-      const unsigned q = rd_q, t = rd_t;
-      held = {snap.enq_p[q],  snap.enq_b[q],   snap.tx_p[q],   snap.tx_b[q],   snap.drop_p[q],
-              snap.drop_b[q], snap.lat_sum[q], snap.lat_cnt[q], snap.lat_max[q], snap.cry[0][t],
-              snap.cry[1][t], snap.crp[0][t],  snap.crp[1][t]};
-    }
+    // was before that clock's edge (held since).
     const std::uint64_t got[13] = {d.q_enq_pkts_snap_o,  d.q_enq_bytes_snap_o, d.q_tx_pkts_snap_o,  d.q_tx_bytes_snap_o,
                                    d.q_drop_pkts_snap_o, d.q_drop_bytes_snap_o, d.q_lat_sum_snap_o, d.q_lat_count_snap_o,
                                    d.q_lat_max_snap_o,   d.cr_tx_bytes_snap_o, d.cr_rx_bytes_snap_o, d.cr_tx_pkts_snap_o,
@@ -216,7 +219,7 @@ TEST_CASE("every counter adds up the events of both directions, and COUNTER_CLEA
     TelBench b(trace, 51);
     for (int i = 0; i < 30000; ++i) {
       // A SNAPSHOT every clock: the snapshot port shows every RAM counter's live value, one
-      // element per clock, one clock behind the events (as the flop counters).
+      // element per clock, two clocks behind the events (the snapshot one, the load one).
       b.step({.clear = i % 7000 == 6999, .snapshot = true});
       b.compare();
     }

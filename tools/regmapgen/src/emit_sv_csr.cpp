@@ -146,8 +146,11 @@ class CsrWriter {
     line("//             <block>_snap_idx_o is the element index of the read in stage 0 (from a flop);");
     line("//             in a clock with snap_load_o high (that read enters stage 1 at the edge),");
     line("//             <reg>_<field>_i (one element wide) must load that element's snapshot value as it");
-    line("//             is after the edge (with snapshot_o high, the live value before the edge), and hold");
-    line("//             otherwise: stage 1 reads it as a copy latched when the read entered stage 1.");
+    line("//             is before the edge (a snapshot_o at that edge not yet in it), and hold otherwise:");
+    line("//             stage 1 reads it as a copy latched when the read entered stage 1. The read's AR");
+    line("//             came before that edge, so a SNAPSHOT at it was not yet answered (B): either value");
+    line("//             is the one of a legal order; a read whose AR comes after a SNAPSHOT is performed");
+    line("//             always sees it.");
     line("//             snapshot_o is " + map_.snapshot.reg + "." + map_.snapshot.field +
          " = 1 in the clock whose edge latches the snapshot.");
     line("//             snapshot_o and snap_load_o follow the AXI inputs in the same clock (they go to");
