@@ -250,7 +250,9 @@ module nicsched_queues #(
     enq_ok = beat && in_last_q && !frame_ovf && !frame_len[LenW] &&
              (in_user_q.drop == nicsched_pkg::DROP_NONE);
     enq_oh = (enq_ok ? in_qoh_q : '0) & ~q_over;
-    enq    = enq_ok && ({2'b0, in_user_q.tenant} < TENANTS8) && !q_over[eq_q];
+    // the admission: an OR of the queues' own terms (one per queue, a shallow tree), not
+    // the compare selected by the queue index (EnqIsAdmission_A pins the two equal)
+    enq    = |enq_oh;
     enq_desc    = {frame_start, frame_len[LenW-1:0], now_i, in_user_q.crypto_op};
   end
 
@@ -553,6 +555,8 @@ module nicsched_queues #(
 
   // the per-queue admission is the indexed one
   `NICSCHED_ASSERT(EnqIsOnehot_A, enq_oh == (enq ? (NumQueues'(1) << eq_q) : '0))
+  `NICSCHED_ASSERT(EnqIsAdmission_A,
+                   enq == (enq_ok && ({2'b0, in_user_q.tenant} < TENANTS8) && !q_over[eq_q]))
   `NICSCHED_ASSERT(DeqValidHead_A, !deq_valid_i || hv_q[deq_queue_i])    // dequeue only a valid head
   `NICSCHED_ASSERT(LinkRefillApart_A, !(ds_we && ds_re) || ds_waddr != ds_raddr)  // never collide
   // the per-queue refill decode (refill_oh_d, from each queue's own count) is the read
