@@ -10,7 +10,9 @@
 //   claimed: a finished frame waits while an older frame of its key and direction is
 //   still held (frames of a queue never overtake each other).
 // - A tenant holds at most quota_i[t] slots (TX and RX together); quota 0 keeps its
-//   crypto frames waiting. can_claim_o in clock t says, per direction and tenant, that a
+//   crypto frames waiting. The pool works with quota_i as it was one clock before (a
+//   COMMIT's new quota counts from the clock after the one it lands in), so that the
+//   permission below is a flop. can_claim_o in clock t says, per direction and tenant, that a
 //   claim in clock t+1 is allowed (the paths register their grant: issue 16). It is 0 in
 //   a clock with a claim of either direction, so the state a permission of t was made
 //   from changes only by releases before the claim it allows (claims drop to at most one
@@ -29,9 +31,10 @@
 // - busy_*_o: slots in their hold time per tenant and direction this clock (the
 //   slot-busy cycle counters add these); held_o: slots each tenant holds.
 // Timing: permission in clock t-1, claim at edge t, hold clocks t+1 .. t+H, done_valid_o
-// from clock t+H+1. can_claim_o is a few LUTs from flops: the slots held per tenant and
-// the free slots are flops, counted at each edge from the slots occupied after it (claims
-// and releases), not from the slot states in the clock that reads them.
+// from clock t+H+1. can_claim_o is a flop and one gate: the permission from the state
+// alone (can_now_q) is computed at each edge from the state after it (the slots held per
+// tenant and free slots after its claims and releases, the turn after it, and the quota
+// the pool will work with: quota_i now), and gated by this clock's claims.
 `default_nettype none
 `include "rtl/nicsched_assert.svh"
 
@@ -89,7 +92,8 @@ module nicsched_crypto_slots #(
   logic [CryptoSlots*CryptoSlots-1:0] older_q, older_d;  // [s*S + o]: slot o claimed before s
   logic [CryptoSlots-1:0]         may_leave;              // done, and no older frame of its key
   logic                           prio_q, prio_d;  // direction that may take the last slot
-  logic [2*NumTenants-1:0]        can_now;          // permission from the state alone
+  logic [2*NumTenants-1:0]        can_now_q, can_now_d;  // permission from the state alone
+  logic [NumTenants*8-1:0]        quota_q;          // the quota the pool works with: quota_i delayed
 
   // Slots held per tenant and free slots are flops (held_q, free_q), counted from which
   // slots are occupied after the edge (occ_d: claims and releases only, not the hold
@@ -154,12 +158,12 @@ module nicsched_crypto_slots #(
   always_comb begin
     other_starved = 1'b0;
     for (int t = 0; t < NumTenants; t++) begin
-      lenient[t] = (8'(free_q) >= 8'd1) && (9'(held_q[t*BusyW +: BusyW]) + 9'd1 <= {1'b0, quota_i[t*8 +: 8]});
+      lenient[t] = (8'(free_q) >= 8'd1) && (9'(held_q[t*BusyW +: BusyW]) + 9'd1 <= {1'b0, quota_q[t*8 +: 8]});
       if (prio_q) begin
-        other_starved = other_starved || (want_i[t] && lenient[t] && !can_now[t]);
+        other_starved = other_starved || (want_i[t] && lenient[t] && !can_now_q[t]);
       end else begin
         other_starved = other_starved ||
-            (want_i[NumTenants + t] && lenient[t] && !can_now[NumTenants + t]);
+            (want_i[NumTenants + t] && lenient[t] && !can_now_q[NumTenants + t]);
       end
     end
   end
@@ -167,21 +171,29 @@ module nicsched_crypto_slots #(
   // about to land, so a direction could take the turn back for a slot already taken
   assign prio_d = (other_starved && claim_i == 2'b00) ? !prio_q : prio_q;
 
-  // claim permission (for the next clock; none in a clock with a claim)
-  always_comb begin
+  // claim permission from a state (free slots, slots held per tenant, turn, quotas): the
+  // direction with the turn may take the last free slot and the last unit of a quota, the
+  // other leaves one of each
+  function automatic logic [2*NumTenants-1:0] permission(input logic [BusyW-1:0] free,
+                                                         input logic [NumTenants*BusyW-1:0] held,
+                                                         input logic prio,
+                                                         input logic [NumTenants*8-1:0] quota);
     for (int d = 0; d < 2; d++) begin
       for (int t = 0; t < NumTenants; t++) begin
-        if (d[0] == prio_q) begin
-          can_now[d*NumTenants + t] = (8'(free_q) >= 8'd1) &&
-              (9'(held_q[t*BusyW +: BusyW]) + 9'd1 <= {1'b0, quota_i[t*8 +: 8]});
+        if (d[0] == prio) begin
+          permission[d*NumTenants + t] = (8'(free) >= 8'd1) &&
+              (9'(held[t*BusyW +: BusyW]) + 9'd1 <= {1'b0, quota[t*8 +: 8]});
         end else begin
-          can_now[d*NumTenants + t] = (8'(free_q) >= 8'd2) &&
-              (9'(held_q[t*BusyW +: BusyW]) + 9'd2 <= {1'b0, quota_i[t*8 +: 8]});
+          permission[d*NumTenants + t] = (8'(free) >= 8'd2) &&
+              (9'(held[t*BusyW +: BusyW]) + 9'd2 <= {1'b0, quota[t*8 +: 8]});
         end
       end
     end
-  end
-  assign can_claim_o = (claim_i != 2'b00) ? '0 : can_now;
+  endfunction
+  // the permission of the next clock, from the state after this edge (quota_q takes quota_i)
+  assign can_now_d   = permission(free_d, held_d, prio_d, quota_i);
+  // claim permission (for the next clock; none in a clock with a claim)
+  assign can_claim_o = (claim_i != 2'b00) ? '0 : can_now_q;
 
   // completions: lowest slot in DONE per direction whose older same-key frames have left
   always_comb begin
@@ -303,6 +315,8 @@ module nicsched_crypto_slots #(
       prio_q <= 1'b0;
       held_q <= '0;
       free_q <= BusyW'(CryptoSlots);
+      quota_q   <= '0;  // no claim in the first clock after reset
+      can_now_q <= '0;  // = permission(reset state, quota 0)
     end else begin
       st_q   <= st_d;
       dir_q  <= dir_d;
@@ -316,6 +330,8 @@ module nicsched_crypto_slots #(
       prio_q <= prio_d;
       held_q <= held_d;
       free_q <= free_d;
+      quota_q   <= quota_i;
+      can_now_q <= can_now_d;
     end
   end
 
@@ -349,6 +365,8 @@ module nicsched_crypto_slots #(
   `NICSCHED_ASSERT(SlotsBounded_A, held_total_o <= SLOTS8)
   // the count flops are the counts of the slot state
   `NICSCHED_ASSERT(FreeIsCount_A, free_q == ones(~occ_q))
+  // the permission flop is the permission of the state it was made for
+  `NICSCHED_ASSERT(PermissionIsState_A, can_now_q == permission(free_q, held_q, prio_q, quota_q))
   for (genvar t = 0; t < NumTenants; t++) begin : g_held_assert
     `NICSCHED_ASSERT(HeldIsCount_A, held_q[t*BusyW +: BusyW] == held_by(occ_q, ten_q, TenantW'(t)))
   end

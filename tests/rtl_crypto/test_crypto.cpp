@@ -1,7 +1,8 @@
 // rtl.crypto.*: nicsched_crypto_slots against the reference model's slot pool
 // (nicsched/refmodel/crypto_slots.hpp, the one RefModel uses), every clock: claim
 // permissions (free slots, quotas and the TX/RX turn; a permission of one clock allows
-// the claim of the next, and none is given in a clock with a claim), hold times of ceil(len /
+// the claim of the next, and none is given in a clock with a claim; the quotas are those of
+// the clock before), hold times of ceil(len /
 // BYTES_PER_CYCLE) + LATENCY clocks, completions offered until taken (backpressure) and
 // never before an older frame of the same key (queue) and direction, busy/held counts;
 // TX and RX both get slots under contention. 8 tenants / 4 slots and 4 tenants / 2 slots.
@@ -36,6 +37,8 @@ struct CryptoBench {
   std::mt19937_64 rng;
   CryptoSlots ref{static_cast<int>(kS), static_cast<int>(kT)};
   std::vector<unsigned> quota = std::vector<unsigned>(kT, 2);
+  // the quota the pool works with: quota_i of the clock before (0 in the first after reset)
+  std::vector<unsigned> pool_quota = std::vector<unsigned>(kT, 0);
   unsigned bpc = 16, latency = 10;
   std::uint64_t want = ~std::uint64_t{0};  // want_i: every tenant of both directions waits
   double claim_p = 0.9, ready_p = 0.7;
@@ -118,32 +121,33 @@ struct CryptoBench {
     unsigned taken = 0;
     for (unsigned d = 0; d < 2; ++d) {
       for (unsigned t = 0; t < kT; ++t) {
-        if (((want >> (d * kT + t)) & 1U) != 0) ref.want(dir(d), t, quota[t]);
+        if (((want >> (d * kT + t)) & 1U) != 0) ref.want(dir(d), t, pool_quota[t]);
       }
     }
     for (unsigned d = 0; d < 2; ++d) {
       std::vector<unsigned> allowed;
       for (unsigned t = 0; t < kT; ++t) {
         const bool can = get_bits(tb->can_claim_o, d * kT + t, 1) != 0;
-        check(can == ref.can_claim(dir(d), t, quota[t]),
+        check(can == ref.can_claim(dir(d), t, pool_quota[t]),
               fmt::format("cycle {}: can_claim dir {} tenant {} is {}, model {} ({} free slots, {} held of quota {}, turn {})",
-                          c, d, t, can, !can, ref.free_slots(), ref.held(t), quota[t],
+                          c, d, t, can, !can, ref.free_slots(), ref.held(t), pool_quota[t],
                           ref.turn() == Direction::kTx ? "TX" : "RX"));
-        if (can && ref.can_claim(dir(d), t, quota[t])) allowed.push_back(t);
+        if (can && ref.can_claim(dir(d), t, pool_quota[t])) allowed.push_back(t);
       }
       if (allowed.empty() || std::uniform_real_distribution<>(0, 1)(rng) >= claim_p) continue;
       const unsigned t = allowed[std::uniform_int_distribution<std::size_t>(0, allowed.size() - 1)(rng)];
-      check(taken + 1 <= static_cast<unsigned>(ref.free_slots()) && n_after[t] + 1 <= quota[t],
+      check(taken + 1 <= static_cast<unsigned>(ref.free_slots()) && n_after[t] + 1 <= pool_quota[t],
             fmt::format("cycle {}: both directions allowed past the limits", c));
       ++taken;
       ++n_after[t];
       const unsigned len = std::uniform_int_distribution<unsigned>(60, 1518)(rng);
       const unsigned key = std::uniform_int_distribution<unsigned>(0, 3)(rng);
       const std::uint64_t tag = next_tag++;
-      pending[d] = Pending{true, t, len, key, quota[t], tag};
+      pending[d] = Pending{true, t, len, key, pool_quota[t], tag};
     }
     tb.tick();
     ref.clock();
+    pool_quota = quota;
   }
 };
 

@@ -454,6 +454,28 @@ TEST_CASE_METHOD(RoutedNic, "crypto: hold is ceil(len/bpc)+latency and the quota
   CHECK(k.crypto_busy_slots == 0);
 }
 
+TEST_CASE_METHOD(RoutedNic, "crypto: a COMMIT's quota reaches the slot pool one cycle after the configuration",
+                 "[crypto]") {
+  // The pool works with the quota of the cycle before (the RTL registers its quota input,
+  // so that the claim permission is a flop): a crypto head waiting on quota 0 is decided
+  // in the second cycle of the configuration that gives it a slot, not in the first.
+  c.crypto_bytes_per_cycle = 16;
+  c.crypto_latency = 32;
+  c.tenants[0].crypto_quota = 0;
+  m.commit(c);
+  m.step(1);
+  m.push(Direction::kTx, frame_for(0, 1, 100, CryptoOp::kEncrypt), 1);
+  m.step(30);  // queued, visible, waiting for a quota
+  const std::uint64_t at = m.cycle();  // the first cycle of the new configuration
+  c.tenants[0].crypto_quota = 1;
+  m.commit(c);
+  const auto recs = drain(m);
+  REQUIRE(recs.size() == 1);
+  CHECK(recs[0].crypto);
+  // decided at at + 1 (the pool still sees quota 0 in cycle at), claimed at at + 2
+  CHECK(recs[0].dispatch == at + 2);
+}
+
 TEST_CASE("crypto: TX and RX share the pool, quotas and busy+free=total hold", "[crypto]") {
   Params p = small_params();
   p.crypto_slots = 3;

@@ -160,6 +160,7 @@ const char* to_string(ParseDrop d) {
 
 RefModel::RefModel(const Params& params) : RefModelState(validated(params)) {
   cfg_ = reset_config(params_);
+  sync_crypto_quota();
   const auto nt = static_cast<std::size_t>(params_.num_tenants);
   for (int d = 0; d < 2; ++d) {
     Path& p = paths_[static_cast<std::size_t>(d)];
@@ -416,7 +417,7 @@ std::uint64_t RefModel::path_inert_cycles(const Path& p, std::uint64_t max) cons
   // The pool's turn stays: no want of this path's crypto heads would pass it.
   bool starves = false;
   for_each_crypto_tenant(p, [&](std::uint32_t t) {
-    if (tenant_servable(p, t) && crypto_.starves(p.dir, t, cfg_.tenants[t].crypto_quota)) starves = true;
+    if (tenant_servable(p, t) && crypto_.starves(p.dir, t, crypto_quota_[t])) starves = true;
   });
   return starves ? 0 : n;
 }
@@ -484,8 +485,16 @@ void RefModel::step_cycle() {
   clock_crypto();
   move_beats(paths_[0]);
   move_beats(paths_[1]);
+  sync_crypto_quota();
   ++cycle_;
   ++ctr_.cycle;
+}
+
+// The pool's quotas from the next cycle on: the configuration's (a COMMIT applied at the
+// start of this cycle reaches the pool at its end). Between cycles they always equal
+// cfg_'s, so the inert and quiet spans, which start after a full cycle, need nothing.
+void RefModel::sync_crypto_quota() {
+  for (std::size_t t = 0; t < cfg_.tenants.size(); ++t) crypto_quota_.at(t) = cfg_.tenants[t].crypto_quota;
 }
 
 bool RefModel::run_until_idle(std::uint64_t max_cycles) {
@@ -673,7 +682,7 @@ bool RefModel::tenant_servable(const Path& p, std::uint32_t t) const {
 }
 
 bool RefModel::slot_available(const Path& p, std::uint32_t t) const {
-  return crypto_.can_claim(p.dir, t, cfg_.tenants[t].crypto_quota);
+  return crypto_.can_claim(p.dir, t, crypto_quota_[t]);
 }
 
 template <class F>
@@ -692,7 +701,7 @@ void RefModel::for_each_crypto_tenant(const Path& p, F&& f) const {
 void RefModel::want_slots(const Path& p) {
   for_each_crypto_tenant(p, [&](std::uint32_t t) {
     if (p.grant.valid && p.grant.queue / kNumClasses == t) return;  // in flight: its claim executes
-    if (tenant_servable(p, t)) crypto_.want(p.dir, t, cfg_.tenants[t].crypto_quota);
+    if (tenant_servable(p, t)) crypto_.want(p.dir, t, crypto_quota_[t]);
   });
 }
 
@@ -868,7 +877,7 @@ void RefModel::decide(Path& p) {
   p.grant.queue = d.queue;
   p.grant.ctrl = d.ctrl;
   p.grant.id = f.rec.id;
-  p.grant.quota = cfg_.tenants[f.rec.action.tenant].crypto_quota;
+  p.grant.quota = crypto_quota_[f.rec.action.tenant];
   p.grant.below = below_mask(p, f.rec.action.tenant);
 }
 

@@ -138,6 +138,9 @@ struct RefModelState {
 
   Params params_;
   Config cfg_;
+  // The crypto quotas the slot pool works with: cfg_'s, one cycle after a COMMIT changes
+  // them (set at the end of each cycle; the RTL registers its quota input).
+  std::array<std::uint32_t, kMaxTenants> crypto_quota_{};
   std::uint64_t cfg_serial_ = 0;  // counts the configurations cfg_ has held
   bool commit_pending_ = false;
   Config pending_cfg_;
@@ -272,6 +275,7 @@ class RefModel : private detail::RefModelState {
  private:
   void skip_quiet(std::uint64_t cycles);
   void apply_commit();
+  void sync_crypto_quota();
   void update_servable();
   void clock_crypto();
   void admit_arrivals();
