@@ -365,7 +365,7 @@ module nicsched_csr #(
   logic        wr_hit_crypto_busy, rd_hit_crypto_busy;  // address is CRYPTO_BUSY
   logic        wr_hit_tx_identity, rd_hit_tx_identity;  // address is TX_IDENTITY
   assign wr_blk_global_rel = wr_addr - 16'h0;
-  assign wr_blk_global_in = ({16'h0, wr_blk_global_rel} < GLOBAL_SPAN);
+  assign wr_blk_global_in = (wr_addr[15:7] == 9'h0) & ({25'h0, wr_addr[6:0]} < GLOBAL_SPAN);
   assign wr_hit_id = (wr_addr[15:2] == 14'h0);
   assign wr_hit_version = (wr_addr[15:2] == 14'h1);
   assign wr_hit_caps0 = (wr_addr[15:2] == 14'h2);
@@ -383,23 +383,23 @@ module nicsched_csr #(
   assign wr_hit_crypto_busy = (wr_addr[15:2] == 14'h12);
   assign wr_hit_tx_identity = (wr_addr[15:2] == 14'h13);
   assign rd_blk_global_rel = rd_addr - 16'h0;
-  assign rd_blk_global_in = ({16'h0, rd_blk_global_rel} < GLOBAL_SPAN);
-  assign rd_hit_id = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h0);
-  assign rd_hit_version = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h1);
-  assign rd_hit_caps0 = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h2);
-  assign rd_hit_caps1 = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h3);
-  assign rd_hit_ctrl = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h4);
-  assign rd_hit_commit = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h5);
-  assign rd_hit_snapshot = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h6);
-  assign rd_hit_counter_clear = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h7);
-  assign rd_hit_config_gen = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h8);
-  assign rd_hit_scratch = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h9);
-  assign rd_hit_status = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'hA);
-  assign rd_hit_cycle = rd_blk_global_in & (rd_blk_global_rel[15:3] == 13'h6);
-  assign rd_hit_crypto_engine = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h10);
-  assign rd_hit_default_action = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h11);
-  assign rd_hit_crypto_busy = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h12);
-  assign rd_hit_tx_identity = rd_blk_global_in & (rd_blk_global_rel[15:2] == 14'h13);
+  assign rd_blk_global_in = (rd_addr[15:7] == 9'h0) & ({25'h0, rd_addr[6:0]} < GLOBAL_SPAN);
+  assign rd_hit_id = rd_blk_global_in & (rd_addr[15:2] == 14'h0);
+  assign rd_hit_version = rd_blk_global_in & (rd_addr[15:2] == 14'h1);
+  assign rd_hit_caps0 = rd_blk_global_in & (rd_addr[15:2] == 14'h2);
+  assign rd_hit_caps1 = rd_blk_global_in & (rd_addr[15:2] == 14'h3);
+  assign rd_hit_ctrl = rd_blk_global_in & (rd_addr[15:2] == 14'h4);
+  assign rd_hit_commit = rd_blk_global_in & (rd_addr[15:2] == 14'h5);
+  assign rd_hit_snapshot = rd_blk_global_in & (rd_addr[15:2] == 14'h6);
+  assign rd_hit_counter_clear = rd_blk_global_in & (rd_addr[15:2] == 14'h7);
+  assign rd_hit_config_gen = rd_blk_global_in & (rd_addr[15:2] == 14'h8);
+  assign rd_hit_scratch = rd_blk_global_in & (rd_addr[15:2] == 14'h9);
+  assign rd_hit_status = rd_blk_global_in & (rd_addr[15:2] == 14'hA);
+  assign rd_hit_cycle = rd_blk_global_in & (rd_addr[15:3] == 13'h6);
+  assign rd_hit_crypto_engine = rd_blk_global_in & (rd_addr[15:2] == 14'h10);
+  assign rd_hit_default_action = rd_blk_global_in & (rd_addr[15:2] == 14'h11);
+  assign rd_hit_crypto_busy = rd_blk_global_in & (rd_addr[15:2] == 14'h12);
+  assign rd_hit_tx_identity = rd_blk_global_in & (rd_addr[15:2] == 14'h13);
   logic        we_ctrl;  // CTRL is written this cycle
   assign we_ctrl = wr_fire & wr_hit_ctrl;
   logic        we_commit;  // COMMIT is written this cycle
@@ -673,7 +673,6 @@ module nicsched_csr #(
 
   // ---------------------------------------------------------------- block PARSER
   // 2 elements of 32'h40 bytes from 16'h100; element i at base + i * stride.
-  localparam logic [31:0] PARSER_SPAN = 2 * 'h40;
   logic [15:0] wr_blk_parser_rel, rd_blk_parser_rel;  // address relative to the block base
   logic        wr_blk_parser_in, rd_blk_parser_in;  // address inside the block's existing elements
   logic        wr_hit_prs_frames, rd_hit_prs_frames;  // address is PRS_FRAMES
@@ -683,21 +682,21 @@ module nicsched_csr #(
   logic        wr_hit_prs_unknown_etype, rd_hit_prs_unknown_etype;  // address is PRS_UNKNOWN_ETYPE
   logic        wr_hit_prs_buf_drop, rd_hit_prs_buf_drop;  // address is PRS_BUF_DROP
   assign wr_blk_parser_rel = wr_addr - 16'h100;
-  assign wr_blk_parser_in = (wr_addr >= 16'h100) & ({16'h0, wr_blk_parser_rel} < PARSER_SPAN);
-  assign wr_hit_prs_frames = wr_blk_parser_in & (wr_blk_parser_rel[5:3] == 3'h0);
-  assign wr_hit_prs_runt = wr_blk_parser_in & (wr_blk_parser_rel[5:3] == 3'h1);
-  assign wr_hit_prs_truncated = wr_blk_parser_in & (wr_blk_parser_rel[5:3] == 3'h2);
-  assign wr_hit_prs_bad_ihl = wr_blk_parser_in & (wr_blk_parser_rel[5:3] == 3'h3);
-  assign wr_hit_prs_unknown_etype = wr_blk_parser_in & (wr_blk_parser_rel[5:3] == 3'h4);
-  assign wr_hit_prs_buf_drop = wr_blk_parser_in & (wr_blk_parser_rel[5:3] == 3'h5);
+  assign wr_blk_parser_in = (wr_addr[15:7] == 9'h2) & ({31'h0, wr_addr[6:6]} < 2);
+  assign wr_hit_prs_frames = wr_blk_parser_in & (wr_addr[5:3] == 3'h0);
+  assign wr_hit_prs_runt = wr_blk_parser_in & (wr_addr[5:3] == 3'h1);
+  assign wr_hit_prs_truncated = wr_blk_parser_in & (wr_addr[5:3] == 3'h2);
+  assign wr_hit_prs_bad_ihl = wr_blk_parser_in & (wr_addr[5:3] == 3'h3);
+  assign wr_hit_prs_unknown_etype = wr_blk_parser_in & (wr_addr[5:3] == 3'h4);
+  assign wr_hit_prs_buf_drop = wr_blk_parser_in & (wr_addr[5:3] == 3'h5);
   assign rd_blk_parser_rel = rd_addr - 16'h100;
-  assign rd_blk_parser_in = (rd_addr >= 16'h100) & ({16'h0, rd_blk_parser_rel} < PARSER_SPAN);
-  assign rd_hit_prs_frames = rd_blk_parser_in & (rd_blk_parser_rel[5:3] == 3'h0);
-  assign rd_hit_prs_runt = rd_blk_parser_in & (rd_blk_parser_rel[5:3] == 3'h1);
-  assign rd_hit_prs_truncated = rd_blk_parser_in & (rd_blk_parser_rel[5:3] == 3'h2);
-  assign rd_hit_prs_bad_ihl = rd_blk_parser_in & (rd_blk_parser_rel[5:3] == 3'h3);
-  assign rd_hit_prs_unknown_etype = rd_blk_parser_in & (rd_blk_parser_rel[5:3] == 3'h4);
-  assign rd_hit_prs_buf_drop = rd_blk_parser_in & (rd_blk_parser_rel[5:3] == 3'h5);
+  assign rd_blk_parser_in = (rd_addr[15:7] == 9'h2) & ({31'h0, rd_addr[6:6]} < 2);
+  assign rd_hit_prs_frames = rd_blk_parser_in & (rd_addr[5:3] == 3'h0);
+  assign rd_hit_prs_runt = rd_blk_parser_in & (rd_addr[5:3] == 3'h1);
+  assign rd_hit_prs_truncated = rd_blk_parser_in & (rd_addr[5:3] == 3'h2);
+  assign rd_hit_prs_bad_ihl = rd_blk_parser_in & (rd_addr[5:3] == 3'h3);
+  assign rd_hit_prs_unknown_etype = rd_blk_parser_in & (rd_addr[5:3] == 3'h4);
+  assign rd_hit_prs_buf_drop = rd_blk_parser_in & (rd_addr[5:3] == 3'h5);
   logic [0:0]  rd_blk_parser_idx;  // element addressed by the read
   assign rd_blk_parser_idx = rd_addr[6:6];
   logic [2*64-1:0] prs_frames_count_snap_q;  // latched at snapshot
@@ -765,7 +764,6 @@ module nicsched_csr #(
 
   // ---------------------------------------------------------------- block TENANT
   // NumTenants elements of 32'h20 bytes from 16'h1000; element i at base + i * stride.
-  localparam logic [31:0] TENANT_SPAN = NumTenants * 'h20;
   logic [15:0] wr_blk_tenant_rel, rd_blk_tenant_rel;  // address relative to the block base
   logic        wr_blk_tenant_in, rd_blk_tenant_in;  // address inside the block's existing elements
   logic        wr_hit_t_ctrl, rd_hit_t_ctrl;  // address is T_CTRL
@@ -777,25 +775,25 @@ module nicsched_csr #(
   logic        wr_hit_t_ctrl_rate, rd_hit_t_ctrl_rate;  // address is T_CTRL_RATE
   logic        wr_hit_t_ctrl_burst, rd_hit_t_ctrl_burst;  // address is T_CTRL_BURST
   assign wr_blk_tenant_rel = wr_addr - 16'h1000;
-  assign wr_blk_tenant_in = (wr_addr >= 16'h1000) & ({16'h0, wr_blk_tenant_rel} < TENANT_SPAN);
-  assign wr_hit_t_ctrl = wr_blk_tenant_in & (wr_blk_tenant_rel[4:2] == 3'h0);
-  assign wr_hit_t_weight = wr_blk_tenant_in & (wr_blk_tenant_rel[4:2] == 3'h1);
-  assign wr_hit_t_rate = wr_blk_tenant_in & (wr_blk_tenant_rel[4:2] == 3'h2);
-  assign wr_hit_t_burst = wr_blk_tenant_in & (wr_blk_tenant_rel[4:2] == 3'h3);
-  assign wr_hit_t_qlimit_ctrl = wr_blk_tenant_in & (wr_blk_tenant_rel[4:2] == 3'h4);
-  assign wr_hit_t_qlimit_bulk = wr_blk_tenant_in & (wr_blk_tenant_rel[4:2] == 3'h5);
-  assign wr_hit_t_ctrl_rate = wr_blk_tenant_in & (wr_blk_tenant_rel[4:2] == 3'h6);
-  assign wr_hit_t_ctrl_burst = wr_blk_tenant_in & (wr_blk_tenant_rel[4:2] == 3'h7);
+  assign wr_blk_tenant_in = (wr_addr[15:11] == 5'h2) & ({26'h0, wr_addr[10:5]} < NumTenants);
+  assign wr_hit_t_ctrl = wr_blk_tenant_in & (wr_addr[4:2] == 3'h0);
+  assign wr_hit_t_weight = wr_blk_tenant_in & (wr_addr[4:2] == 3'h1);
+  assign wr_hit_t_rate = wr_blk_tenant_in & (wr_addr[4:2] == 3'h2);
+  assign wr_hit_t_burst = wr_blk_tenant_in & (wr_addr[4:2] == 3'h3);
+  assign wr_hit_t_qlimit_ctrl = wr_blk_tenant_in & (wr_addr[4:2] == 3'h4);
+  assign wr_hit_t_qlimit_bulk = wr_blk_tenant_in & (wr_addr[4:2] == 3'h5);
+  assign wr_hit_t_ctrl_rate = wr_blk_tenant_in & (wr_addr[4:2] == 3'h6);
+  assign wr_hit_t_ctrl_burst = wr_blk_tenant_in & (wr_addr[4:2] == 3'h7);
   assign rd_blk_tenant_rel = rd_addr - 16'h1000;
-  assign rd_blk_tenant_in = (rd_addr >= 16'h1000) & ({16'h0, rd_blk_tenant_rel} < TENANT_SPAN);
-  assign rd_hit_t_ctrl = rd_blk_tenant_in & (rd_blk_tenant_rel[4:2] == 3'h0);
-  assign rd_hit_t_weight = rd_blk_tenant_in & (rd_blk_tenant_rel[4:2] == 3'h1);
-  assign rd_hit_t_rate = rd_blk_tenant_in & (rd_blk_tenant_rel[4:2] == 3'h2);
-  assign rd_hit_t_burst = rd_blk_tenant_in & (rd_blk_tenant_rel[4:2] == 3'h3);
-  assign rd_hit_t_qlimit_ctrl = rd_blk_tenant_in & (rd_blk_tenant_rel[4:2] == 3'h4);
-  assign rd_hit_t_qlimit_bulk = rd_blk_tenant_in & (rd_blk_tenant_rel[4:2] == 3'h5);
-  assign rd_hit_t_ctrl_rate = rd_blk_tenant_in & (rd_blk_tenant_rel[4:2] == 3'h6);
-  assign rd_hit_t_ctrl_burst = rd_blk_tenant_in & (rd_blk_tenant_rel[4:2] == 3'h7);
+  assign rd_blk_tenant_in = (rd_addr[15:11] == 5'h2) & ({26'h0, rd_addr[10:5]} < NumTenants);
+  assign rd_hit_t_ctrl = rd_blk_tenant_in & (rd_addr[4:2] == 3'h0);
+  assign rd_hit_t_weight = rd_blk_tenant_in & (rd_addr[4:2] == 3'h1);
+  assign rd_hit_t_rate = rd_blk_tenant_in & (rd_addr[4:2] == 3'h2);
+  assign rd_hit_t_burst = rd_blk_tenant_in & (rd_addr[4:2] == 3'h3);
+  assign rd_hit_t_qlimit_ctrl = rd_blk_tenant_in & (rd_addr[4:2] == 3'h4);
+  assign rd_hit_t_qlimit_bulk = rd_blk_tenant_in & (rd_addr[4:2] == 3'h5);
+  assign rd_hit_t_ctrl_rate = rd_blk_tenant_in & (rd_addr[4:2] == 3'h6);
+  assign rd_hit_t_ctrl_burst = rd_blk_tenant_in & (rd_addr[4:2] == 3'h7);
   logic        we_t_ctrl;  // T_CTRL's word of some element is written this cycle
   assign we_t_ctrl = wr_fire & (wr_addr[4:2] == 3'h0);
   logic        we_t_weight;  // T_WEIGHT's word of some element is written this cycle
@@ -1031,7 +1029,6 @@ module nicsched_csr #(
 
   // ---------------------------------------------------------------- block CLASSIFIER
   // NumClsEntries elements of 32'h20 bytes from 16'h1800; element i at base + i * stride.
-  localparam logic [31:0] CLASSIFIER_SPAN = NumClsEntries * 'h20;
   logic [15:0] wr_blk_classifier_rel, rd_blk_classifier_rel;  // address relative to the block base
   logic        wr_blk_classifier_in, rd_blk_classifier_in;  // address inside the block's existing elements
   logic        wr_hit_cls_vlan, rd_hit_cls_vlan;  // address is CLS_VLAN
@@ -1039,17 +1036,17 @@ module nicsched_csr #(
   logic        wr_hit_cls_port, rd_hit_cls_port;  // address is CLS_PORT
   logic        wr_hit_cls_action, rd_hit_cls_action;  // address is CLS_ACTION
   assign wr_blk_classifier_rel = wr_addr - 16'h1800;
-  assign wr_blk_classifier_in = (wr_addr >= 16'h1800) & ({16'h0, wr_blk_classifier_rel} < CLASSIFIER_SPAN);
-  assign wr_hit_cls_vlan = wr_blk_classifier_in & (wr_blk_classifier_rel[4:2] == 3'h0);
-  assign wr_hit_cls_dscp_proto = wr_blk_classifier_in & (wr_blk_classifier_rel[4:2] == 3'h1);
-  assign wr_hit_cls_port = wr_blk_classifier_in & (wr_blk_classifier_rel[4:2] == 3'h2);
-  assign wr_hit_cls_action = wr_blk_classifier_in & (wr_blk_classifier_rel[4:2] == 3'h3);
+  assign wr_blk_classifier_in = (wr_addr[15:11] == 5'h3) & ({26'h0, wr_addr[10:5]} < NumClsEntries);
+  assign wr_hit_cls_vlan = wr_blk_classifier_in & (wr_addr[4:2] == 3'h0);
+  assign wr_hit_cls_dscp_proto = wr_blk_classifier_in & (wr_addr[4:2] == 3'h1);
+  assign wr_hit_cls_port = wr_blk_classifier_in & (wr_addr[4:2] == 3'h2);
+  assign wr_hit_cls_action = wr_blk_classifier_in & (wr_addr[4:2] == 3'h3);
   assign rd_blk_classifier_rel = rd_addr - 16'h1800;
-  assign rd_blk_classifier_in = (rd_addr >= 16'h1800) & ({16'h0, rd_blk_classifier_rel} < CLASSIFIER_SPAN);
-  assign rd_hit_cls_vlan = rd_blk_classifier_in & (rd_blk_classifier_rel[4:2] == 3'h0);
-  assign rd_hit_cls_dscp_proto = rd_blk_classifier_in & (rd_blk_classifier_rel[4:2] == 3'h1);
-  assign rd_hit_cls_port = rd_blk_classifier_in & (rd_blk_classifier_rel[4:2] == 3'h2);
-  assign rd_hit_cls_action = rd_blk_classifier_in & (rd_blk_classifier_rel[4:2] == 3'h3);
+  assign rd_blk_classifier_in = (rd_addr[15:11] == 5'h3) & ({26'h0, rd_addr[10:5]} < NumClsEntries);
+  assign rd_hit_cls_vlan = rd_blk_classifier_in & (rd_addr[4:2] == 3'h0);
+  assign rd_hit_cls_dscp_proto = rd_blk_classifier_in & (rd_addr[4:2] == 3'h1);
+  assign rd_hit_cls_port = rd_blk_classifier_in & (rd_addr[4:2] == 3'h2);
+  assign rd_hit_cls_action = rd_blk_classifier_in & (rd_addr[4:2] == 3'h3);
   logic        we_cls_vlan;  // CLS_VLAN's word of some element is written this cycle
   assign we_cls_vlan = wr_fire & (wr_addr[4:2] == 3'h0);
   logic        we_cls_dscp_proto;  // CLS_DSCP_PROTO's word of some element is written this cycle
@@ -1296,7 +1293,6 @@ module nicsched_csr #(
 
   // ---------------------------------------------------------------- block CRYPTO_STATS
   // NumTenants elements of 32'h80 bytes from 16'h2000; element i at base + i * stride.
-  localparam logic [31:0] CRYPTO_STATS_SPAN = NumTenants * 'h80;
   logic [15:0] wr_blk_crypto_stats_rel, rd_blk_crypto_stats_rel;  // address relative to the block base
   logic        wr_blk_crypto_stats_in, rd_blk_crypto_stats_in;  // address inside the block's existing elements
   logic        wr_hit_cr_tx_busy, rd_hit_cr_tx_busy;  // address is CR_TX_BUSY
@@ -1309,27 +1305,27 @@ module nicsched_csr #(
   logic        wr_hit_cr_rx_pkts, rd_hit_cr_rx_pkts;  // address is CR_RX_PKTS
   logic        wr_hit_cr_slots_held, rd_hit_cr_slots_held;  // address is CR_SLOTS_HELD
   assign wr_blk_crypto_stats_rel = wr_addr - 16'h2000;
-  assign wr_blk_crypto_stats_in = (wr_addr >= 16'h2000) & ({16'h0, wr_blk_crypto_stats_rel} < CRYPTO_STATS_SPAN);
-  assign wr_hit_cr_tx_busy = wr_blk_crypto_stats_in & (wr_blk_crypto_stats_rel[6:3] == 4'h0);
-  assign wr_hit_cr_tx_wait = wr_blk_crypto_stats_in & (wr_blk_crypto_stats_rel[6:3] == 4'h1);
-  assign wr_hit_cr_tx_bytes = wr_blk_crypto_stats_in & (wr_blk_crypto_stats_rel[6:3] == 4'h2);
-  assign wr_hit_cr_tx_pkts = wr_blk_crypto_stats_in & (wr_blk_crypto_stats_rel[6:3] == 4'h3);
-  assign wr_hit_cr_rx_busy = wr_blk_crypto_stats_in & (wr_blk_crypto_stats_rel[6:3] == 4'h4);
-  assign wr_hit_cr_rx_wait = wr_blk_crypto_stats_in & (wr_blk_crypto_stats_rel[6:3] == 4'h5);
-  assign wr_hit_cr_rx_bytes = wr_blk_crypto_stats_in & (wr_blk_crypto_stats_rel[6:3] == 4'h6);
-  assign wr_hit_cr_rx_pkts = wr_blk_crypto_stats_in & (wr_blk_crypto_stats_rel[6:3] == 4'h7);
-  assign wr_hit_cr_slots_held = wr_blk_crypto_stats_in & (wr_blk_crypto_stats_rel[6:2] == 5'h10);
+  assign wr_blk_crypto_stats_in = (wr_addr[15:13] == 3'h1) & ({26'h0, wr_addr[12:7]} < NumTenants);
+  assign wr_hit_cr_tx_busy = wr_blk_crypto_stats_in & (wr_addr[6:3] == 4'h0);
+  assign wr_hit_cr_tx_wait = wr_blk_crypto_stats_in & (wr_addr[6:3] == 4'h1);
+  assign wr_hit_cr_tx_bytes = wr_blk_crypto_stats_in & (wr_addr[6:3] == 4'h2);
+  assign wr_hit_cr_tx_pkts = wr_blk_crypto_stats_in & (wr_addr[6:3] == 4'h3);
+  assign wr_hit_cr_rx_busy = wr_blk_crypto_stats_in & (wr_addr[6:3] == 4'h4);
+  assign wr_hit_cr_rx_wait = wr_blk_crypto_stats_in & (wr_addr[6:3] == 4'h5);
+  assign wr_hit_cr_rx_bytes = wr_blk_crypto_stats_in & (wr_addr[6:3] == 4'h6);
+  assign wr_hit_cr_rx_pkts = wr_blk_crypto_stats_in & (wr_addr[6:3] == 4'h7);
+  assign wr_hit_cr_slots_held = wr_blk_crypto_stats_in & (wr_addr[6:2] == 5'h10);
   assign rd_blk_crypto_stats_rel = rd_addr - 16'h2000;
-  assign rd_blk_crypto_stats_in = (rd_addr >= 16'h2000) & ({16'h0, rd_blk_crypto_stats_rel} < CRYPTO_STATS_SPAN);
-  assign rd_hit_cr_tx_busy = rd_blk_crypto_stats_in & (rd_blk_crypto_stats_rel[6:3] == 4'h0);
-  assign rd_hit_cr_tx_wait = rd_blk_crypto_stats_in & (rd_blk_crypto_stats_rel[6:3] == 4'h1);
-  assign rd_hit_cr_tx_bytes = rd_blk_crypto_stats_in & (rd_blk_crypto_stats_rel[6:3] == 4'h2);
-  assign rd_hit_cr_tx_pkts = rd_blk_crypto_stats_in & (rd_blk_crypto_stats_rel[6:3] == 4'h3);
-  assign rd_hit_cr_rx_busy = rd_blk_crypto_stats_in & (rd_blk_crypto_stats_rel[6:3] == 4'h4);
-  assign rd_hit_cr_rx_wait = rd_blk_crypto_stats_in & (rd_blk_crypto_stats_rel[6:3] == 4'h5);
-  assign rd_hit_cr_rx_bytes = rd_blk_crypto_stats_in & (rd_blk_crypto_stats_rel[6:3] == 4'h6);
-  assign rd_hit_cr_rx_pkts = rd_blk_crypto_stats_in & (rd_blk_crypto_stats_rel[6:3] == 4'h7);
-  assign rd_hit_cr_slots_held = rd_blk_crypto_stats_in & (rd_blk_crypto_stats_rel[6:2] == 5'h10);
+  assign rd_blk_crypto_stats_in = (rd_addr[15:13] == 3'h1) & ({26'h0, rd_addr[12:7]} < NumTenants);
+  assign rd_hit_cr_tx_busy = rd_blk_crypto_stats_in & (rd_addr[6:3] == 4'h0);
+  assign rd_hit_cr_tx_wait = rd_blk_crypto_stats_in & (rd_addr[6:3] == 4'h1);
+  assign rd_hit_cr_tx_bytes = rd_blk_crypto_stats_in & (rd_addr[6:3] == 4'h2);
+  assign rd_hit_cr_tx_pkts = rd_blk_crypto_stats_in & (rd_addr[6:3] == 4'h3);
+  assign rd_hit_cr_rx_busy = rd_blk_crypto_stats_in & (rd_addr[6:3] == 4'h4);
+  assign rd_hit_cr_rx_wait = rd_blk_crypto_stats_in & (rd_addr[6:3] == 4'h5);
+  assign rd_hit_cr_rx_bytes = rd_blk_crypto_stats_in & (rd_addr[6:3] == 4'h6);
+  assign rd_hit_cr_rx_pkts = rd_blk_crypto_stats_in & (rd_addr[6:3] == 4'h7);
+  assign rd_hit_cr_slots_held = rd_blk_crypto_stats_in & (rd_addr[6:2] == 5'h10);
   logic [5:0]  rd_blk_crypto_stats_idx;  // element addressed by the read
   assign rd_blk_crypto_stats_idx = rd_addr[12:7];
   logic [15:0] rd0_blk_crypto_stats_rel;  // rd0_addr relative to the block base
@@ -1390,7 +1386,6 @@ module nicsched_csr #(
 
   // ---------------------------------------------------------------- block QUEUE_STATS
   // NumQueues elements of 32'h80 bytes from 16'h4000; element i at base + i * stride.
-  localparam logic [31:0] QUEUE_STATS_SPAN = NumQueues * 'h80;
   logic [15:0] wr_blk_queue_stats_rel, rd_blk_queue_stats_rel;  // address relative to the block base
   logic        wr_blk_queue_stats_in, rd_blk_queue_stats_in;  // address inside the block's existing elements
   logic        wr_hit_q_enq_pkts, rd_hit_q_enq_pkts;  // address is Q_ENQ_PKTS
@@ -1406,33 +1401,33 @@ module nicsched_csr #(
   logic        wr_hit_q_depth_hwm, rd_hit_q_depth_hwm;  // address is Q_DEPTH_HWM
   logic        wr_hit_q_depth_pkts, rd_hit_q_depth_pkts;  // address is Q_DEPTH_PKTS
   assign wr_blk_queue_stats_rel = wr_addr - 16'h4000;
-  assign wr_blk_queue_stats_in = (wr_addr >= 16'h4000) & ({16'h0, wr_blk_queue_stats_rel} < QUEUE_STATS_SPAN);
-  assign wr_hit_q_enq_pkts = wr_blk_queue_stats_in & (wr_blk_queue_stats_rel[6:3] == 4'h0);
-  assign wr_hit_q_enq_bytes = wr_blk_queue_stats_in & (wr_blk_queue_stats_rel[6:3] == 4'h1);
-  assign wr_hit_q_tx_pkts = wr_blk_queue_stats_in & (wr_blk_queue_stats_rel[6:3] == 4'h2);
-  assign wr_hit_q_tx_bytes = wr_blk_queue_stats_in & (wr_blk_queue_stats_rel[6:3] == 4'h3);
-  assign wr_hit_q_drop_pkts = wr_blk_queue_stats_in & (wr_blk_queue_stats_rel[6:3] == 4'h4);
-  assign wr_hit_q_drop_bytes = wr_blk_queue_stats_in & (wr_blk_queue_stats_rel[6:3] == 4'h5);
-  assign wr_hit_q_lat_sum = wr_blk_queue_stats_in & (wr_blk_queue_stats_rel[6:3] == 4'h6);
-  assign wr_hit_q_lat_count = wr_blk_queue_stats_in & (wr_blk_queue_stats_rel[6:3] == 4'h7);
-  assign wr_hit_q_lat_max = wr_blk_queue_stats_in & (wr_blk_queue_stats_rel[6:2] == 5'h10);
-  assign wr_hit_q_depth = wr_blk_queue_stats_in & (wr_blk_queue_stats_rel[6:2] == 5'h11);
-  assign wr_hit_q_depth_hwm = wr_blk_queue_stats_in & (wr_blk_queue_stats_rel[6:2] == 5'h12);
-  assign wr_hit_q_depth_pkts = wr_blk_queue_stats_in & (wr_blk_queue_stats_rel[6:2] == 5'h13);
+  assign wr_blk_queue_stats_in = (wr_addr[15:14] == 2'h1) & ({25'h0, wr_addr[13:7]} < NumQueues);
+  assign wr_hit_q_enq_pkts = wr_blk_queue_stats_in & (wr_addr[6:3] == 4'h0);
+  assign wr_hit_q_enq_bytes = wr_blk_queue_stats_in & (wr_addr[6:3] == 4'h1);
+  assign wr_hit_q_tx_pkts = wr_blk_queue_stats_in & (wr_addr[6:3] == 4'h2);
+  assign wr_hit_q_tx_bytes = wr_blk_queue_stats_in & (wr_addr[6:3] == 4'h3);
+  assign wr_hit_q_drop_pkts = wr_blk_queue_stats_in & (wr_addr[6:3] == 4'h4);
+  assign wr_hit_q_drop_bytes = wr_blk_queue_stats_in & (wr_addr[6:3] == 4'h5);
+  assign wr_hit_q_lat_sum = wr_blk_queue_stats_in & (wr_addr[6:3] == 4'h6);
+  assign wr_hit_q_lat_count = wr_blk_queue_stats_in & (wr_addr[6:3] == 4'h7);
+  assign wr_hit_q_lat_max = wr_blk_queue_stats_in & (wr_addr[6:2] == 5'h10);
+  assign wr_hit_q_depth = wr_blk_queue_stats_in & (wr_addr[6:2] == 5'h11);
+  assign wr_hit_q_depth_hwm = wr_blk_queue_stats_in & (wr_addr[6:2] == 5'h12);
+  assign wr_hit_q_depth_pkts = wr_blk_queue_stats_in & (wr_addr[6:2] == 5'h13);
   assign rd_blk_queue_stats_rel = rd_addr - 16'h4000;
-  assign rd_blk_queue_stats_in = (rd_addr >= 16'h4000) & ({16'h0, rd_blk_queue_stats_rel} < QUEUE_STATS_SPAN);
-  assign rd_hit_q_enq_pkts = rd_blk_queue_stats_in & (rd_blk_queue_stats_rel[6:3] == 4'h0);
-  assign rd_hit_q_enq_bytes = rd_blk_queue_stats_in & (rd_blk_queue_stats_rel[6:3] == 4'h1);
-  assign rd_hit_q_tx_pkts = rd_blk_queue_stats_in & (rd_blk_queue_stats_rel[6:3] == 4'h2);
-  assign rd_hit_q_tx_bytes = rd_blk_queue_stats_in & (rd_blk_queue_stats_rel[6:3] == 4'h3);
-  assign rd_hit_q_drop_pkts = rd_blk_queue_stats_in & (rd_blk_queue_stats_rel[6:3] == 4'h4);
-  assign rd_hit_q_drop_bytes = rd_blk_queue_stats_in & (rd_blk_queue_stats_rel[6:3] == 4'h5);
-  assign rd_hit_q_lat_sum = rd_blk_queue_stats_in & (rd_blk_queue_stats_rel[6:3] == 4'h6);
-  assign rd_hit_q_lat_count = rd_blk_queue_stats_in & (rd_blk_queue_stats_rel[6:3] == 4'h7);
-  assign rd_hit_q_lat_max = rd_blk_queue_stats_in & (rd_blk_queue_stats_rel[6:2] == 5'h10);
-  assign rd_hit_q_depth = rd_blk_queue_stats_in & (rd_blk_queue_stats_rel[6:2] == 5'h11);
-  assign rd_hit_q_depth_hwm = rd_blk_queue_stats_in & (rd_blk_queue_stats_rel[6:2] == 5'h12);
-  assign rd_hit_q_depth_pkts = rd_blk_queue_stats_in & (rd_blk_queue_stats_rel[6:2] == 5'h13);
+  assign rd_blk_queue_stats_in = (rd_addr[15:14] == 2'h1) & ({25'h0, rd_addr[13:7]} < NumQueues);
+  assign rd_hit_q_enq_pkts = rd_blk_queue_stats_in & (rd_addr[6:3] == 4'h0);
+  assign rd_hit_q_enq_bytes = rd_blk_queue_stats_in & (rd_addr[6:3] == 4'h1);
+  assign rd_hit_q_tx_pkts = rd_blk_queue_stats_in & (rd_addr[6:3] == 4'h2);
+  assign rd_hit_q_tx_bytes = rd_blk_queue_stats_in & (rd_addr[6:3] == 4'h3);
+  assign rd_hit_q_drop_pkts = rd_blk_queue_stats_in & (rd_addr[6:3] == 4'h4);
+  assign rd_hit_q_drop_bytes = rd_blk_queue_stats_in & (rd_addr[6:3] == 4'h5);
+  assign rd_hit_q_lat_sum = rd_blk_queue_stats_in & (rd_addr[6:3] == 4'h6);
+  assign rd_hit_q_lat_count = rd_blk_queue_stats_in & (rd_addr[6:3] == 4'h7);
+  assign rd_hit_q_lat_max = rd_blk_queue_stats_in & (rd_addr[6:2] == 5'h10);
+  assign rd_hit_q_depth = rd_blk_queue_stats_in & (rd_addr[6:2] == 5'h11);
+  assign rd_hit_q_depth_hwm = rd_blk_queue_stats_in & (rd_addr[6:2] == 5'h12);
+  assign rd_hit_q_depth_pkts = rd_blk_queue_stats_in & (rd_addr[6:2] == 5'h13);
   logic [6:0]  rd_blk_queue_stats_idx;  // element addressed by the read
   assign rd_blk_queue_stats_idx = rd_addr[13:7];
   logic [15:0] rd0_blk_queue_stats_rel;  // rd0_addr relative to the block base
@@ -1473,19 +1468,18 @@ module nicsched_csr #(
 
   // ---------------------------------------------------------------- block SOURCE
   // NumSources elements of 32'h10 bytes from 16'h8000; element i at base + i * stride.
-  localparam logic [31:0] SOURCE_SPAN = NumSources * 'h10;
   logic [15:0] wr_blk_source_rel, rd_blk_source_rel;  // address relative to the block base
   logic        wr_blk_source_in, rd_blk_source_in;  // address inside the block's existing elements
   logic        wr_hit_src_bind, rd_hit_src_bind;  // address is SRC_BIND
   logic        wr_hit_src_spoof, rd_hit_src_spoof;  // address is SRC_SPOOF
   assign wr_blk_source_rel = wr_addr - 16'h8000;
-  assign wr_blk_source_in = (wr_addr >= 16'h8000) & ({16'h0, wr_blk_source_rel} < SOURCE_SPAN);
-  assign wr_hit_src_bind = wr_blk_source_in & (wr_blk_source_rel[3:2] == 2'h0);
-  assign wr_hit_src_spoof = wr_blk_source_in & (wr_blk_source_rel[3:3] == 1'h1);
+  assign wr_blk_source_in = (wr_addr[15:10] == 6'h20) & ({26'h0, wr_addr[9:4]} < NumSources);
+  assign wr_hit_src_bind = wr_blk_source_in & (wr_addr[3:2] == 2'h0);
+  assign wr_hit_src_spoof = wr_blk_source_in & (wr_addr[3:3] == 1'h1);
   assign rd_blk_source_rel = rd_addr - 16'h8000;
-  assign rd_blk_source_in = (rd_addr >= 16'h8000) & ({16'h0, rd_blk_source_rel} < SOURCE_SPAN);
-  assign rd_hit_src_bind = rd_blk_source_in & (rd_blk_source_rel[3:2] == 2'h0);
-  assign rd_hit_src_spoof = rd_blk_source_in & (rd_blk_source_rel[3:3] == 1'h1);
+  assign rd_blk_source_in = (rd_addr[15:10] == 6'h20) & ({26'h0, rd_addr[9:4]} < NumSources);
+  assign rd_hit_src_bind = rd_blk_source_in & (rd_addr[3:2] == 2'h0);
+  assign rd_hit_src_spoof = rd_blk_source_in & (rd_addr[3:3] == 1'h1);
   logic        we_src_bind;  // SRC_BIND's word of some element is written this cycle
   assign we_src_bind = wr_fire & (wr_addr[3:2] == 2'h0);
   logic [5:0]  rd_blk_source_idx;  // element addressed by the read

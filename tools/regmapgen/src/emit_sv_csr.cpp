@@ -412,11 +412,28 @@ class CsrWriter {
     const std::string n = blk(b);
     const std::string addr = ch + "_addr";
     line(fmt::format("  assign {}_blk_{}_rel = {} - {};", ch, n, addr, sized(aw_, b.base)));
-    std::string in_range;
-    if (b.base != 0) in_range = fmt::format("({} >= {}) & ", addr, sized(aw_, b.base));
-    const std::string rel = aw_ < 32 ? fmt::format("{{{}'h0, {}_blk_{}_rel}}", 32 - aw_, ch, n) : ch + "_blk_" + n + "_rel";
-    line(fmt::format("  assign {}_blk_{}_in = {}({} < {}_SPAN);", ch, n, in_range, rel, b.name));
     const std::uint32_t ob = offset_bits(b);
+    if (const std::uint32_t k = window_bits(b); k != 0) {
+      // The block lies in the 2^k-byte window from its base at any count: the address bits
+      // above the window equal the base's, and the bits inside it (the element index, or
+      // the offset of a single block) are below the span; no subtraction or 16-bit range
+      // compare, whose carry chain Yosys would otherwise share with the whole-address hits.
+      std::string hi = "1'b1";
+      if (k < aw_) hi = fmt::format("({} == {})", bits_of(addr, aw_ - 1, k), sized(aw_ - k, b.base >> k));
+      std::string lo;
+      if (b.array) {
+        const std::uint32_t iw = k - ob;
+        lo = fmt::format("({{{}'h0, {}}} < {})", 32 - iw, bits_of(addr, k - 1, ob), count_body(b));
+      } else {
+        lo = fmt::format("({{{}'h0, {}}} < {}_SPAN)", 32 - k, bits_of(addr, k - 1, 0), b.name);
+      }
+      line(fmt::format("  assign {}_blk_{}_in = {} & {};", ch, n, hi, lo));
+    } else {
+      std::string in_range;
+      if (b.base != 0) in_range = fmt::format("({} >= {}) & ", addr, sized(aw_, b.base));
+      const std::string rel = aw_ < 32 ? fmt::format("{{{}'h0, {}_blk_{}_rel}}", 32 - aw_, ch, n) : ch + "_blk_" + n + "_rel";
+      line(fmt::format("  assign {}_blk_{}_in = {}({} < {}_SPAN);", ch, n, in_range, rel, b.name));
+    }
     for (const Register& r : b.registers) {
       const std::uint32_t lo = r.width == 64 ? 3 : 2;
       if (ch == "wr" && whole_address_hit(b, r)) {
@@ -430,12 +447,20 @@ class CsrWriter {
       }
       std::string match;
       if (ob > lo) {
-        match = fmt::format(" & ({}_blk_{}_rel[{}:{}] == {})", ch, n, ob - 1, lo, sized(ob - lo, r.offset >> lo));
+        match = fmt::format(" & ({} == {})", rel_bits(b, ch, ob - 1, lo), sized(ob - lo, r.offset >> lo));
       }
       line(fmt::format("  assign {}_hit_{} = {}_blk_{}_in{};", ch, reg(r), ch, n, match));
     }
   }
 
+  // Bits k of the power-of-two window that holds the block at its largest count, when its
+  // base is a multiple of the window (and the window more than the word offset of a single
+  // block or the stride of an array); 0 otherwise.
+  std::uint32_t window_bits(const Block& b) const {
+    const auto k = static_cast<std::uint32_t>(std::bit_width(std::max<std::uint32_t>(b.span(), 1) - 1));
+    if (k > aw_ || k <= (b.array ? offset_bits(b) : 2U)) return 0;
+    return b.base % (std::uint64_t{1} << k) == 0 ? k : 0;
+  }
   // A register of a single block whose write hit compares the whole address: the block's
   // base is aligned to the register's width, so base + offset names its word exactly.
   static bool whole_address_hit(const Block& b, const Register& r) {
@@ -455,7 +480,10 @@ class CsrWriter {
     if (b.array) {
       line(fmt::format("  // {} elements of {} bytes from {}; element i at base + i * stride.", count_body(b),
                        sized(32, b.array->stride), sized(aw_, b.base)));
-      line(fmt::format("  localparam logic [31:0] {}_SPAN = {} * 'h{:X};", b.name, count_body(b), b.array->stride));
+      // (inside its address window, `in` compares the element index with the count instead)
+      if (window_bits(b) == 0) {
+        line(fmt::format("  localparam logic [31:0] {}_SPAN = {} * 'h{:X};", b.name, count_body(b), b.array->stride));
+      }
     } else {
       line(fmt::format("  localparam logic [31:0] {}_SPAN = 'h{:X};", b.name, b.span()));
     }
