@@ -109,6 +109,7 @@ module nicsched_crypto_slots #(
   logic [SlotW-1:0]            slot_lo, slot_hi;    // lowest / highest free slot
   logic [1:0]                  done_found;
   logic [2*SlotW-1:0]          done_slot;
+  logic [2*TenantW-1:0]        done_ten;            // the tenant of each direction's done slot
 
   // slots of occ (a set of slots) claimed by tenant t (ten: each slot's tenant)
   function automatic logic [BusyW-1:0] held_by(input logic [CryptoSlots-1:0] occ,
@@ -190,8 +191,68 @@ module nicsched_crypto_slots #(
       end
     end
   endfunction
-  // the permission of the next clock, from the state after this edge (quota_q takes quota_i)
-  assign can_now_d   = permission(free_d, held_d, prio_d, quota_i);
+  // The permission of the next clock, from the state after this edge (quota_q takes
+  // quota_i): permission(free_d, held_d, prio_d, quota_i), without the counts after the
+  // edge in series with the compares (held_d is a popcount behind the completions' chain).
+  // After the edge a tenant holds held_q + its claims - its releases and the pool has
+  // free_q - claims + releases free, so every compare that could be needed is made from
+  // flops (ok_held, ok_free) and this edge's claims, releases and turn only select one.
+  logic [NumTenants*6-1:0] ok_held;  // [t*6 + m]: held_q[t] + m <= quota_i[t] + 1
+  logic [3:0]              ok_free;  // [n-1]: free_q >= n
+  // count of two events as two bits, without an adder
+  function automatic logic [1:0] count2(input logic a, input logic b);
+    count2 = {a & b, a ^ b};
+  endfunction
+  // whether a tenant (ok: its ok_held bits) may claim with `need` units after an edge with
+  // c of its claims and r of its releases: held_q + need + c - r <= quota, a select among
+  // compares made from flops (need is a constant at each call)
+  function automatic logic held_ok(input logic [5:0] ok, input int need, input logic [1:0] c,
+                                   input logic [1:0] r);
+    held_ok = 1'b0;
+    for (int ci = 0; ci < 3; ci++) begin
+      for (int ri = 0; ri < 3; ri++) begin
+        if (c == ci[1:0] && r == ri[1:0]) held_ok = ok[need + ci - ri + 1];
+      end
+    end
+  endfunction
+  // whether `need` slots are free after an edge with c claims and r releases
+  function automatic logic free_ok(input logic [3:0] ok, input int need, input logic [1:0] c,
+                                   input logic [1:0] r);
+    free_ok = 1'b0;
+    for (int ci = 0; ci < 3; ci++) begin
+      for (int ri = 0; ri < 3; ri++) begin
+        if (c == ci[1:0] && r == ri[1:0]) free_ok = (need + ci - ri <= 0) ? 1'b1 : ok[need + ci - ri - 1];
+      end
+    end
+  endfunction
+  always_comb begin
+    logic [1:0] rel_dir;              // a completion of each direction is taken at this edge
+    logic [1:0] claims_all, rels_all;
+    logic [1:0] claims_t, rels_t;
+    logic       ok_last, ok_spare;    // with the turn (need 1) / without it (need 2)
+    for (int t = 0; t < NumTenants; t++) begin
+      for (int m = 0; m < 6; m++) begin
+        ok_held[t*6 + m] = 10'(held_q[t*BusyW +: BusyW]) + 10'(m) <= 10'(quota_i[t*8 +: 8]) + 10'd1;
+      end
+    end
+    for (int k = 1; k <= 4; k++) begin
+      ok_free[k-1] = 8'(free_q) >= 8'(k);
+    end
+    rel_dir    = done_found & done_ready_i;
+    claims_all = count2(claim_i[0], claim_i[1]);
+    rels_all   = count2(rel_dir[0], rel_dir[1]);
+    for (int t = 0; t < NumTenants; t++) begin
+      claims_t = count2(claim_i[0] && claim_tenant_i[0 +: TenantW] == t[TenantW-1:0],
+                        claim_i[1] && claim_tenant_i[TenantW +: TenantW] == t[TenantW-1:0]);
+      rels_t   = count2(rel_dir[0] && done_ten[0 +: TenantW] == t[TenantW-1:0],
+                        rel_dir[1] && done_ten[TenantW +: TenantW] == t[TenantW-1:0]);
+      ok_last  = free_ok(ok_free, 1, claims_all, rels_all) && held_ok(ok_held[t*6 +: 6], 1, claims_t, rels_t);
+      ok_spare = free_ok(ok_free, 2, claims_all, rels_all) && held_ok(ok_held[t*6 +: 6], 2, claims_t, rels_t);
+      // the turn after the edge picks which (it comes last: its logic is the deepest)
+      can_now_d[t]              = prio_d ? ok_spare : ok_last;
+      can_now_d[NumTenants + t] = prio_d ? ok_last : ok_spare;
+    end
+  end
   // claim permission (for the next clock; none in a clock with a claim)
   assign can_claim_o = (claim_i != 2'b00) ? '0 : can_now_q;
 
@@ -212,6 +273,7 @@ module nicsched_crypto_slots #(
     done_found = '0;
     done_slot  = '0;
     done_tag_o = '0;
+    done_ten   = '0;
     for (int d = 0; d < 2; d++) begin
       for (int s = CryptoSlots - 1; s >= 0; s--) begin
         if (may_leave[s] && dir_q[s] == d[0]) begin
@@ -221,7 +283,8 @@ module nicsched_crypto_slots #(
       end
       for (int s = 0; s < CryptoSlots; s++) begin
         if (done_slot[d*SlotW +: SlotW] == s[SlotW-1:0]) begin
-          done_tag_o[d*TagW +: TagW] = tag_q[s*TagW +: TagW];
+          done_tag_o[d*TagW +: TagW]      = tag_q[s*TagW +: TagW];
+          done_ten[d*TenantW +: TenantW] = ten_q[s*TenantW +: TenantW];
         end
       end
     end
@@ -367,6 +430,7 @@ module nicsched_crypto_slots #(
   `NICSCHED_ASSERT(FreeIsCount_A, free_q == ones(~occ_q))
   // the permission flop is the permission of the state it was made for
   `NICSCHED_ASSERT(PermissionIsState_A, can_now_q == permission(free_q, held_q, prio_q, quota_q))
+  `NICSCHED_ASSERT(PermissionNext_A, can_now_d == permission(free_d, held_d, prio_d, quota_i))
   for (genvar t = 0; t < NumTenants; t++) begin : g_held_assert
     `NICSCHED_ASSERT(HeldIsCount_A, held_q[t*BusyW +: BusyW] == held_by(occ_q, ten_q, TenantW'(t)))
   end
