@@ -198,30 +198,20 @@ module nicsched_crypto_slots #(
   // free_q - claims + releases free, so every compare that could be needed is made from
   // flops (ok_held, ok_free) and this edge's claims, releases and turn only select one.
   logic [NumTenants*6-1:0] ok_held;  // [t*6 + m]: held_q[t] + m <= quota_i[t] + 1
-  logic [3:0]              ok_free;  // [n-1]: free_q >= n
+  logic [5:0]              ok_free;  // [m]: m <= free_q + 1
   // count of two events as two bits, without an adder
   function automatic logic [1:0] count2(input logic a, input logic b);
     count2 = {a & b, a ^ b};
   endfunction
-  // whether a tenant (ok: its ok_held bits) may claim with `need` units after an edge with
-  // c of its claims and r of its releases: held_q + need + c - r <= quota, a select among
-  // compares made from flops (need is a constant at each call)
-  function automatic logic held_ok(input logic [5:0] ok, input int need, input logic [1:0] c,
-                                   input logic [1:0] r);
-    held_ok = 1'b0;
+  // whether `need` more units fit after an edge with c claims and r releases, from the
+  // compares made from flops (ok[m]: a count of m - 1 more fits, m = need + c - r + 1):
+  // a select, not an add and compare (need is a constant at each call)
+  function automatic logic fits_after(input logic [5:0] ok, input int need, input logic [1:0] c,
+                                      input logic [1:0] r);
+    fits_after = 1'b0;
     for (int ci = 0; ci < 3; ci++) begin
       for (int ri = 0; ri < 3; ri++) begin
-        if (c == ci[1:0] && r == ri[1:0]) held_ok = ok[need + ci - ri + 1];
-      end
-    end
-  endfunction
-  // whether `need` slots are free after an edge with c claims and r releases
-  function automatic logic free_ok(input logic [3:0] ok, input int need, input logic [1:0] c,
-                                   input logic [1:0] r);
-    free_ok = 1'b0;
-    for (int ci = 0; ci < 3; ci++) begin
-      for (int ri = 0; ri < 3; ri++) begin
-        if (c == ci[1:0] && r == ri[1:0]) free_ok = (need + ci - ri <= 0) ? 1'b1 : ok[need + ci - ri - 1];
+        if (c == ci[1:0] && r == ri[1:0]) fits_after = ok[need + ci - ri + 1];
       end
     end
   endfunction
@@ -235,8 +225,8 @@ module nicsched_crypto_slots #(
         ok_held[t*6 + m] = 10'(held_q[t*BusyW +: BusyW]) + 10'(m) <= 10'(quota_i[t*8 +: 8]) + 10'd1;
       end
     end
-    for (int k = 1; k <= 4; k++) begin
-      ok_free[k-1] = 8'(free_q) >= 8'(k);
+    for (int m = 0; m < 6; m++) begin
+      ok_free[m] = 8'(m) <= 8'(free_q) + 8'd1;
     end
     rel_dir    = done_found & done_ready_i;
     claims_all = count2(claim_i[0], claim_i[1]);
@@ -246,8 +236,8 @@ module nicsched_crypto_slots #(
                         claim_i[1] && claim_tenant_i[TenantW +: TenantW] == t[TenantW-1:0]);
       rels_t   = count2(rel_dir[0] && done_ten[0 +: TenantW] == t[TenantW-1:0],
                         rel_dir[1] && done_ten[TenantW +: TenantW] == t[TenantW-1:0]);
-      ok_last  = free_ok(ok_free, 1, claims_all, rels_all) && held_ok(ok_held[t*6 +: 6], 1, claims_t, rels_t);
-      ok_spare = free_ok(ok_free, 2, claims_all, rels_all) && held_ok(ok_held[t*6 +: 6], 2, claims_t, rels_t);
+      ok_last  = fits_after(ok_free, 1, claims_all, rels_all) && fits_after(ok_held[t*6 +: 6], 1, claims_t, rels_t);
+      ok_spare = fits_after(ok_free, 2, claims_all, rels_all) && fits_after(ok_held[t*6 +: 6], 2, claims_t, rels_t);
       // the turn after the edge picks which (it comes last: its logic is the deepest)
       can_now_d[t]              = prio_d ? ok_spare : ok_last;
       can_now_d[NumTenants + t] = prio_d ? ok_last : ok_spare;
