@@ -12,10 +12,10 @@
 // element: *_snap_o loads the snapshot of element q_rd_idx_i / t_rd_idx_i (both directions
 // added; Q_LAT_MAX the larger) as it is before the edge (a SNAPSHOT at the same edge is not
 // in it), in a clock with snap_load_i (the CSR's read enters its stage 1), and holds
-// otherwise. The indices come from the CSR's
-// stage-0 address register, so the RAM read and the add start at flops. Every other output is
-// a live register that the CSR's snapshot copies at the same edge, so software reads one
-// consistent view, one clock behind the events.
+// otherwise. The indices come from the CSR's stage-0 address register, so the RAM read and
+// the add start at flops. Every other output is a live register that the CSR's snapshot
+// copies at the same edge, so software reads one consistent view, one clock behind the
+// events.
 `default_nettype none
 
 module nicsched_telemetry #(
