@@ -284,7 +284,7 @@ class CsrWriter {
     line("  logic [1:0]  bresp_q, rresp_q;");
     line("  logic [31:0] rdata_q;");
     line("  logic        wr_fire;  // the write is performed this cycle");
-    line(fmt::format("  logic        rd_fire;  // a read's address enters read stage {} this cycle", ram_snapshots_ ? 0 : 1));
+    line(fmt::format("  logic        rd_fire;  // a read's address enters read stage {} this cycle", first_read_stage().back()));
     line(fmt::format("  logic {:<7}wr_addr, ar_addr;  // the write's address; the read address offered or held", a));
     line(fmt::format("  logic {:<7}rd_addr;  // the address of the read in stage 1", a));
     line("  logic [31:0] wr_data, wr_mask;  // wr_mask: wstrb as a bit mask");
@@ -331,10 +331,8 @@ class CsrWriter {
       line("  assign rd0_free = ~rd0_valid_q | rd1_free;");
       line("  assign rd0_adv = rd0_valid_q & rd1_free;");
       line("  assign rd0_addr = rd0_addr_q;");
-      line("  assign rd_fire = (ar_full_q | s_axil_arvalid) & rd0_free;");
-    } else {
-      line("  assign rd_fire = (ar_full_q | s_axil_arvalid) & rd1_free;");
     }
+    line(fmt::format("  assign rd_fire = (ar_full_q | s_axil_arvalid) & {}_free;", first_read_stage()));
     if (wide_writes_) {
       line();
       line("  // Writes to 64-bit registers: the addressed word's data, strobe mask and word mask.");
@@ -384,14 +382,11 @@ class CsrWriter {
     line("        bvalid_q <= 1'b0;");
     line("      end");
     line("      // Each read stage moves on when the next one is free or frees up at this edge.");
+    line(fmt::format("      if (rd_fire) {}_addr_q <= ar_addr;", first_read_stage()));
+    line(fmt::format("      if ({0}_free) {0}_valid_q <= rd_fire;", first_read_stage()));
     if (ram_snapshots_) {
-      line("      if (rd_fire) rd0_addr_q <= ar_addr;");
-      line("      if (rd0_free) rd0_valid_q <= rd_fire;");
       line("      if (rd0_adv) rd1_addr_q <= rd0_addr_q;");
       line("      if (rd1_free) rd1_valid_q <= rd0_valid_q;");
-    } else {
-      line("      if (rd_fire) rd1_addr_q <= ar_addr;");
-      line("      if (rd1_free) rd1_valid_q <= rd_fire;");
     }
     line("      if (rd2_free) rd2_valid_q <= rd1_valid_q;");
     line("      if (rd1_adv) rd2_resp_q <= rd_resp;");
@@ -453,6 +448,9 @@ class CsrWriter {
     }
   }
 
+  // The read stage an accepted AR address enters: stage 0 (the RAM snapshots' element
+  // register) where the map has snapshot: ram registers, else stage 1.
+  std::string first_read_stage() const { return ram_snapshots_ ? "rd0" : "rd1"; }
   // Bits k of the power-of-two window that holds the block at its largest count, when its
   // base is a multiple of the window (and the window more than the word offset of a single
   // block or the stride of an array); 0 otherwise.
