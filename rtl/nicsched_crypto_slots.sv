@@ -159,7 +159,8 @@ module nicsched_crypto_slots #(
   always_comb begin
     other_starved = 1'b0;
     for (int t = 0; t < NumTenants; t++) begin
-      lenient[t] = (8'(free_q) >= 8'd1) && (9'(held_q[t*BusyW +: BusyW]) + 9'd1 <= {1'b0, quota_q[t*8 +: 8]});
+      // the permission of the direction holding the turn (PermissionIsState_A)
+      lenient[t] = prio_q ? can_now_q[NumTenants + t] : can_now_q[t];
       if (prio_q) begin
         other_starved = other_starved || (want_i[t] && lenient[t] && !can_now_q[t]);
       end else begin
