@@ -351,9 +351,7 @@ module nicsched_queues #(
 
   // ---------------------------------------------------------------- queues
   logic [QueueW-1:0] dq;
-  logic [CntW-1:0]   dq_cnt;
   logic [CntW-1:0]   eq_cnt;
-  logic [CellW-1:0]  dq_next_cell;  // first cell of the dequeued queue's second frame
 
   // Every per-queue write is a loop over the queues with an index compare (not a
   // variable part-select), which synthesises to small muxes.
@@ -365,28 +363,28 @@ module nicsched_queues #(
     ds_re        = 1'b0;
     ds_raddr     = '0;
     dq           = deq_queue_i;
-    dq_cnt       = '0;
     eq_cnt       = '0;
-    dq_next_cell = '0;
     for (int q = 0; q < NumQueues; q++) begin
-      if (dq == q[QueueW-1:0]) begin
-        dq_cnt  = cnt_q[q*CntW +: CntW];
-        dq_next_cell = sv_q[q] ? sd_q[q*DescW + LenW + TsW + 2 +: CellW]
-                               : ds_rdata[LenW + TsW + 2 +: CellW];
-      end
       if (eq_q == q[QueueW-1:0]) begin
         eq_cnt   = cnt_q[q*CntW +: CntW];
         ds_waddr = tail_q[q*CellW +: CellW];
       end
+      // A dequeue that leaves more than the new head fetches the descriptor after it: the
+      // read is the per-queue refill decode (each queue's own count against TWO_FRAMES, the
+      // dequeue decoded per queue), its address an AND-OR of that one-hot decode with each
+      // queue's first cell of its second frame. Not a mux of the dequeued queue's count
+      // into one compare and then the read: that put the count mux, the compare's carry
+      // chain and the address mux in series (the descriptor RAM's read address, 11 levels
+      // in the 8-tenant core).
+      refill_oh_d[q] = deq_valid_i && (dq == q[QueueW-1:0]) && (cnt_q[q*CntW +: CntW] > TWO_FRAMES);
+      ds_raddr = ds_raddr | ({CellW{refill_oh_d[q]}} &
+                             (sv_q[q] ? sd_q[q*DescW + LenW + TsW + 2 +: CellW]
+                                      : ds_rdata[LenW + TsW + 2 +: CellW]));
     end
+    ds_re = refill_oh_d != '0;
 
     // link the new frame behind the tail (read only if it is ever beyond the registers)
     ds_we = enq && (eq_cnt != '0);
-    // a dequeue that leaves more than the new head: fetch the descriptor after it
-    if (deq_valid_i && dq_cnt > TWO_FRAMES) begin
-      ds_re        = 1'b1;
-      ds_raddr     = dq_next_cell;
-    end
 
     for (int q = 0; q < NumQueues; q++) begin
       logic             is_deq, is_enq, land, nxt_v;
@@ -399,8 +397,6 @@ module nicsched_queues #(
       is_deq = deq_valid_i && (dq == q[QueueW-1:0]);
       is_enq = enq_oh[q];
       land   = refill_oh_q[q];
-      // the same refill decision, decoded per queue from its own count (no mux of all counts)
-      refill_oh_d[q] = is_deq && (cnt_q[q*CntW +: CntW] > TWO_FRAMES);
       // the frame after the head: the second register, or the read landing now
       nxt_v  = sv_q[q] || land;
       nxt    = sv_q[q] ? sd_q[q*DescW +: DescW] : ds_rdata;
@@ -559,9 +555,14 @@ module nicsched_queues #(
                    enq == (enq_ok && ({2'b0, in_user_q.tenant} < TENANTS8) && !q_over[eq_q]))
   `NICSCHED_ASSERT(DeqValidHead_A, !deq_valid_i || hv_q[deq_queue_i])    // dequeue only a valid head
   `NICSCHED_ASSERT(LinkRefillApart_A, !(ds_we && ds_re) || ds_waddr != ds_raddr)  // never collide
-  // the per-queue refill decode (refill_oh_d, from each queue's own count) is the read
-  // issued from the dequeued queue's muxed count: one queue, that queue, only then
+  // the per-queue refill decode (refill_oh_d, from each queue's own count) is the read the
+  // dequeued queue's own count asks for: one queue, that queue, only then; its address is
+  // that queue's first cell of the second frame (register or the read landing now)
   `NICSCHED_ASSERT(RefillIsRead_A, refill_oh_d == (ds_re ? (NumQueues'(1) << dq) : '0))
+  `NICSCHED_ASSERT(ReadIsDeqCount_A, ds_re == (deq_valid_i && cnt_q[dq*CntW +: CntW] > TWO_FRAMES))
+  `NICSCHED_ASSERT(ReadAddrIsNext_A, !ds_re ||
+                   ds_raddr == (sv_q[dq] ? sd_q[dq*DescW + LenW + TsW + 2 +: CellW]
+                                         : ds_rdata[LenW + TsW + 2 +: CellW]))
   `NICSCHED_ASSERT(NoFreeDuringInit_A, !free_valid_i || !init_q)
   // the beat's byte count (the last kept lane + 1) relies on it
   `NICSCHED_ASSERT(TkeepContiguous_A, !in_beat || (s_axis_tkeep & (s_axis_tkeep + 1'b1)) == '0)
