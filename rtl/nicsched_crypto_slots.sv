@@ -90,6 +90,9 @@ module nicsched_crypto_slots #(
   logic [CryptoSlots*TagW-1:0]    tag_q, tag_d;
   logic [CryptoSlots*KeyW-1:0]    key_q, key_d;
   logic [CryptoSlots*CryptoSlots-1:0] older_q, older_d;  // [s*S + o]: slot o claimed before s
+  // [s*S + o]: slot o was claimed before s with the same key and direction (set at s's
+  // claim, from o's flops and the claim's key; cleared when o is claimed again)
+  logic [CryptoSlots*CryptoSlots-1:0] blocks_q, blocks_d;
   logic [CryptoSlots-1:0]         may_leave;              // done, and no older frame of its key
   logic                           prio_q, prio_d;  // direction that may take the last slot
   logic [2*NumTenants-1:0]        can_now_q, can_now_d;  // permission from the state alone
@@ -247,13 +250,16 @@ module nicsched_crypto_slots #(
   // claim permission (for the next clock; none in a clock with a claim)
   assign can_claim_o = (claim_i != 2'b00) ? '0 : can_now_q;
 
-  // completions: lowest slot in DONE per direction whose older same-key frames have left
+  // completions: lowest slot in DONE per direction whose older same-key frames have left.
+  // "Older with the same key and direction" is a flop per pair (blocks_q), set when the
+  // younger frame is claimed: not the key compares of every pair here, in front of the
+  // completion's select, the slot release and the egress's descriptor (the 8-tenant core's
+  // egress left_q and the permission can_now_q started at key_q through these compares).
   always_comb begin
     for (int s = 0; s < CryptoSlots; s++) begin
       may_leave[s] = (st_q[s*2 +: 2] == ST_DONE);
       for (int o = 0; o < CryptoSlots; o++) begin
-        if (o != s && older_q[s*CryptoSlots + o] && st_q[o*2 +: 2] != ST_FREE &&
-            dir_q[o] == dir_q[s] && key_q[o*KeyW +: KeyW] == key_q[s*KeyW +: KeyW]) begin
+        if (o != s && blocks_q[s*CryptoSlots + o] && st_q[o*2 +: 2] != ST_FREE) begin
           may_leave[s] = 1'b0;
         end
       end
@@ -309,6 +315,7 @@ module nicsched_crypto_slots #(
     tag_d = tag_q;
     key_d = key_q;
     older_d = older_q;
+    blocks_d = blocks_q;
     rem_n = '0;
     lat_n = '0;
     for (int s = 0; s < CryptoSlots; s++) begin
@@ -349,6 +356,9 @@ module nicsched_crypto_slots #(
           for (int o = 0; o < CryptoSlots; o++) begin
             older_d[s*CryptoSlots + o] = occ_q[o];
             older_d[o*CryptoSlots + s] = 1'b0;  // the new frame is younger than every other
+            blocks_d[s*CryptoSlots + o] = occ_q[o] && dir_q[o] == d[0] &&
+                                          key_q[o*KeyW +: KeyW] == claim_key_i[d*KeyW +: KeyW];
+            blocks_d[o*CryptoSlots + s] = 1'b0;
           end
         end
       end
@@ -366,6 +376,7 @@ module nicsched_crypto_slots #(
       tag_q  <= '0;
       key_q  <= '0;
       older_q <= '0;
+      blocks_q <= '0;
       prio_q <= 1'b0;
       held_q <= '0;
       free_q <= BusyW'(CryptoSlots);
@@ -381,6 +392,7 @@ module nicsched_crypto_slots #(
       tag_q  <= tag_d;
       key_q  <= key_d;
       older_q <= older_d;
+      blocks_q <= blocks_d;
       prio_q <= prio_d;
       held_q <= held_d;
       free_q <= free_d;
@@ -422,6 +434,17 @@ module nicsched_crypto_slots #(
   // the permission flop is the permission of the state it was made for
   `NICSCHED_ASSERT(PermissionIsState_A, can_now_q == permission(free_q, held_q, prio_q, quota_q))
   `NICSCHED_ASSERT(PermissionNext_A, can_now_d == permission(free_d, held_d, prio_d, quota_i))
+  // the pair flop is the order and key relation of two occupied slots
+  for (genvar s = 0; s < CryptoSlots; s++) begin : g_blocks_assert
+    for (genvar o = 0; o < CryptoSlots; o++) begin : g_other
+      if (o != s) begin : g_pair
+        `NICSCHED_ASSERT(BlocksIsKeyOrder_A, !occ_q[s] || !occ_q[o] ||
+                         blocks_q[s*CryptoSlots + o] ==
+                         (older_q[s*CryptoSlots + o] && dir_q[o] == dir_q[s] &&
+                          key_q[o*KeyW +: KeyW] == key_q[s*KeyW +: KeyW]))
+      end
+    end
+  end
   for (genvar t = 0; t < NumTenants; t++) begin : g_held_assert
     `NICSCHED_ASSERT(HeldIsCount_A, held_q[t*BusyW +: BusyW] == held_by(occ_q, ten_q, TenantW'(t)))
   end
