@@ -125,6 +125,10 @@ module nicsched_telemetry #(
 
   counters_t cnt_q, cnt_d;
 
+  if (BusyW < 1 || BusyW > 8) begin : gen_bad_busy_w
+    $error("nicsched_telemetry %m: BusyW must be in 1..8 (a busy-slot count fits a byte)");
+  end
+
   // A one-event counter: the increment from the flops, selected by the event (not the event
   // as the carry into a 64-bit chain, which puts the chain after the event's own logic).
   function automatic logic [63:0] count_if(input logic ev, input logic [63:0] cnt);
@@ -148,6 +152,19 @@ module nicsched_telemetry #(
     add64 = {({32{lo[32]}} & hi1) | ({32{!lo[32]}} & hi0), lo[31:0]};
   endfunction
 
+  // a + inc for the slot-busy counters, whose increment is a small count (busy slots this
+  // clock) at the end of the crypto pool's per-tenant decode: inc meets the low byte
+  // alone (two CARRY4), the high bits' increment is made from the flop beside it, and the
+  // low byte's carry selects (AND-OR, as in add64). A 64-bit chain after the decode was
+  // 17 CARRY4 in series behind it (the 8-tenant core's cr_*_busy).
+  function automatic logic [63:0] add64_small(input logic [63:0] a, input logic [7:0] inc);
+    logic [8:0]  lo;
+    logic [55:0] hi1;
+    lo  = {1'b0, a[7:0]} + {1'b0, inc};
+    hi1 = a[63:8] + 56'd1;
+    add64_small = {({56{lo[8]}} & hi1) | ({56{!lo[8]}} & a[63:8]), lo[7:0]};
+  endfunction
+
   always_comb begin
     logic [31:0] dep;
     cnt_d   = cnt_q;
@@ -159,8 +176,8 @@ module nicsched_telemetry #(
     end
 
     for (int t = 0; t < NumTenants; t++) begin
-      cnt_d.cr_tx_busy[t*64 +: 64] = cnt_q.cr_tx_busy[t*64 +: 64] + {{(64-BusyW){1'b0}}, cr_busy_tx_i[t*BusyW +: BusyW]};
-      cnt_d.cr_rx_busy[t*64 +: 64] = cnt_q.cr_rx_busy[t*64 +: 64] + {{(64-BusyW){1'b0}}, cr_busy_rx_i[t*BusyW +: BusyW]};
+      cnt_d.cr_tx_busy[t*64 +: 64] = add64_small(cnt_q.cr_tx_busy[t*64 +: 64], 8'(cr_busy_tx_i[t*BusyW +: BusyW]));
+      cnt_d.cr_rx_busy[t*64 +: 64] = add64_small(cnt_q.cr_rx_busy[t*64 +: 64], 8'(cr_busy_rx_i[t*BusyW +: BusyW]));
       cnt_d.cr_tx_wait[t*64 +: 64] = count_if(cr_wait_tx_i[t], cnt_q.cr_tx_wait[t*64 +: 64]);
       cnt_d.cr_rx_wait[t*64 +: 64] = count_if(cr_wait_rx_i[t], cnt_q.cr_rx_wait[t*64 +: 64]);
     end
