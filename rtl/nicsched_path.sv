@@ -98,11 +98,12 @@ module nicsched_path #(
   input  wire logic [NumTenants-1:0]         conform_i,     // shaper
   input  wire logic                          ctrl_level_i,  // CTRL.CONTROL_LEVEL (RX: 0)
   input  wire logic [NumTenants-1:0]         ctrl_conform_i,// control buckets have tokens
-  // shapers: a frame was scheduled (sched_ctrl_o: at the control level)
-  output logic                               sched_valid_o,
+  // shapers: a frame of tenant t was scheduled (sched_oh_o[t]; one-hot or none; sched_ctrl_o:
+  // at the control level), its length in sched_len_o[t] (per tenant: a bucket reads its own
+  // tenant's length from the head registers, not one length muxed from every queue)
+  output logic [NumTenants-1:0]              sched_oh_o,
   output logic                               sched_ctrl_o,
-  output logic [TenantW-1:0]                 sched_tenant_o,
-  output logic [LenW-1:0]                    sched_len_o,
+  output logic [NumTenants*LenW-1:0]         sched_len_o,
   // crypto slots
   input  wire logic [NumTenants-1:0]         can_claim_i,
   output logic                               claim_o,
@@ -337,12 +338,20 @@ module nicsched_path #(
   logic [QueueW:0] deq_queue_x;  // {queue, 0}: tenant = queue >> 1
   /* verilator lint_on UNUSEDSIGNAL */
   assign deq_queue_x    = {deq_queue, 1'b0};
-  assign sched_valid_o  = deq_valid;
-  assign sched_tenant_o = deq_queue_x[TenantW+1:2];
-  assign sched_len_o    = g_len;
+  assign sched_oh_o = inflight;
+  always_comb begin
+    for (int t = 0; t < NumTenants; t++) begin
+      // the tenant's granted head: its control queue's or its bulk queue's
+      sched_len_o[t*LenW +: LenW] = gq_onehot_q[2*t] ? head_len[(2*t)*LenW +: LenW]
+                                                     : head_len[(2*t+1)*LenW +: LenW];
+    end
+  end
+  // the grant's tenant and length, as the shapers see them per tenant
+  `NICSCHED_ASSERT(SchedIsGrant_A, sched_oh_o == (deq_valid ? (NumTenants'(1) << claim_tenant_o) : '0))
+  `NICSCHED_ASSERT(SchedLenIsGrant_A, !deq_valid || sched_len_o[claim_tenant_o*LenW +: LenW] == g_len)
 
   assign claim_o        = gq_valid_q && gq_crypto_q;
-  assign claim_tenant_o = sched_tenant_o;
+  assign claim_tenant_o = deq_queue_x[TenantW+1:2];
   assign claim_len_o    = g_len;
   assign claim_tag_o    = {g_cell, g_len, deq_queue, g_ts};
   assign claim_key_o    = deq_queue;

@@ -20,18 +20,15 @@
 module nicsched_shaper #(
   parameter int NumTenants = 8,   // tenants
   parameter int LenW       = 16,  // frame length bits
-  parameter logic [23:0] ResetBytes = 24'd0,  // tokens (bytes) in every bucket after reset
-  // derived
-  parameter int TenantW    = (NumTenants > 1) ? $clog2(NumTenants) : 1
+  parameter logic [23:0] ResetBytes = 24'd0   // tokens (bytes) in every bucket after reset
 ) (
   input  wire logic                     clk_i,
   input  wire logic                     rst_ni,
   input  wire logic [NumTenants-1:0]    rate_en_i,   // T_CTRL.RATE_EN
   input  wire logic [NumTenants*24-1:0] rate_i,      // T_RATE.BYTES_PER_KCYCLE
   input  wire logic [NumTenants*24-1:0] burst_i,     // T_BURST.BYTES
-  input  wire logic                     consume_i,   // a frame of tenant consume_tenant_i left
-  input  wire logic [TenantW-1:0]       consume_tenant_i,
-  input  wire logic [LenW-1:0]          consume_len_i,
+  input  wire logic [NumTenants-1:0]    consume_i,   // a frame of tenant t left (one-hot or none)
+  input  wire logic [NumTenants*LenW-1:0] consume_len_i,  // [t]: its length (read where consume_i[t])
   output logic [NumTenants-1:0]         conform_o    // tenant may send now
 );
   localparam int TokW = 24 + 10 + 2;  // signed, 1/1024-byte units
@@ -57,8 +54,8 @@ module nicsched_shaper #(
       tok  = tok_q[i*TokW +: TokW];
       rate = {12'b0, rate_i[i*24 +: 24]};
       cap  = {2'b0, burst_i[i*24 +: 24], 10'b0};
-      len  = {{(TokW-LenW-10){1'b0}}, consume_len_i, 10'b0};
-      take = consume_i && consume_tenant_i == i[TenantW-1:0];
+      len  = {{(TokW-LenW-10){1'b0}}, consume_len_i[i*LenW +: LenW], 10'b0};
+      take = consume_i[i];
       // tok + rate > cap  <=>  tok + rate + ~cap >= 0 (~cap = -cap - 1), in CmpW bits
       ca   = {tok[TokW-1], tok};
       cb   = {1'b0, rate};
@@ -92,6 +89,7 @@ module nicsched_shaper #(
     end
   end
 
+  `NICSCHED_ASSERT(ConsumeOnehot_A, (consume_i & (consume_i - NumTenants'(1))) == '0)
   // the capped refill's compare taken as the signed compare of the sum it replaces
   for (genvar i = 0; i < NumTenants; i++) begin : g_assert
     `NICSCHED_ASSERT(OverIsSignedCompare_A, over[i] ==

@@ -364,9 +364,9 @@ module nicsched_top #(
 
   // ------------------------------------------------------------------ shaper
   logic [NumTenants-1:0]   conform;
-  logic [1:0]              sched_valid, sched_ctrl;
-  logic [2*TenantW-1:0]    sched_tenant;
-  logic [2*LenW-1:0]       sched_len;
+  logic [2*NumTenants-1:0]      sched_oh;   // [d*NumTenants + t]
+  logic [1:0]                   sched_ctrl;
+  logic [2*NumTenants*LenW-1:0] sched_len;  // [(d*NumTenants + t)*LenW]
 
   nicsched_shaper #(
     .NumTenants(NumTenants),
@@ -377,9 +377,8 @@ module nicsched_top #(
     .rate_en_i       (t_rate_en),
     .rate_i          (t_rate),
     .burst_i         (t_burst),
-    .consume_i       (sched_valid[0]),
-    .consume_tenant_i(sched_tenant[TenantW-1:0]),
-    .consume_len_i   (sched_len[LenW-1:0]),
+    .consume_i       (sched_oh[NumTenants-1:0]),
+    .consume_len_i   (sched_len[NumTenants*LenW-1:0]),
     .conform_o       (conform)
   );
 
@@ -397,9 +396,8 @@ module nicsched_top #(
     .rate_en_i       ({NumTenants{cfg_ctrl_level}}),
     .rate_i          (t_ctrl_rate),
     .burst_i         (t_ctrl_burst),
-    .consume_i       (sched_valid[0] && sched_ctrl[0]),
-    .consume_tenant_i(sched_tenant[TenantW-1:0]),
-    .consume_len_i   (sched_len[LenW-1:0]),
+    .consume_i       (sched_oh[NumTenants-1:0] & {NumTenants{sched_ctrl[0]}}),
+    .consume_len_i   (sched_len[NumTenants*LenW-1:0]),
     .conform_o       (ctrl_conform)
   );
 
@@ -495,10 +493,9 @@ module nicsched_top #(
       .conform_i      ((d == 0) ? conform : {NumTenants{1'b1}}),
       .ctrl_level_i   ((d == 0) ? cfg_ctrl_level : 1'b0),
       .ctrl_conform_i ((d == 0) ? ctrl_conform : {NumTenants{1'b0}}),
-      .sched_valid_o  (sched_valid[d]),
+      .sched_oh_o     (sched_oh[d*NumTenants +: NumTenants]),
       .sched_ctrl_o   (sched_ctrl[d]),
-      .sched_tenant_o (sched_tenant[d*TenantW +: TenantW]),
-      .sched_len_o    (sched_len[d*LenW +: LenW]),
+      .sched_len_o    (sched_len[d*NumTenants*LenW +: NumTenants*LenW]),
       .can_claim_i    (can_claim[d*NumTenants +: NumTenants]),
       .claim_o        (claim[d]),
       .claim_tenant_o (claim_tenant[d*TenantW +: TenantW]),
@@ -632,7 +629,7 @@ module nicsched_top #(
   logic unused;
   // (RX has no shaper: its scheduling events go nowhere)
   assign unused = ^{scratch, st_tx_full, st_rx_full, snapshot_go, snapshot_we, ev_valid, q_snap_idx, t_snap_idx,
-                    sched_valid[1], sched_ctrl[1], sched_tenant[2*TenantW-1:TenantW], sched_len[2*LenW-1:LenW],
+                    sched_oh[2*NumTenants-1:NumTenants], sched_ctrl[1], sched_len[2*NumTenants*LenW-1:NumTenants*LenW],
                     cnt_spoof[1], cnt_spoof_src[2*nicsched_pkg::SOURCE_W-1:nicsched_pkg::SOURCE_W]};
 
 endmodule

@@ -60,14 +60,17 @@ struct ShaperBench {
       if (model[t].bucket.conforms(model[t].cfg)) ok.push_back(t);
     }
     tb->consume_i = 0;
+    // every tenant's length input holds some length; only the consuming tenant's counts
+    for (unsigned t = 0; t < kT; ++t) {
+      set_bits(tb->consume_len_i, 16 * t, 16, std::uniform_int_distribution<unsigned>(0, 0xffff)(rng));
+    }
     unsigned who = kT;
     unsigned len = 0;
     if (!ok.empty() && std::uniform_real_distribution<>(0, 1)(rng) < p) {
       who = ok[std::uniform_int_distribution<std::size_t>(0, ok.size() - 1)(rng)];
       len = std::uniform_int_distribution<unsigned>(60, max_len)(rng);
-      tb->consume_i = 1;
-      put(tb->consume_tenant_i, who);
-      put(tb->consume_len_i, len);
+      set_bits(tb->consume_i, who, 1, 1);
+      set_bits(tb->consume_len_i, 16 * who, 16, len);
       sent[who] += len;
     }
     tb.tick();
