@@ -84,9 +84,11 @@ module nicsched_queues #(
   output logic [NumQueues*2-1:0]            head_op_o,      // crypto_op_e
   output logic [NumQueues*32-1:0]           q_bytes_o,      // bytes queued
   output logic [NumQueues*32-1:0]           q_pkts_o,       // frames queued
-  // dequeue the head of one queue (head_valid_o[deq_queue_i] must be 1)
-  input  wire logic                         deq_valid_i,
-  input  wire logic [QueueW-1:0]            deq_queue_i,
+  // dequeue the head of one queue, one-hot (or none: zero); its head_valid_o must be 1.
+  // One-hot, as the grant flop holds it: every per-queue dequeue term is then a flop bit,
+  // not a decode of a queue number (in front of the byte count's subtraction and the
+  // descriptor read)
+  input  wire logic [NumQueues-1:0]         deq_oh_i,
   // cell read port (egress): data and next cell of rd_cell_i, one clock later
   input  wire logic                         rd_en_i,
   input  wire logic [CellW-1:0]             rd_cell_i,
@@ -350,7 +352,7 @@ module nicsched_queues #(
   `NICSCHED_ASSERT(BypassIsWrite_A, byp_d == (nx_we && (nx_waddr == alloc_d)))
 
   // ---------------------------------------------------------------- queues
-  logic [QueueW-1:0] dq;
+  logic [QueueW-1:0] dq;  // the dequeued queue's number (for the assertions)
   logic [CntW-1:0]   eq_cnt;
 
   // Every per-queue write is a loop over the queues with an index compare (not a
@@ -362,21 +364,24 @@ module nicsched_queues #(
     ds_wdata     = enq_desc;
     ds_re        = 1'b0;
     ds_raddr     = '0;
-    dq           = deq_queue_i;
+    dq           = '0;
     eq_cnt       = '0;
     for (int q = 0; q < NumQueues; q++) begin
+      if (deq_oh_i[q]) begin
+        dq = q[QueueW-1:0];
+      end
       if (eq_q == q[QueueW-1:0]) begin
         eq_cnt   = cnt_q[q*CntW +: CntW];
         ds_waddr = tail_q[q*CellW +: CellW];
       end
       // A dequeue that leaves more than the new head fetches the descriptor after it: the
       // read is the per-queue refill decode (each queue's own count against TWO_FRAMES, the
-      // dequeue decoded per queue), its address an AND-OR of that one-hot decode with each
+      // dequeue's one-hot bit), its address an AND-OR of that one-hot decode with each
       // queue's first cell of its second frame. Not a mux of the dequeued queue's count
       // into one compare and then the read: that put the count mux, the compare's carry
       // chain and the address mux in series (the descriptor RAM's read address, 11 levels
       // in the 8-tenant core).
-      refill_oh_d[q] = deq_valid_i && (dq == q[QueueW-1:0]) && (cnt_q[q*CntW +: CntW] > TWO_FRAMES);
+      refill_oh_d[q] = deq_oh_i[q] && (cnt_q[q*CntW +: CntW] > TWO_FRAMES);
       ds_raddr = ds_raddr | ({CellW{refill_oh_d[q]}} &
                              (sv_q[q] ? sd_q[q*DescW + LenW + TsW + 2 +: CellW]
                                       : ds_rdata[LenW + TsW + 2 +: CellW]));
@@ -394,7 +399,7 @@ module nicsched_queues #(
       /* verilator lint_off UNUSEDSIGNAL */
       logic [LimitW-1:0] b_cy;  // its top bit carries out of the counter
       /* verilator lint_on UNUSEDSIGNAL */
-      is_deq = deq_valid_i && (dq == q[QueueW-1:0]);
+      is_deq = deq_oh_i[q];
       is_enq = enq_oh[q];
       land   = refill_oh_q[q];
       // the frame after the head: the second register, or the read landing now
@@ -553,13 +558,14 @@ module nicsched_queues #(
   `NICSCHED_ASSERT(EnqIsOnehot_A, enq_oh == (enq ? (NumQueues'(1) << eq_q) : '0))
   `NICSCHED_ASSERT(EnqIsAdmission_A,
                    enq == (enq_ok && ({2'b0, in_user_q.tenant} < TENANTS8) && !q_over[eq_q]))
-  `NICSCHED_ASSERT(DeqValidHead_A, !deq_valid_i || hv_q[deq_queue_i])    // dequeue only a valid head
+  `NICSCHED_ASSERT(DeqOnehot_A, (deq_oh_i & (deq_oh_i - NumQueues'(1))) == '0)
+  `NICSCHED_ASSERT(DeqValidHead_A, (deq_oh_i & ~hv_q) == '0)    // dequeue only a valid head
   `NICSCHED_ASSERT(LinkRefillApart_A, !(ds_we && ds_re) || ds_waddr != ds_raddr)  // never collide
   // the per-queue refill decode (refill_oh_d, from each queue's own count) is the read the
   // dequeued queue's own count asks for: one queue, that queue, only then; its address is
   // that queue's first cell of the second frame (register or the read landing now)
   `NICSCHED_ASSERT(RefillIsRead_A, refill_oh_d == (ds_re ? (NumQueues'(1) << dq) : '0))
-  `NICSCHED_ASSERT(ReadIsDeqCount_A, ds_re == (deq_valid_i && cnt_q[dq*CntW +: CntW] > TWO_FRAMES))
+  `NICSCHED_ASSERT(ReadIsDeqCount_A, ds_re == (deq_oh_i != '0 && cnt_q[dq*CntW +: CntW] > TWO_FRAMES))
   `NICSCHED_ASSERT(ReadAddrIsNext_A, !ds_re ||
                    ds_raddr == (sv_q[dq] ? sd_q[dq*DescW + LenW + TsW + 2 +: CellW]
                                          : ds_rdata[LenW + TsW + 2 +: CellW]))

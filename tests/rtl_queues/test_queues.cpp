@@ -209,7 +209,7 @@ struct QueuesBench {
     }
     tb->rd_en_i = 0;
     tb->free_valid_i = 0;
-    tb->deq_valid_i = 0;
+    tb->deq_oh_i = 0;
     if (!reader_enabled) return;
     int q = -1;
     if (prefer_q >= 0 && get_bits(tb->head_valid_o, static_cast<unsigned>(prefer_q), 1)) q = prefer_q;
@@ -222,8 +222,7 @@ struct QueuesBench {
     deq_cycles.push_back(tb.cycle() + 1);
     deq_queues.push_back(deq_q);
     const auto cell = static_cast<unsigned>(get_bits(tb->head_cell_o, deq_q * kCellW, kCellW));
-    tb->deq_valid_i = 1;
-    put(tb->deq_queue_i, deq_q);
+    put(tb->deq_oh_i, 1U << deq_q);
     tb->rd_en_i = 1;
     put(tb->rd_cell_i, cell);
     tb->free_valid_i = 1;
@@ -246,7 +245,7 @@ struct QueuesBench {
     }
     tb->rd_en_i = 0;
     tb->free_valid_i = 0;
-    tb->deq_valid_i = 0;
+    tb->deq_oh_i = 0;
     if (deq_now) {
       deq_now = false;
       reading = true;
@@ -276,8 +275,7 @@ struct QueuesBench {
       if (!ready.empty()) {
         deq_q = ready[std::uniform_int_distribution<std::size_t>(0, ready.size() - 1)(rng)];
         deq_now = true;
-        tb->deq_valid_i = 1;
-        put(tb->deq_queue_i, deq_q);
+        put(tb->deq_oh_i, 1U << deq_q);
       }
     }
   }
