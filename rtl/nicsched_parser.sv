@@ -256,8 +256,10 @@ module nicsched_parser #(
   logic [7:0]             proto;
   logic                   l4_short;      // the IP length leaves no room for the L4 header
   logic [17:0]            ip_end;        // L2 header + IP length in bytes
-  logic [6:0]             ip_fixed_end;  // L2 header + fixed IP header (20 / 40 bytes)
   logic                   truncated;
+  // the verdict's conditions, each from flops (in the order the verdict tests them)
+  logic                   c_runt, c_vlan_short, c_ip, c_fixed_short, c_bad_ihl;
+  logic                   vlan_ok, ip_ok;  // the verdict keeps the frame (an IP frame)
   nicsched_pkg::drop_reason_e drop;
   logic                   to_default;
 
@@ -298,7 +300,11 @@ module nicsched_parser #(
       end
     end
 
-    ip_fixed_end = {1'b0, l2_len} + (is_ipv6 ? 7'd40 : 7'd20);
+    // shorter than the L2 header and the fixed IP header (20 / 40 bytes): four compares of
+    // the length with constants, selected by the tag and the IP version (not the sum of the
+    // selected header lengths, then a compare: a carry chain in front of the verdict)
+    c_fixed_short = has_vlan_q ? (is_ipv6 ? len_q < 16'd58 : len_q < 16'd38)
+                               : (is_ipv6 ? len_q < 16'd54 : len_q < 16'd34);
     // The L4 header's minimum (UDP 8, TCP 20 bytes) against the IP length: both compares
     // made from the fields, the protocol selecting the result (a selected minimum before
     // the add was the ingress's slowest path: protocol -> minimum -> add -> compare).
@@ -314,24 +320,35 @@ module nicsched_parser #(
                   (l4_ports && l4_short);
     end
 
+    c_runt       = len_q < MIN_FRAME;
+    c_vlan_short = has_vlan_q && len_q < 16'd18;
+    c_ip         = is_ipv4 || is_ipv6;
+    c_bad_ihl    = (is_ipv4 && (ip_ver != 4'd4 || ihl < 4'd5)) || (is_ipv6 && ip_ver != 4'd6);
     to_default = 1'b0;
-    if (len_q < MIN_FRAME) begin
+    if (c_runt) begin
       drop = nicsched_pkg::DROP_RUNT;
-    end else if (has_vlan_q && len_q < 16'd18) begin
+    end else if (c_vlan_short) begin
       drop = nicsched_pkg::DROP_TRUNCATED;
-    end else if (!is_ipv4 && !is_ipv6) begin
+    end else if (!c_ip) begin
       drop       = bad_to_default_i ? nicsched_pkg::DROP_NONE : nicsched_pkg::DROP_UNKNOWN_ETYPE;
       to_default = bad_to_default_i;
-    end else if (len_q < {9'd0, ip_fixed_end}) begin
+    end else if (c_fixed_short) begin
       drop = nicsched_pkg::DROP_TRUNCATED;
-    end else if ((is_ipv4 && (ip_ver != 4'd4 || ihl < 4'd5)) || (is_ipv6 && ip_ver != 4'd6)) begin
+    end else if (c_bad_ihl) begin
       drop = nicsched_pkg::DROP_BAD_IHL;
     end else if (truncated) begin
       drop = nicsched_pkg::DROP_TRUNCATED;
     end else begin
       drop = nicsched_pkg::DROP_NONE;
     end
+    // "kept" and "kept, an IP frame" as one AND of the conditions, not a compare of the
+    // priority chain's reason (which puts every condition's test in series)
+    ip_ok   = !c_runt && !c_vlan_short && c_ip && !c_fixed_short && !c_bad_ihl && !truncated;
+    vlan_ok = !c_runt && !c_vlan_short && (c_ip ? (!c_fixed_short && !c_bad_ihl && !truncated)
+                                               : bad_to_default_i);
   end
+  `NICSCHED_ASSERT(VlanOkIsVerdict_A, vlan_ok == (drop == nicsched_pkg::DROP_NONE), clk_i, 1'b1)
+  `NICSCHED_ASSERT(IpOkIsVerdict_A, ip_ok == ((drop == nicsched_pkg::DROP_NONE) && !to_default), clk_i, 1'b1)
 
   // ---------------------------------------------------------------------------------
   // Stage 2: the beat and, on tlast, the fields
@@ -376,8 +393,8 @@ module nicsched_parser #(
         // Raw fields; the output gates them with the verdict (kept off the verdict's path).
         s2_drop_q    <= drop;
         s2_default_q <= to_default;
-        s2_vlan_ok_q <= drop == nicsched_pkg::DROP_NONE;
-        s2_ip_ok_q   <= (drop == nicsched_pkg::DROP_NONE) && !to_default;
+        s2_vlan_ok_q <= vlan_ok;
+        s2_ip_ok_q   <= ip_ok;
       end
       s2_len_q   <= len_q;
       s2_vlan_q  <= vlan_id;
