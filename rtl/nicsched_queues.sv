@@ -381,7 +381,9 @@ module nicsched_queues #(
       // into one compare and then the read: that put the count mux, the compare's carry
       // chain and the address mux in series (the descriptor RAM's read address, 11 levels
       // in the 8-tenant core).
-      refill_oh_d[q] = deq_oh_i[q] && (cnt_q[q*CntW +: CntW] > TWO_FRAMES);
+      // (count > TWO_FRAMES written out on the bits: a compare with a constant mapped to a
+      // carry chain here)
+      refill_oh_d[q] = deq_oh_i[q] && (cnt_q[q*CntW + 2 +: CntW - 2] != '0 || cnt_q[q*CntW +: 2] == 2'b11);
       ds_raddr = ds_raddr | ({CellW{refill_oh_d[q]}} &
                              (sv_q[q] ? sd_q[q*DescW + LenW + TsW + 2 +: CellW]
                                       : ds_rdata[LenW + TsW + 2 +: CellW]));
@@ -394,7 +396,7 @@ module nicsched_queues #(
     for (int q = 0; q < NumQueues; q++) begin
       logic             is_deq, is_enq, land, nxt_v;
       logic [DescW-1:0] nxt;
-      logic [CntW-1:0]  left;      // frames after the dequeue, before the enqueue
+      logic [CntW-1:0]  cnt_inc, cnt_dec;  // the count plus / less one frame
       logic [LimitW-1:0] deq_len, b_old, b_len, b_s;
       /* verilator lint_off UNUSEDSIGNAL */
       logic [LimitW-1:0] b_cy;  // its top bit carries out of the counter
@@ -405,10 +407,15 @@ module nicsched_queues #(
       // the frame after the head: the second register, or the read landing now
       nxt_v  = sv_q[q] || land;
       nxt    = sv_q[q] ? sd_q[q*DescW +: DescW] : ds_rdata;
-      left   = cnt_q[q*CntW +: CntW] - {{(CntW-1){1'b0}}, is_deq};
-      // both next counts from flops (and the dequeue flop), selected by the admission
-      cnt_d[q*CntW +: CntW] = is_enq ? cnt_q[q*CntW +: CntW] + {{(CntW-1){1'b0}}, !is_deq}
-                                     : left;
+      // the next count: one more, one less or the same, each from the flop and selected
+      // by the admission and the dequeue flop (AND-OR: a select of two sums, which Yosys's
+      // opt_share turns into one sum after the select, put the count's carry chain after
+      // the admission's)
+      cnt_inc = cnt_q[q*CntW +: CntW] + ONE_FRAME;
+      cnt_dec = cnt_q[q*CntW +: CntW] - ONE_FRAME;
+      cnt_d[q*CntW +: CntW] = ({CntW{is_enq && !is_deq}} & cnt_inc) |
+                              ({CntW{!is_enq && is_deq}} & cnt_dec) |
+                              ({CntW{is_enq == is_deq}} & cnt_q[q*CntW +: CntW]);
       // bytes - dequeued (+ length): bytes + length + ~dequeued + 1, reduced to a sum and
       // a carry word, the + 1 in the carry word's free bit; one carry chain each
       deq_len   = is_deq ? {{(LimitW-LenW){1'b0}}, hd_q[q*DescW + TsW + 2 +: LenW]} : '0;
@@ -431,7 +438,8 @@ module nicsched_queues #(
         sd_d[q*DescW +: DescW] = nxt;
       end
       // a new frame that is the first or second of its queue goes straight to a register
-      // (left == 0 and left == 1 as compares of the count, not after the subtraction)
+      // (no frame or one frame left after the dequeue, as compares of the count, not after a
+      // subtraction)
       if (is_enq && (cnt_q[q*CntW +: CntW] == (is_deq ? ONE_FRAME : '0))) begin
         hv_d[q]                = 1'b1;
         hd_d[q*DescW +: DescW] = enq_desc;
