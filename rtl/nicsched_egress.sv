@@ -11,10 +11,13 @@
 // Events: ev_lat_* at the first beat's handshake (latency = now - enqueue time),
 // ev_sent_* at the last beat's handshake.
 // Timing: a descriptor taken at edge t gives tvalid from clock t+2. "This read is the
-// frame's last" (last_q, = left_q == 1) is a flop set at the edge before, so
+// frame's last" (last_q, = one beat left) is a flop set at the edge before, so
 // desc_ready_o and free_valid_o are a few gates of flops (issue 16: the 11-bit compare
 // of left_q was the 16-tenant core's worst path into the queues' descriptor read).
-// Likewise the output FIFO's room is a gate of cnt_q and rv_q, not an adder.
+// Likewise the output FIFO's room is a gate of cnt_q and rv_q, not an adder. The beats
+// still to read are kept as whole beats (left_q) and a partial one (part_q), loaded from
+// the length's bits: no ceil(len / DataBytes) adder between the descriptor (a crypto
+// completion's select) and the count.
 `default_nettype none
 `include "rtl/nicsched_assert.svh"
 
@@ -78,8 +81,9 @@ module nicsched_egress #(
   logic               act_q, act_d;
   logic               first_q, first_d;
   logic [CellW-1:0]   head_q, head_d;
-  logic [BeatW-1:0]   left_q, left_d;     // beats still to read
-  logic               last_q, last_d;     // left_q == 1: the next read is the last
+  logic [BeatW-1:0]   left_q, left_d;     // whole beats still to read (beyond part_q)
+  logic               part_q, part_d;     // the partial beat (the frame's tail) is still to read
+  logic               last_q, last_d;     // left_q + part_q == 1: the next read is the last
   logic [LenW-1:0]    len_q, len_d;
   logic [QueueW-1:0]  qid_q, qid_d;
   logic [1:0]         op_q, op_d;
@@ -94,14 +98,7 @@ module nicsched_egress #(
   logic [2:0]         cnt_q;
 
   logic               issue, last_beat, push, pop;
-  logic [BeatW-1:0]   desc_beats;
   logic [SideW-1:0]   head_side;
-
-  always_comb begin
-    // beats = ceil(len / DataBytes)
-    desc_beats = {1'b0, desc_len_i[LenW-1:ByteW]} +
-                 {{(BeatW-1){1'b0}}, (desc_len_i[ByteW-1:0] != '0)};
-  end
 
   // room for one more beat: cnt_q + rv_q < 4, written out (cnt_q <= 4) so that issue,
   // desc_ready_o and free_valid_o are one LUT of flops each, not an adder's carry chain
@@ -120,6 +117,7 @@ module nicsched_egress #(
     first_d = first_q;
     head_d  = head_q;
     left_d  = left_q;
+    part_d  = part_q;
     last_d  = last_q;
     len_d   = len_q;
     qid_d   = qid_q;
@@ -129,8 +127,15 @@ module nicsched_egress #(
     if (issue) begin
       rside_d = {first_q, last_beat, len_q[ByteW-1:0], qid_q, len_q, ts_q, op_q};
       first_d = 1'b0;
-      left_d  = left_q - 1'b1;
-      last_d  = (left_q == {{(BeatW-2){1'b0}}, 2'd2});
+      // the partial beat is counted off first: only the number of beats is counted (the
+      // cells come in order from the buffer's next pointers)
+      if (part_q) begin
+        part_d = 1'b0;
+      end else begin
+        left_d = left_q - 1'b1;
+      end
+      last_d  = part_q ? (left_q == {{(BeatW-1){1'b0}}, 1'b1})
+                       : (left_q == {{(BeatW-2){1'b0}}, 2'd2});
       if (last_beat) begin
         act_d = 1'b0;
       end
@@ -139,7 +144,8 @@ module nicsched_egress #(
       act_d   = 1'b1;
       first_d = 1'b1;
       head_d  = desc_cell_i;
-      left_d  = desc_beats;
+      left_d  = {1'b0, desc_len_i[LenW-1:ByteW]};
+      part_d  = desc_len_i[ByteW-1:0] != '0;
       // one beat: 1 <= len <= DataBytes (len 0 is excluded by DescLenNonZero_A)
       last_d  = (desc_len_i[LenW-1:ByteW] == '0) ||
                 (desc_len_i == LenW'(DataBytes));
@@ -193,6 +199,7 @@ module nicsched_egress #(
       first_q <= 1'b0;
       head_q  <= '0;
       left_q  <= '0;
+      part_q  <= 1'b0;
       last_q  <= 1'b0;
       len_q   <= '0;
       qid_q   <= '0;
@@ -209,6 +216,7 @@ module nicsched_egress #(
       first_q <= first_d;
       head_q  <= head_d;
       left_q  <= left_d;
+      part_q  <= part_d;
       last_q  <= last_d;
       len_q   <= len_d;
       qid_q   <= qid_d;
@@ -241,7 +249,9 @@ module nicsched_egress #(
   end
 
   `NICSCHED_ASSERT(IssueHasRoom_A, issue == (act_q && ({1'b0, cnt_q} + {3'b0, rv_q} < DEPTH4)))
-  `NICSCHED_ASSERT(LastMatchesLeft_A, last_q == (left_q == {{(BeatW-1){1'b0}}, 1'b1}))
+  `NICSCHED_ASSERT(LastMatchesLeft_A, last_q == (left_q + BeatW'(part_q) == BeatW'(1)))
+  // an active frame has a beat to read
+  `NICSCHED_ASSERT(ActiveHasBeat_A, !act_q || left_q != '0 || part_q)
   `NICSCHED_ASSERT(FifoNoOverflow_A, cnt_q <= 3'd4)
   `NICSCHED_ASSERT(DescLenNonZero_A, !(desc_valid_i && desc_ready_o) || desc_len_i != '0)
 
