@@ -380,9 +380,8 @@ module nicsched_queues #(
       // queue's first cell of its second frame. Not a mux of the dequeued queue's count
       // into one compare and then the read: that put the count mux, the compare's carry
       // chain and the address mux in series (the descriptor RAM's read address, 11 levels
-      // in the 8-tenant core).
-      // (count > TWO_FRAMES written out on the bits: a compare with a constant mapped to a
-      // carry chain here)
+      // in the 8-tenant core). "count > TWO_FRAMES" is written on the count's bits: as a
+      // compare with a constant it mapped to a carry chain.
       refill_oh_d[q] = deq_oh_i[q] && (cnt_q[q*CntW + 2 +: CntW - 2] != '0 || cnt_q[q*CntW +: 2] == 2'b11);
       ds_raddr = ds_raddr | ({CellW{refill_oh_d[q]}} &
                              (sv_q[q] ? sd_q[q*DescW + LenW + TsW + 2 +: CellW]
