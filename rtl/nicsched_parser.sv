@@ -114,6 +114,13 @@ module nicsched_parser #(
   localparam logic [15:0] ETYPE_IPV6  = 16'h86DD;
   localparam logic [7:0]  PROTO_TCP   = 8'd6;
   localparam logic [7:0]  PROTO_UDP   = 8'd17;
+  // an L2 header (untagged; tagged) and the fixed IP header (IPv4; IPv6), summed: the
+  // shortest lengths the verdict's "fixed header" compares test
+  localparam int L2_BYTES = 14;
+  localparam logic [15:0] FIXED_4    = 16'(L2_BYTES + 20);
+  localparam logic [15:0] FIXED_6    = 16'(L2_BYTES + 40);
+  localparam logic [15:0] FIXED_4_VL = 16'(L2_BYTES + TAG_BYTES + 20);
+  localparam logic [15:0] FIXED_6_VL = 16'(L2_BYTES + TAG_BYTES + 40);
 
   if (DataWidth < 64 || DataWidth > 512 || (DataWidth & (DataWidth - 1)) != 0) begin : g_bad_width
     $error("nicsched_parser %m: DataWidth must be a power of two in 64..512");
@@ -265,7 +272,7 @@ module nicsched_parser #(
 
   always_comb begin
     vlan_id  = has_vlan_q ? {hdr_q[14*8 +: 4], hdr_q[15*8 +: 8]} : 12'd0;
-    l2_len   = has_vlan_q ? 6'd18 : 6'd14;
+    l2_len   = has_vlan_q ? 6'(L2_BYTES + TAG_BYTES) : 6'(L2_BYTES);
     for (int k = 0; k < L3_BYTES; k++) begin
       l3[k*8 +: 8] = has_vlan_q ? hdr_q[(18 + k)*8 +: 8] : hdr_q[(14 + k)*8 +: 8];
     end
@@ -303,8 +310,8 @@ module nicsched_parser #(
     // shorter than the L2 header and the fixed IP header (20 / 40 bytes): four compares of
     // the length with constants, selected by the tag and the IP version (not the sum of the
     // selected header lengths, then a compare: a carry chain in front of the verdict)
-    c_fixed_short = has_vlan_q ? (is_ipv6 ? len_q < 16'd58 : len_q < 16'd38)
-                               : (is_ipv6 ? len_q < 16'd54 : len_q < 16'd34);
+    c_fixed_short = has_vlan_q ? (is_ipv6 ? len_q < FIXED_6_VL : len_q < FIXED_4_VL)
+                               : (is_ipv6 ? len_q < FIXED_6 : len_q < FIXED_4);
     // The L4 header's minimum (UDP 8, TCP 20 bytes) against the IP length: both compares
     // made from the fields, the protocol selecting the result (a selected minimum before
     // the add was the ingress's slowest path: protocol -> minimum -> add -> compare).
@@ -321,7 +328,7 @@ module nicsched_parser #(
     end
 
     c_runt       = len_q < MIN_FRAME;
-    c_vlan_short = has_vlan_q && len_q < 16'd18;
+    c_vlan_short = has_vlan_q && len_q < 16'(L2_BYTES + TAG_BYTES);
     c_ip         = is_ipv4 || is_ipv6;
     c_bad_ihl    = (is_ipv4 && (ip_ver != 4'd4 || ihl < 4'd5)) || (is_ipv6 && ip_ver != 4'd6);
     to_default = 1'b0;
