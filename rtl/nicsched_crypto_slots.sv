@@ -89,7 +89,9 @@ module nicsched_crypto_slots #(
   logic [CryptoSlots*8-1:0]       bpc_q, bpc_d;
   logic [CryptoSlots*TagW-1:0]    tag_q, tag_d;
   logic [CryptoSlots*KeyW-1:0]    key_q, key_d;
-  logic [CryptoSlots*CryptoSlots-1:0] older_q, older_d;  // [s*S + o]: slot o claimed before s
+  // [s*S + o]: slot o claimed before s (the claim order alone: read only by
+  // BlocksIsKeyOrder_A, the reference for blocks_q; synthesis drops it)
+  logic [CryptoSlots*CryptoSlots-1:0] older_q, older_d;
   // [s*S + o]: slot o was claimed before s with the same key and direction (set at s's
   // claim, from o's flops and the claim's key; cleared when o is claimed again)
   logic [CryptoSlots*CryptoSlots-1:0] blocks_q, blocks_d;

@@ -138,7 +138,6 @@ module nicsched_path #(
   logic [NumQueues*TsW-1:0]   head_ts;
   logic [NumQueues*2-1:0]     head_op;
   logic [NumQueues-1:0]       q_elig, q_backlog, q_crypto;
-  logic                       deq_valid;
   logic [QueueW-1:0]          deq_queue;
   logic                       rd_en;
   logic [CellW-1:0]           rd_cell, rd_next;
@@ -310,7 +309,6 @@ module nicsched_path #(
       gq_crypto_q <= arb_valid && ((arb_onehot & q_crypto) != '0);
     end
   end
-  assign deq_valid    = gq_valid_q;
   assign deq_queue    = gq_queue_q;
   assign sched_ctrl_o = gq_ctrl_q;
 
@@ -346,8 +344,8 @@ module nicsched_path #(
     end
   end
   // the grant's tenant and length, as the shapers see them per tenant
-  `NICSCHED_ASSERT(SchedIsGrant_A, sched_oh_o == (deq_valid ? (NumTenants'(1) << claim_tenant_o) : '0))
-  `NICSCHED_ASSERT(SchedLenIsGrant_A, !deq_valid || sched_len_o[claim_tenant_o*LenW +: LenW] == g_len)
+  `NICSCHED_ASSERT(SchedIsGrant_A, sched_oh_o == (gq_valid_q ? (NumTenants'(1) << claim_tenant_o) : '0))
+  `NICSCHED_ASSERT(SchedLenIsGrant_A, !gq_valid_q || sched_len_o[claim_tenant_o*LenW +: LenW] == g_len)
 
   assign claim_o        = gq_valid_q && gq_crypto_q;
   assign claim_tenant_o = deq_queue_x[TenantW+1:2];
