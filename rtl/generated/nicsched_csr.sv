@@ -2,9 +2,12 @@
 // nicsched_csr: AXI4-Lite register block of the nicsched register map (SmartNIC traffic scheduler for multi-tenant deep-learning clusters).
 //
 // Bus: AXI4-Lite slave, 16-bit byte address (bits [1:0] ignored), 32-bit data.
-//   AW and W are accepted independently into one-entry holding registers; a write is
-//   performed in the cycle both are present and the B channel is free, and BVALID rises
-//   in the next cycle. A read goes through a pipeline, so that no clock period holds more
+//   AW and W are accepted independently into one-entry holding registers; in the cycle
+//   both are present (and the write stage is free or frees up) the write enters the write
+//   stage, a register of address, data and strobes; it is performed from that register in
+//   the next cycle in which the B channel is free, and BVALID rises in the cycle after. So
+//   the address decode and the storage's write enables start at flops, not at the AW
+//   channel. A read goes through a pipeline, so that no clock period holds more
 //   than a part of the read decode and mux: its address is registered (AR handshake) in
 //   stage 0, where the RAM snapshots outside read the addressed element from that
 //   register; stage 1 decodes it and, in each block, selects the addressed word by address
@@ -245,9 +248,14 @@ module nicsched_csr #(
   logic        bvalid_q, rvalid_q;
   logic [1:0]  bresp_q, rresp_q;
   logic [31:0] rdata_q;
-  logic        wr_fire;  // the write is performed this cycle
+  logic        wr_fire;  // the write in the write stage is performed this cycle
+  logic        wr_take;  // a write (AW and W present) enters the write stage this cycle
+  logic        wst_valid_q, wst_free;  // a write is in the write stage / it can take one now
+  logic [15:0] wst_addr_q;
+  logic [31:0] wst_data_q;
+  logic [3:0]  wst_strb_q;
   logic        rd_fire;  // a read's address enters read stage 0 this cycle
-  logic [15:0] wr_addr, ar_addr;  // the write's address; the read address offered or held
+  logic [15:0] wr_addr, ar_addr;  // the staged write's address; the read address offered or held
   logic [15:0] rd_addr;  // the address of the read in stage 1
   logic [31:0] wr_data, wr_mask;  // wr_mask: wstrb as a bit mask
   logic [3:0]  wr_strb;
@@ -274,11 +282,13 @@ module nicsched_csr #(
   assign s_axil_rresp   = rresp_q;
   assign s_axil_rdata   = rdata_q;
 
-  assign wr_addr = aw_full_q ? aw_addr_q : s_axil_awaddr;
-  assign wr_data = w_full_q ? w_data_q : s_axil_wdata;
-  assign wr_strb = w_full_q ? w_strb_q : s_axil_wstrb;
+  assign wr_addr = wst_addr_q;
+  assign wr_data = wst_data_q;
+  assign wr_strb = wst_strb_q;
   assign wr_mask = {{8{wr_strb[3]}}, {8{wr_strb[2]}}, {8{wr_strb[1]}}, {8{wr_strb[0]}}};
-  assign wr_fire = (aw_full_q | s_axil_awvalid) & (w_full_q | s_axil_wvalid) & (~bvalid_q | s_axil_bready);
+  assign wr_fire = wst_valid_q & (~bvalid_q | s_axil_bready);
+  assign wst_free = ~wst_valid_q | wr_fire;
+  assign wr_take = (aw_full_q | s_axil_awvalid) & (w_full_q | s_axil_wvalid) & wst_free;
   assign ar_addr = ar_full_q ? ar_addr_q : s_axil_araddr;
   assign rd_addr = rd1_addr_q;
   assign rd_out_free = ~rvalid_q | s_axil_rready;
@@ -299,6 +309,10 @@ module nicsched_csr #(
       ar_addr_q   <= 16'h0;
       w_data_q    <= 32'h0;
       w_strb_q    <= 4'h0;
+      wst_valid_q <= 1'b0;
+      wst_addr_q  <= 16'h0;
+      wst_data_q  <= 32'h0;
+      wst_strb_q  <= 4'h0;
       bvalid_q    <= 1'b0;
       bresp_q     <= RESP_OKAY;
       rd0_addr_q  <= 16'h0;
@@ -311,9 +325,10 @@ module nicsched_csr #(
       rresp_q     <= RESP_OKAY;
       rdata_q     <= 32'h0;
     end else begin
-      // A channel's beat is held when it arrives and the operation cannot complete yet.
-      aw_full_q <= (aw_full_q | s_axil_awvalid) & ~wr_fire;
-      w_full_q  <= (w_full_q | s_axil_wvalid) & ~wr_fire;
+      // A channel's beat is held when it arrives and cannot move on yet (into the write
+      // stage, or into the read pipeline).
+      aw_full_q <= (aw_full_q | s_axil_awvalid) & ~wr_take;
+      w_full_q  <= (w_full_q | s_axil_wvalid) & ~wr_take;
       ar_full_q <= (ar_full_q | s_axil_arvalid) & ~rd_fire;
       if (!aw_full_q) aw_addr_q <= s_axil_awaddr;
       if (!w_full_q) begin
@@ -321,6 +336,14 @@ module nicsched_csr #(
         w_strb_q <= s_axil_wstrb;
       end
       if (!ar_full_q) ar_addr_q <= s_axil_araddr;
+      // The write stage: a write enters it as the last of its two beats is present, and
+      // leaves it when it is performed (B free), taking the next one at the same edge.
+      if (wst_free) wst_valid_q <= wr_take;
+      if (wr_take) begin
+        wst_addr_q <= aw_full_q ? aw_addr_q : s_axil_awaddr;
+        wst_data_q <= w_full_q ? w_data_q : s_axil_wdata;
+        wst_strb_q <= w_full_q ? w_strb_q : s_axil_wstrb;
+      end
       if (wr_fire) begin
         bvalid_q <= 1'b1;
         bresp_q  <= wr_resp;

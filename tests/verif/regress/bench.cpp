@@ -229,13 +229,16 @@ class BenchImpl {
       sink_[d]->sample(now_);
       if (out_fire[d]) res_.beat_cycles[d].push_back(now_);
     }
-    // COMMIT.GO: the CSR block applies it once both its address and data are accepted.
-    const bool commit_now = commit_cfg_ != nullptr &&
-                            ((commit_aw_ || (t.s_axil_awvalid && t.s_axil_awready)) &&
-                             (commit_w_ || (t.s_axil_wvalid && t.s_axil_wready)));
-    if (commit_cfg_ != nullptr) {
+    // COMMIT.GO: the CSR block takes the write into its write stage in the clock both its
+    // address and data are accepted, and performs it in the next clock (B is free then: this
+    // bench writes one register at a time, each after the B of the one before).
+    const bool commit_now = commit_staged_;
+    if (commit_cfg_ != nullptr && !commit_staged_) {
       commit_aw_ = commit_aw_ || (t.s_axil_awvalid && t.s_axil_awready);
       commit_w_ = commit_w_ || (t.s_axil_wvalid && t.s_axil_wready);
+      commit_staged_ = commit_aw_ && commit_w_;
+    } else {
+      commit_staged_ = false;
     }
     axil_->sample();
     if (running_) {
@@ -316,6 +319,7 @@ class BenchImpl {
   const refmodel::Config* commit_cfg_ = nullptr;  // COMMIT.GO outstanding: its config
   std::size_t commit_idx_ = 0;
   bool commit_aw_ = false, commit_w_ = false;
+  bool commit_staged_ = false;  // the COMMIT write is in the CSR's write stage: performed next clock
   std::unique_ptr<Source> src_[2];
   std::unique_ptr<Sink> sink_[2];
   refmodel::RefModel model_;
