@@ -1,9 +1,9 @@
 // nicsched_classifier: match-table lookup of the parsed fields; writes ingress_meta_t on tlast.
 //
 // Behaviour
-//   Frames pass unchanged, two register stages later. On the tlast beat the classifier
-//   turns the parser's fields into nicsched_pkg::ingress_meta_t on m_axis_tuser (zero on
-//   other beats):
+//   Frames pass unchanged (each beat with its byte count, s/m_axis_tcount), two register
+//   stages later. On the tlast beat the classifier turns the parser's fields into
+//   nicsched_pkg::ingress_meta_t on m_axis_tuser (zero on other beats):
 //     - parser drop reason != DROP_NONE: meta.drop = that reason, tenant/class/crypto 0;
 //     - parser says "default" (unknown ethertype with CTRL.BAD_TO_DEFAULT): DEFAULT_ACTION;
 //     - otherwise the lowest-numbered entry i with CLS_ACTION[i].VALID whose four fields all
@@ -59,6 +59,7 @@ module nicsched_classifier #(
   // Frames in, with the parser's fields on the tlast beat
   input  logic [DataWidth-1:0]        s_axis_tdata,
   input  logic [DataWidth/8-1:0]      s_axis_tkeep,
+  input  logic [$clog2(DataWidth/8+1)-1:0] s_axis_tcount,  // the beat's byte count (parser)
   input  logic                        s_axis_tvalid,
   output logic                        s_axis_tready,
   input  logic                        s_axis_tlast,
@@ -73,6 +74,7 @@ module nicsched_classifier #(
   // Frames out, metadata on the tlast beat
   output logic [DataWidth-1:0]        m_axis_tdata,
   output logic [DataWidth/8-1:0]      m_axis_tkeep,
+  output logic [$clog2(DataWidth/8+1)-1:0] m_axis_tcount,  // ... carried with its beat
   output logic                        m_axis_tvalid,
   input  logic                        m_axis_tready,
   output logic                        m_axis_tlast,
@@ -127,6 +129,7 @@ module nicsched_classifier #(
   logic                        valid_a, last_a, dflt_a, bound_a;
   logic [DataWidth-1:0]        data_a;
   logic [DataWidth/8-1:0]      keep_a;
+  logic [$clog2(DataWidth/8+1)-1:0] cnt_a;
   logic [NumClsEntries-1:0]    hit_a, foreign_a, sdrop_a;
   logic [NumClsEntries*6-1:0]  eff_tenant_a;
   logic [NumClsEntries-1:0]    eff_class_a;
@@ -157,6 +160,7 @@ module nicsched_classifier #(
     if (in_fire) begin
       data_a         <= s_axis_tdata;
       keep_a         <= s_axis_tkeep;
+      cnt_a          <= s_axis_tcount;
       last_a         <= s_axis_tlast;
       hit_a          <= hit;
       dflt_a         <= s_prs_default_i;
@@ -242,6 +246,7 @@ module nicsched_classifier #(
   logic                        valid_q;
   logic [DataWidth-1:0]        data_q;
   logic [DataWidth/8-1:0]      keep_q;
+  logic [$clog2(DataWidth/8+1)-1:0] cnt_q;
   logic                        last_q;
   nicsched_pkg::ingress_meta_t meta_q;
   logic                        spoof_q;
@@ -261,6 +266,7 @@ module nicsched_classifier #(
     if (a_fire) begin
       data_q <= data_a;
       keep_q <= keep_a;
+      cnt_q  <= cnt_a;
       last_q <= last_a;
       meta_q <= meta_d;
       spoof_q        <= spoof && last_a;
@@ -270,6 +276,7 @@ module nicsched_classifier #(
 
   assign m_axis_tdata  = data_q;
   assign m_axis_tkeep  = keep_q;
+  assign m_axis_tcount = cnt_q;
   assign m_axis_tvalid = valid_q;
   assign m_axis_tlast  = last_q;
   assign m_axis_tuser  = meta_q;

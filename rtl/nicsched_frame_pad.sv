@@ -15,7 +15,9 @@
 //     already) passes unchanged.
 //   The bytes of a frame are those of its tkeep lanes in order (tkeep contiguous from bit 0
 //   on every beat; a beat before tlast may be partial, the tlast beat may be empty), so the
-//   padding goes into the tlast beat's lanes after its own bytes.
+//   padding goes into the tlast beat's lanes after its own bytes. Each beat comes with its
+//   byte count (s_axis_tcount, tkeep's count: CountIsKeep_A) and leaves with the count of
+//   the tkeep it leaves with (m_axis_tcount: OutCountIsKeep_A).
 //
 // Timing
 //   No register on the data path: m_axis = s_axis, combinationally, outside the pad beats
@@ -27,6 +29,7 @@
 //   and decoded one beat ahead, so m_axis_tkeep / tlast / tuser are one gate of flops and
 //   inputs: nothing after the padder waits on its byte count (issue 16).
 `default_nettype none
+`include "rtl/nicsched_assert.svh"
 
 module nicsched_frame_pad #(
   parameter int DataWidth = 512,  // AXI4-Stream data bits; 64..512, a power of two
@@ -39,6 +42,7 @@ module nicsched_frame_pad #(
   // Frames in; s_pad_i with the tlast beat: this frame may be padded
   input  wire logic [DataWidth-1:0]   s_axis_tdata,
   input  wire logic [DataWidth/8-1:0] s_axis_tkeep,   // contiguous from bit 0
+  input  wire logic [$clog2(DataWidth/8+1)-1:0] s_axis_tcount,  // bytes in the beat: tkeep's count
   input  wire logic                   s_axis_tvalid,
   output logic                        s_axis_tready,
   input  wire logic                   s_axis_tlast,
@@ -48,6 +52,7 @@ module nicsched_frame_pad #(
   // Frames out, MinBytes long at least where padded
   output logic [DataWidth-1:0]        m_axis_tdata,
   output logic [DataWidth/8-1:0]      m_axis_tkeep,
+  output logic [$clog2(DataWidth/8+1)-1:0] m_axis_tcount,  // ... of the beat that leaves
   output logic                        m_axis_tvalid,
   input  wire logic                   m_axis_tready,
   output logic                        m_axis_tlast,
@@ -57,7 +62,6 @@ module nicsched_frame_pad #(
   localparam int BPB = DataWidth / 8;
   localparam int RW  = $clog2(MinBytes + 1);   // bits of 0..MinBytes
   localparam int KCW = $clog2(BPB + 1);        // bits of 0..BPB
-  localparam int KN  = 1 << KCW;               // keep count tree leaves, a power of two above BPB
   // A frame's start: MinBytes to go, the pad lanes and `more` of that.
   localparam logic [RW-1:0]  REM_START   = RW'(MinBytes);
   localparam logic [BPB-1:0] LANES_START = ~({BPB{1'b1}} << MinBytes);  // j < MinBytes
@@ -70,17 +74,11 @@ module nicsched_frame_pad #(
     $error("nicsched_frame_pad %m: MinBytes must be in 1..1500");
   end
 
-  // keep_cnt: the index of s_axis_tkeep's highest set bit + 1, 0 when none; the same as
-  // `for j: if (tkeep[j]) keep_cnt = j + 1` for every tkeep, contiguous or not, but a
-  // balanced tree (log2 depth) instead of a BPB-deep priority chain (issue 16: that chain,
-  // 9 LUT6 in series at 64 lanes, was nicsched_top's critical path). The leaves are
-  // {tkeep, 1'b1} zero-extended to KN = 2^KCW bits, so leaf i stands for "i bytes" and
-  // leaf 0 is always set: the highest set leaf's index is the answer, with no +1 after the
-  // tree. Each level merges pairs of (any, index) nodes in place:
-  // node i = (node 2i+1 has any) ? (its index with bit l set) : node 2i's index.
-  logic [KN-1:0]     kt_any;
-  logic [KN*KCW-1:0] kt_idx;               // node i's index in kt_idx[i*KCW +: KCW]
+  // The beat's byte count comes with it (s_axis_tcount: counted once, where the beat
+  // enters the parser, and carried in flops since), so no tkeep count sits in front of the
+  // compares below.
   logic [KCW-1:0]    keep_cnt;             // bytes in the input beat
+  logic [KCW-1:0]    lanes_cnt;            // lanes lanes_q sets: min(rem_q, BPB)
 
   // The state is what the next beat needs, registered (issue 16). The frame's byte count
   // is kept as the bytes still missing to MinBytes (rem_q, 0 once the frame has reached
@@ -102,16 +100,9 @@ module nicsched_frame_pad #(
   logic [BPB-1:0]   lanes_beat, lanes_full;
   logic             more_beat, more_full;
   always_comb begin
-    kt_any = {{(KN - BPB - 1){1'b0}}, s_axis_tkeep, 1'b1};
-    kt_idx = '0;
-    for (int l = 0; l < KCW; l++) begin
-      for (int i = 0; i < (KN >> (l + 1)); i++) begin
-        kt_idx[i*KCW +: KCW] = kt_any[2*i + 1] ? (kt_idx[(2*i + 1)*KCW +: KCW] | (KCW'(1) << l))
-                                               : kt_idx[(2*i)*KCW +: KCW];
-        kt_any[i] = kt_any[2*i + 1] | kt_any[2*i];
-      end
-    end
-    keep_cnt = kt_idx[0 +: KCW];
+    keep_cnt  = s_axis_tcount;
+    // lanes_q is the thermometer j < rem_q (rem_q <= MinBytes), more_q is rem_q > BPB
+    lanes_cnt = more_q ? KCW'(BPB) : KCW'(rem_q);
 
     // Lane j of the next beat is padded when keep_cnt + j < rem_q, tested as keep_cnt <
     // rem_q - j: the right side comes from flops alone, so the beat's byte count only
@@ -141,6 +132,7 @@ module nicsched_frame_pad #(
     if (pad_q) begin
       m_axis_tdata  = '0;
       m_axis_tkeep  = lanes_q;
+      m_axis_tcount = lanes_cnt;
       m_axis_tvalid = 1'b1;
       m_axis_tlast  = !more_q;
       m_axis_tuser  = more_q ? '0 : user_q;
@@ -153,6 +145,8 @@ module nicsched_frame_pad #(
       s_axis_tready = m_axis_tready;
       // lanes_q[j] implies lanes_q[0], so this is s_axis_tkeep | (pad_last ? lanes_q : 0)
       m_axis_tkeep  = s_axis_tkeep | ({BPB{s_axis_tlast && s_pad_i}} & lanes_q);
+      // and its count: both are contiguous from lane 0, so the longer one's
+      m_axis_tcount = (s_axis_tlast && s_pad_i && lanes_cnt > keep_cnt) ? lanes_cnt : keep_cnt;
       if (pad_last) begin
         for (int j = 0; j < BPB; j++) begin
           if (!s_axis_tkeep[j]) m_axis_tdata[j*8 +: 8] = 8'd0;
@@ -208,6 +202,10 @@ module nicsched_frame_pad #(
   always_ff @(posedge clk_i) begin
     if (in_fire && pad_last && more_q) user_q <= s_axis_tuser;
   end
+
+  // the byte counts are tkeep's: tkeep is the thermometer of its count, in and out
+  `NICSCHED_ASSERT(CountIsKeep_A, !s_axis_tvalid || s_axis_tkeep == ~({BPB{1'b1}} << s_axis_tcount))
+  `NICSCHED_ASSERT(OutCountIsKeep_A, !m_axis_tvalid || m_axis_tkeep == ~({BPB{1'b1}} << m_axis_tcount))
 
 endmodule
 

@@ -37,7 +37,8 @@ module nicsched_ingress #(
   parameter int PadFrameBytes = 0,    // pad kept frames to this length (0: no padding; 60 on TX)
   parameter int NumSources    = 0,    // TX sources with a binding (SOURCE block); 0: none (RX); 0..64
   // derived
-  parameter int SrcN          = (NumSources > 0) ? NumSources : 1
+  parameter int SrcN          = (NumSources > 0) ? NumSources : 1,
+  parameter int CountW        = $clog2(DataWidth / 8 + 1)  // bits of a beat's byte count
 ) (
   input  logic                        clk_i,
   input  logic                        rst_ni,
@@ -75,6 +76,7 @@ module nicsched_ingress #(
   // Frames out, ingress_meta_t on the tlast beat
   output logic [DataWidth-1:0]        m_axis_tdata,
   output logic [DataWidth/8-1:0]      m_axis_tkeep,
+  output logic [CountW-1:0]           m_axis_tcount,   // bytes in the beat (tkeep's count)
   output logic                        m_axis_tvalid,
   input  logic                        m_axis_tready,
   output logic                        m_axis_tlast,
@@ -115,6 +117,7 @@ module nicsched_ingress #(
 
   logic [DataWidth-1:0]       prs_tdata;
   logic [DataWidth/8-1:0]     prs_tkeep;
+  logic [CountW-1:0]          prs_tcount;
   logic                       prs_tvalid, prs_tready, prs_tlast;
   logic [15:0]                prs_len, prs_sport, prs_dport;
   logic [11:0]                prs_vlan;
@@ -139,6 +142,7 @@ module nicsched_ingress #(
     .s_axis_tuser       (in_bind),
     .m_axis_tdata       (prs_tdata),
     .m_axis_tkeep       (prs_tkeep),
+    .m_axis_tcount      (prs_tcount),
     .m_axis_tvalid      (prs_tvalid),
     .m_axis_tready      (prs_tready),
     .m_axis_tlast       (prs_tlast),
@@ -160,6 +164,7 @@ module nicsched_ingress #(
 
   logic [DataWidth-1:0]        cls_tdata;
   logic [DataWidth/8-1:0]      cls_tkeep;
+  logic [CountW-1:0]           cls_tcount;
   logic                        cls_tvalid, cls_tready, cls_tlast;
   nicsched_pkg::ingress_meta_t cls_tuser;
   logic                        cls_spoof;
@@ -187,6 +192,7 @@ module nicsched_ingress #(
     .default_action_crypto_op_i,
     .s_axis_tdata       (prs_tdata),
     .s_axis_tkeep       (prs_tkeep),
+    .s_axis_tcount      (prs_tcount),
     .s_axis_tvalid      (prs_tvalid),
     .s_axis_tready      (prs_tready),
     .s_axis_tlast       (prs_tlast),
@@ -199,6 +205,7 @@ module nicsched_ingress #(
     .s_src_i            (prs_bind),
     .m_axis_tdata       (cls_tdata),
     .m_axis_tkeep       (cls_tkeep),
+    .m_axis_tcount      (cls_tcount),
     .m_axis_tvalid      (cls_tvalid),
     .m_axis_tready      (cls_tready),
     .m_axis_tlast       (cls_tlast),
@@ -220,6 +227,7 @@ module nicsched_ingress #(
       .rst_ni,
       .s_axis_tdata (cls_tdata),
       .s_axis_tkeep (cls_tkeep),
+      .s_axis_tcount(cls_tcount),
       .s_axis_tvalid(cls_tvalid),
       .s_axis_tready(cls_tready),
       .s_axis_tlast (cls_tlast),
@@ -227,6 +235,7 @@ module nicsched_ingress #(
       .s_pad_i      (cls_tuser.drop == nicsched_pkg::DROP_NONE),
       .m_axis_tdata,
       .m_axis_tkeep,
+      .m_axis_tcount,
       .m_axis_tvalid,
       .m_axis_tready,
       .m_axis_tlast,
@@ -236,6 +245,7 @@ module nicsched_ingress #(
   end else begin : g_no_pad
     assign m_axis_tdata  = cls_tdata;
     assign m_axis_tkeep  = cls_tkeep;
+    assign m_axis_tcount = cls_tcount;
     assign m_axis_tvalid = cls_tvalid;
     assign cls_tready    = m_axis_tready;
     assign m_axis_tlast  = cls_tlast;

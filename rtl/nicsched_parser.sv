@@ -7,7 +7,10 @@
 //   on every other beat. Frames are never dropped here: a frame with a drop reason still
 //   leaves in full, so that the queue manager, which stores beats as they arrive, can free
 //   it at tlast. s_axis_tuser (UserW bits, e.g. the ingress's TX source binding) travels
-//   with its beat and leaves on m_axis_tuser unchanged.
+//   with its beat and leaves on m_axis_tuser unchanged. m_axis_tcount gives each beat's
+//   byte count (its tkeep lanes), counted here once at the input and carried beside the
+//   beat so that the blocks after (classifier, padder, queues) take a beat's length from a
+//   flop rather than count tkeep again.
 //
 //   Parsed: Ethernet II, at most one 802.1Q tag (TPID 0x8100), then IPv4 (0x0800, any IHL
 //   5..15) or IPv6 (0x86DD, fixed header only). L4 ports are read for UDP (17) and TCP (6)
@@ -69,6 +72,7 @@ module nicsched_parser #(
   // Frames out, unchanged
   output logic [DataWidth-1:0]   m_axis_tdata,
   output logic [DataWidth/8-1:0] m_axis_tkeep,
+  output logic [$clog2(DataWidth/8+1)-1:0] m_axis_tcount,  // bytes in the beat: tkeep's count
   output logic                   m_axis_tvalid,
   input  logic                   m_axis_tready,
   output logic                   m_axis_tlast,
@@ -135,6 +139,7 @@ module nicsched_parser #(
   logic                   s1_valid_q;
   logic [DataWidth-1:0]   s1_data_q;
   logic [BPB-1:0]         s1_keep_q;
+  logic [KEEP_CNT_W-1:0]  s1_cnt_q;     // the beat's byte count (keep_cnt), carried beside it
   logic                   s1_last_q;
   logic [UserW-1:0]       s1_user_q;
   logic [HDR_BYTES*8-1:0] hdr_q;        // byte i of the frame at [i*8 +: 8]
@@ -213,6 +218,7 @@ module nicsched_parser #(
     if (in_fire) begin
       s1_data_q <= s_axis_tdata;
       s1_keep_q <= s_axis_tkeep;
+      s1_cnt_q  <= keep_cnt;
       s1_last_q <= s_axis_tlast;
       s1_user_q <= s_axis_tuser;
       if (beat_idx == POS_ET / BPB) begin
@@ -362,6 +368,7 @@ module nicsched_parser #(
   // ---------------------------------------------------------------------------------
   logic [DataWidth-1:0]       s2_data_q;
   logic [BPB-1:0]             s2_keep_q;
+  logic [KEEP_CNT_W-1:0]      s2_cnt_q;
   logic                       s2_last_q;
   logic [UserW-1:0]           s2_user_q;
   logic [15:0]                s2_len_q, s2_sport_q, s2_dport_q;
@@ -390,6 +397,7 @@ module nicsched_parser #(
     if (s1_advance) begin
       s2_data_q    <= s1_data_q;
       s2_keep_q    <= s1_keep_q;
+      s2_cnt_q     <= s1_cnt_q;
       s2_last_q    <= s1_last_q;
       s2_user_q    <= s1_user_q;
       s2_drop_q    <= nicsched_pkg::DROP_NONE;
@@ -414,6 +422,7 @@ module nicsched_parser #(
 
   assign m_axis_tdata    = s2_data_q;
   assign m_axis_tkeep    = s2_keep_q;
+  assign m_axis_tcount   = s2_cnt_q;
   assign m_axis_tvalid   = s2_valid_q;
   assign m_axis_tlast    = s2_last_q;
   assign m_axis_tuser    = s2_user_q;

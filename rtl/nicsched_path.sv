@@ -77,6 +77,7 @@ module nicsched_path #(
   // frames in (from the ingress), ingress_meta_t on tlast
   input  wire logic [DataWidth-1:0]          s_axis_tdata,
   input  wire logic [DataBytes-1:0]          s_axis_tkeep,
+  input  wire logic [$clog2(DataBytes+1)-1:0] s_axis_tcount, // bytes in the beat: tkeep's count
   input  wire logic                          s_axis_tvalid,
   output logic                               s_axis_tready,
   input  wire logic                          s_axis_tlast,
@@ -174,6 +175,7 @@ module nicsched_path #(
     .now_i,
     .s_axis_tdata,
     .s_axis_tkeep,
+    .s_axis_tcount,
     .s_axis_tvalid,
     .s_axis_tready,
     .s_axis_tlast,

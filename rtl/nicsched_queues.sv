@@ -24,8 +24,8 @@
 //   clock. So a queue can be dequeued on consecutive clocks: a backlogged queue of
 //   one-beat frames sends one frame per clock. At most one read is in flight (one
 //   dequeue per clock), and it never reads the entry being written (the tail's).
-// - Input stage: every beat first goes through one register, where its byte count (the
-//   last kept lane + 1: tkeep is contiguous) and the frame's running length are taken;
+// - Input stage: every beat first goes through one register, where the frame's running
+//   length is taken from the beat's byte count (s_axis_tcount, which comes with the beat);
 //   the clock that writes the beat and admits or drops the frame starts from those flops
 //   (length, queue, drop reason), so the admission (length against the queue's limit)
 //   is not in series with the byte count and the ingress logic before it.
@@ -61,7 +61,8 @@ module nicsched_queues #(
   input  wire logic [TsW-1:0]               now_i,          // cycle counter (timestamps)
   // frames from the ingress (tuser valid on the tlast beat)
   input  wire logic [DataWidth-1:0]         s_axis_tdata,
-  input  wire logic [DataBytes-1:0]         s_axis_tkeep,
+  input  wire logic [DataBytes-1:0]         s_axis_tkeep,   // (checked against the count)
+  input  wire logic [$clog2(DataBytes+1)-1:0] s_axis_tcount, // bytes in the beat: tkeep's count
   input  wire logic                         s_axis_tvalid,
   output logic                              s_axis_tready,
   input  wire logic                         s_axis_tlast,
@@ -176,8 +177,6 @@ module nicsched_queues #(
 
   // ---------------------------------------------------------------- ingress
   logic                 in_beat;     // a beat enters the input stage
-  logic [7:0]           beat_bytes;
-  logic [DataBytes-1:0] keep_end;    // one-hot: the beat's last kept lane
   logic                 beat;        // the stage's beat is written this clock
   logic [LenW:0]        frame_len;
   logic                 have_cell;
@@ -199,15 +198,9 @@ module nicsched_queues #(
   assign alloc_next    = byp_q ? byp_val_q : alloc_next_raw;
 
   always_comb begin
-    // tkeep is contiguous from bit 0 (the parser's TkeepContiguous_A; the padding and the
-    // egress rebuild it so), so the beat's bytes are the index of its last kept lane + 1:
-    // a one-hot encoder (a few LUT levels), not a popcount (an adder tree)
-    keep_end   = s_axis_tkeep & ~{1'b0, s_axis_tkeep[DataBytes-1:1]};
-    beat_bytes = '0;
-    for (int i = 0; i < DataBytes; i++) begin
-      if (keep_end[i]) beat_bytes = beat_bytes | 8'(i + 1);
-    end
-    acc_len_d = (acc_mid_q ? acc_len_q : '0) + {{(LenW+1-8){1'b0}}, beat_bytes};
+    // the beat's bytes come with it (s_axis_tcount: counted where the beat entered the
+    // parser, carried in flops since), so no count of tkeep is in front of the sum
+    acc_len_d = (acc_mid_q ? acc_len_q : '0) + (LenW+1)'(s_axis_tcount);
     acc_len_d[LenW] = acc_len_d[LenW] | (acc_mid_q & acc_len_q[LenW]);  // sticky: too long
     acc_mid_d = in_beat ? !s_axis_tlast : acc_mid_q;
     if (!in_beat) begin
@@ -577,8 +570,8 @@ module nicsched_queues #(
                    ds_raddr == (sv_q[dq] ? sd_q[dq*DescW + LenW + TsW + 2 +: CellW]
                                          : ds_rdata[LenW + TsW + 2 +: CellW]))
   `NICSCHED_ASSERT(NoFreeDuringInit_A, !free_valid_i || !init_q)
-  // the beat's byte count (the last kept lane + 1) relies on it
-  `NICSCHED_ASSERT(TkeepContiguous_A, !in_beat || (s_axis_tkeep & (s_axis_tkeep + 1'b1)) == '0)
+  // the beat's byte count is tkeep's (tkeep is the thermometer of the count: contiguous)
+  `NICSCHED_ASSERT(CountIsKeep_A, !in_beat || s_axis_tkeep == ~({DataBytes{1'b1}} << s_axis_tcount))
   // the registers hold the first min(frames, 2) descriptors, counting a read in flight
   for (genvar q = 0; q < NumQueues; q++) begin : g_queue_assert
     `NICSCHED_ASSERT(HeadValid_A, hv_q[q] == (cnt_q[q*CntW +: CntW] != '0))

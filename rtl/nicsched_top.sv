@@ -77,6 +77,7 @@ module nicsched_top #(
   localparam int QueueW    = $clog2(NumQueues);
   localparam int TenantW   = $clog2(NumTenants);
   localparam int DataBytes = DataWidth / 8;
+  localparam int CountW    = $clog2(DataBytes + 1);  // bits of a beat's byte count
   localparam int CellW     = $clog2(BufferBytes / DataBytes);
   localparam int LenW      = 16;
   localparam int TsW       = 32;
@@ -301,6 +302,7 @@ module nicsched_top #(
   // [d]: 0 TX, 1 RX, flattened
   logic [2*DataWidth-1:0]      in_tdata;
   logic [2*DataBytes-1:0]      in_tkeep;
+  logic [2*CountW-1:0]         in_tcount;   // each beat's byte count (from the parser)
   logic [1:0]                  in_tvalid, in_tready, in_tlast;
   logic [2*MetaW-1:0]          in_tuser;
   logic [1:0] cnt_frames, cnt_runt, cnt_trunc, cnt_ihl, cnt_etype, cnt_spoof;
@@ -346,6 +348,7 @@ module nicsched_top #(
       .s_axis_tuser                ((d == 0) ? s_axis_tx_tuser  : '0),
       .m_axis_tdata                (in_tdata[d*DataWidth +: DataWidth]),
       .m_axis_tkeep                (in_tkeep[d*DataBytes +: DataBytes]),
+      .m_axis_tcount               (in_tcount[d*CountW +: CountW]),
       .m_axis_tvalid               (in_tvalid[d]),
       .m_axis_tready               (q_tready[d]),
       .m_axis_tlast                (in_tlast[d]),
@@ -473,6 +476,7 @@ module nicsched_top #(
       .now_i          (cycle[TsW-1:0]),
       .s_axis_tdata   (in_tdata[d*DataWidth +: DataWidth]),
       .s_axis_tkeep   (in_tkeep[d*DataBytes +: DataBytes]),
+      .s_axis_tcount  (in_tcount[d*CountW +: CountW]),
       .s_axis_tvalid  (in_tvalid[d]),
       .s_axis_tready  (q_tready[d]),
       .s_axis_tlast   (in_tlast[d]),

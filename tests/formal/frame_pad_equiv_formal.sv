@@ -1,6 +1,7 @@
 // frame_pad_equiv_formal: nicsched_frame_pad against a plain reference of its rules, beat by
-// beat, for free inputs (every tkeep, contiguous or not; tlast, s_pad_i, tuser, tdata, valid
-// and ready in any order): every output equal in every clock, by a bounded proof from reset
+// beat, for free inputs (every beat byte count, tkeep its lanes as the contract has it;
+// tlast, s_pad_i, tuser, tdata, valid and ready in any order): every output equal in every
+// clock, the output byte count that of the output tkeep, by a bounded proof from reset
 // (constraints/yosys/formal.sh, proofs "frame_pad_equiv*"). Issue 16 moved the padder's state
 // to the bytes still missing (rem_q) with its decodes registered; the reference keeps the
 // byte count the way the module did before (count of bytes passed, saturating at MinBytes,
@@ -19,7 +20,7 @@ module frame_pad_equiv_formal #(
   input wire logic                   clk_i,
   input wire logic                   rst_ni,
   input wire logic [DataWidth-1:0]   tdata_i,
-  input wire logic [DataWidth/8-1:0] tkeep_i,
+  input wire logic [$clog2(DataWidth/8+1)-1:0] tcount_i,  // the beat's bytes (above BPB: BPB)
   input wire logic                   tvalid_i,
   input wire logic                   tlast_i,
   input wire logic [1:0]             tuser_i,
@@ -28,9 +29,17 @@ module frame_pad_equiv_formal #(
 );
   localparam int BPB = DataWidth / 8;
   localparam int MIN = MinBytes + OffBy;
+  localparam int CW  = $clog2(BPB + 1);
+
+  // The beat: tcount_i bytes (clamped to a full beat), tkeep on lanes 0 .. bytes - 1.
+  logic [CW-1:0]  tcount;
+  logic [BPB-1:0] tkeep_i;
+  assign tcount  = (tcount_i > CW'(BPB)) ? CW'(BPB) : tcount_i;
+  assign tkeep_i = ~({BPB{1'b1}} << tcount);
 
   logic [DataWidth-1:0] m_data;
   logic [BPB-1:0]       m_keep;
+  logic [CW-1:0]        m_count;
   logic                 m_valid, m_last, s_ready;
   logic [1:0]           m_user;
 
@@ -40,6 +49,7 @@ module frame_pad_equiv_formal #(
     .clk_i, .rst_ni,
     .s_axis_tdata(tdata_i),
     .s_axis_tkeep(tkeep_i),
+    .s_axis_tcount(tcount),
     .s_axis_tvalid(tvalid_i),
     .s_axis_tready(s_ready),
     .s_axis_tlast(tlast_i),
@@ -47,6 +57,7 @@ module frame_pad_equiv_formal #(
     .s_pad_i(pad_i),
     .m_axis_tdata(m_data),
     .m_axis_tkeep(m_keep),
+    .m_axis_tcount(m_count),
     .m_axis_tvalid(m_valid),
     .m_axis_tready(tready_i),
     .m_axis_tlast(m_last),
@@ -133,6 +144,7 @@ module frame_pad_equiv_formal #(
       assert (m_valid == r_valid);
       assert (m_last == r_last);
       assert (m_keep == r_keep);
+      assert (!m_valid || m_keep == ~({BPB{1'b1}} << m_count));
       assert (m_data == r_data);
       assert (m_user == r_user);
     end

@@ -197,7 +197,8 @@ void random_matrix(const std::string& name, unsigned entries) {
                              static_cast<std::uint8_t>(rng()), static_cast<std::uint16_t>(rng()));
       if (rng() % 2) {
         const auto& e = cfg.classifier[rng() % entries];
-        f = fields(e.vlan, e.dscp, e.proto, e.port);
+        f = fields(static_cast<std::uint16_t>(e.vlan), static_cast<std::uint8_t>(e.dscp),
+                   static_cast<std::uint8_t>(e.proto), static_cast<std::uint16_t>(e.port));
         if (rng() % 4 == 0) f.dst_port ^= static_cast<std::uint16_t>(1U << (rng() % 16));
       }
       if (rng() % 10 == 0) f.drop = static_cast<ParseDrop>(1 + rng() % 4);

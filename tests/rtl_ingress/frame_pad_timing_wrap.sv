@@ -8,8 +8,9 @@ module frame_pad_timing_wrap #(
   parameter int UserW     = 12,
   parameter int MinBytes  = 60,
   // every input port, concatenated, and every output port
-  parameter int InW  = DataWidth + DataWidth / 8 + 1 + 1 + UserW + 1 + 1,
-  parameter int OutW = DataWidth + DataWidth / 8 + 1 + 1 + UserW + 1
+  parameter int CntW = $clog2(DataWidth / 8 + 1),
+  parameter int InW  = DataWidth + DataWidth / 8 + 1 + 1 + UserW + 1 + 1 + CntW,
+  parameter int OutW = DataWidth + DataWidth / 8 + 1 + 1 + UserW + 1 + CntW
 ) (
   input  wire logic            clk_i,
   input  wire logic            rst_ni,
@@ -37,7 +38,9 @@ module frame_pad_timing_wrap #(
     .m_axis_tvalid(out_d[DataWidth + BPB]),
     .m_axis_tready(in_q[InW - 1]),
     .m_axis_tlast (out_d[DataWidth + BPB + 1]),
-    .m_axis_tuser (out_d[DataWidth + BPB + 2 +: UserW])
+    .m_axis_tuser (out_d[DataWidth + BPB + 2 +: UserW]),
+    .s_axis_tcount(in_q[DataWidth + BPB + 2 + UserW + 1 +: CntW]),
+    .m_axis_tcount(out_d[DataWidth + BPB + 2 + UserW +: CntW])
   );
 endmodule
 

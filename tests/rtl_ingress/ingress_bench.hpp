@@ -4,6 +4,7 @@
 // frames through a DUT and check every frame against the reference model.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -280,9 +281,15 @@ class StreamHarness {
       src_.sample();
       sink_.sample(cycle);
       if constexpr (requires { tb_.dut().cnt_frames_o; }) sample_counts(tb_.dut(), counts_);
+      if constexpr (requires { tb_.dut().m_axis_tcount; }) check_beat_count(cycle);
     });
     tb_.on_drive([this]() {
       src_.drive();
+      // a DUT that takes each beat's byte count beside its tkeep (as the parser hands it on)
+      if constexpr (requires { tb_.dut().s_axis_tcount; }) {
+        tb_.dut().s_axis_tcount = static_cast<std::remove_cvref_t<decltype(tb_.dut().s_axis_tcount)>>(
+            std::popcount(static_cast<std::uint64_t>(tb_.dut().s_axis_tkeep)));
+      }
       sink_.drive();
     });
   }
@@ -341,6 +348,17 @@ class StreamHarness {
   const std::vector<bfm::AxisBeat>& sent_beats(std::size_t i) const { return sent_.at(i); }
 
  private:
+  // Every beat that leaves carries its byte count: the number of its tkeep lanes.
+  void check_beat_count(std::uint64_t cycle) {
+    const Model& m = tb_.dut();
+    if (!(m.m_axis_tvalid && m.m_axis_tready)) return;
+    const auto keep = static_cast<std::uint64_t>(m.m_axis_tkeep);
+    if (static_cast<unsigned>(m.m_axis_tcount) != static_cast<unsigned>(std::popcount(keep))) {
+      throw TestFailure(fmt::format("beat with tkeep {:#x} leaves with byte count {} at cycle {}", keep,
+                                    static_cast<unsigned>(m.m_axis_tcount), cycle));
+    }
+  }
+
   Testbench<Model> tb_;
   bfm::AxisSource<DataT, KeepT> src_;
   bfm::AxisSink<DataT, KeepT, Meta> sink_;

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -115,7 +116,12 @@ struct QueuesBench {
       : tb(trace),
         src(tb->s_axis_tdata, tb->s_axis_tkeep, tb->s_axis_tvalid, tb->s_axis_tready, tb->s_axis_tlast, idle, seed),
         rng(seed), reader_stall(stall, seed + 7) {
-    src.on_beat([this](const bfm::AxisBeat& b) { set_bits(tb->s_axis_tuser, 0, 12, b.user); });
+    src.on_beat([this](const bfm::AxisBeat& b) {
+      set_bits(tb->s_axis_tuser, 0, 12, b.user);
+      // the beat's byte count beside its tkeep, as the ingress hands it over (contiguous
+      // lanes: the count is the number of kept lanes; the model's CountIsKeep_A checks it)
+      tb->s_axis_tcount = static_cast<std::remove_reference_t<decltype(tb->s_axis_tcount)>>(std::popcount(b.keep));
+    });
     tb.on_sample([this](std::uint64_t c) { sample(c); });
     tb.on_drive([this] { drive(); });
     tb.reset();
