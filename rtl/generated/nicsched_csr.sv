@@ -1626,21 +1626,63 @@ module nicsched_csr #(
       rd2_in_global_q   <= rd_blk_global_in;
     end
   end
+  logic [63:0] rd_el_prs_frames_count_snap_q;  // PRS_FRAMES.COUNT of the element the read addresses
+  always_comb begin
+    rd_el_prs_frames_count_snap_q = '0;
+    for (int i = 0; i < 2; i++) begin
+      rd_el_prs_frames_count_snap_q = rd_el_prs_frames_count_snap_q | ({64{rd_blk_parser_idx == 1'(i)}} & prs_frames_count_snap_q[i*64 +: 64]);
+    end
+  end
+  logic [63:0] rd_el_prs_runt_count_snap_q;  // PRS_RUNT.COUNT of the element the read addresses
+  always_comb begin
+    rd_el_prs_runt_count_snap_q = '0;
+    for (int i = 0; i < 2; i++) begin
+      rd_el_prs_runt_count_snap_q = rd_el_prs_runt_count_snap_q | ({64{rd_blk_parser_idx == 1'(i)}} & prs_runt_count_snap_q[i*64 +: 64]);
+    end
+  end
+  logic [63:0] rd_el_prs_truncated_count_snap_q;  // PRS_TRUNCATED.COUNT of the element the read addresses
+  always_comb begin
+    rd_el_prs_truncated_count_snap_q = '0;
+    for (int i = 0; i < 2; i++) begin
+      rd_el_prs_truncated_count_snap_q = rd_el_prs_truncated_count_snap_q | ({64{rd_blk_parser_idx == 1'(i)}} & prs_truncated_count_snap_q[i*64 +: 64]);
+    end
+  end
+  logic [63:0] rd_el_prs_bad_ihl_count_snap_q;  // PRS_BAD_IHL.COUNT of the element the read addresses
+  always_comb begin
+    rd_el_prs_bad_ihl_count_snap_q = '0;
+    for (int i = 0; i < 2; i++) begin
+      rd_el_prs_bad_ihl_count_snap_q = rd_el_prs_bad_ihl_count_snap_q | ({64{rd_blk_parser_idx == 1'(i)}} & prs_bad_ihl_count_snap_q[i*64 +: 64]);
+    end
+  end
+  logic [63:0] rd_el_prs_unknown_etype_count_snap_q;  // PRS_UNKNOWN_ETYPE.COUNT of the element the read addresses
+  always_comb begin
+    rd_el_prs_unknown_etype_count_snap_q = '0;
+    for (int i = 0; i < 2; i++) begin
+      rd_el_prs_unknown_etype_count_snap_q = rd_el_prs_unknown_etype_count_snap_q | ({64{rd_blk_parser_idx == 1'(i)}} & prs_unknown_etype_count_snap_q[i*64 +: 64]);
+    end
+  end
+  logic [63:0] rd_el_prs_buf_drop_count_snap_q;  // PRS_BUF_DROP.COUNT of the element the read addresses
+  always_comb begin
+    rd_el_prs_buf_drop_count_snap_q = '0;
+    for (int i = 0; i < 2; i++) begin
+      rd_el_prs_buf_drop_count_snap_q = rd_el_prs_buf_drop_count_snap_q | ({64{rd_blk_parser_idx == 1'(i)}} & prs_buf_drop_count_snap_q[i*64 +: 64]);
+    end
+  end
   logic [31:0] rd_word_parser;  // block PARSER: the addressed word
   always_comb begin
     unique case (rd_addr[5:2])
-      4'h0: rd_word_parser = {prs_frames_count_snap_q[rd_blk_parser_idx*64 +: 32]};
-      4'h1: rd_word_parser = {prs_frames_count_snap_q[rd_blk_parser_idx*64 + 32 +: 32]};
-      4'h2: rd_word_parser = {prs_runt_count_snap_q[rd_blk_parser_idx*64 +: 32]};
-      4'h3: rd_word_parser = {prs_runt_count_snap_q[rd_blk_parser_idx*64 + 32 +: 32]};
-      4'h4: rd_word_parser = {prs_truncated_count_snap_q[rd_blk_parser_idx*64 +: 32]};
-      4'h5: rd_word_parser = {prs_truncated_count_snap_q[rd_blk_parser_idx*64 + 32 +: 32]};
-      4'h6: rd_word_parser = {prs_bad_ihl_count_snap_q[rd_blk_parser_idx*64 +: 32]};
-      4'h7: rd_word_parser = {prs_bad_ihl_count_snap_q[rd_blk_parser_idx*64 + 32 +: 32]};
-      4'h8: rd_word_parser = {prs_unknown_etype_count_snap_q[rd_blk_parser_idx*64 +: 32]};
-      4'h9: rd_word_parser = {prs_unknown_etype_count_snap_q[rd_blk_parser_idx*64 + 32 +: 32]};
-      4'hA: rd_word_parser = {prs_buf_drop_count_snap_q[rd_blk_parser_idx*64 +: 32]};
-      4'hB: rd_word_parser = {prs_buf_drop_count_snap_q[rd_blk_parser_idx*64 + 32 +: 32]};
+      4'h0: rd_word_parser = {rd_el_prs_frames_count_snap_q[31:0]};
+      4'h1: rd_word_parser = {rd_el_prs_frames_count_snap_q[63:32]};
+      4'h2: rd_word_parser = {rd_el_prs_runt_count_snap_q[31:0]};
+      4'h3: rd_word_parser = {rd_el_prs_runt_count_snap_q[63:32]};
+      4'h4: rd_word_parser = {rd_el_prs_truncated_count_snap_q[31:0]};
+      4'h5: rd_word_parser = {rd_el_prs_truncated_count_snap_q[63:32]};
+      4'h6: rd_word_parser = {rd_el_prs_bad_ihl_count_snap_q[31:0]};
+      4'h7: rd_word_parser = {rd_el_prs_bad_ihl_count_snap_q[63:32]};
+      4'h8: rd_word_parser = {rd_el_prs_unknown_etype_count_snap_q[31:0]};
+      4'h9: rd_word_parser = {rd_el_prs_unknown_etype_count_snap_q[63:32]};
+      4'hA: rd_word_parser = {rd_el_prs_buf_drop_count_snap_q[31:0]};
+      4'hB: rd_word_parser = {rd_el_prs_buf_drop_count_snap_q[63:32]};
       default: rd_word_parser = 32'h0;
     endcase
   end
@@ -1655,17 +1697,94 @@ module nicsched_csr #(
       rd2_in_parser_q   <= rd_blk_parser_in;
     end
   end
+  logic [0:0]  rd_el_t_ctrl_enable_sh_q;  // T_CTRL.ENABLE of the element the read addresses
+  always_comb begin
+    rd_el_t_ctrl_enable_sh_q = '0;
+    for (int i = 0; i < NumTenants; i++) begin
+      rd_el_t_ctrl_enable_sh_q = rd_el_t_ctrl_enable_sh_q | ({1{rd_blk_tenant_idx == 6'(i)}} & t_ctrl_enable_sh_q[i*1 +: 1]);
+    end
+  end
+  logic [1:0]  rd_el_t_ctrl_priority_sh_q;  // T_CTRL.PRIORITY of the element the read addresses
+  always_comb begin
+    rd_el_t_ctrl_priority_sh_q = '0;
+    for (int i = 0; i < NumTenants; i++) begin
+      rd_el_t_ctrl_priority_sh_q = rd_el_t_ctrl_priority_sh_q | ({2{rd_blk_tenant_idx == 6'(i)}} & t_ctrl_priority_sh_q[i*2 +: 2]);
+    end
+  end
+  logic [7:0]  rd_el_t_ctrl_crypto_quota_sh_q;  // T_CTRL.CRYPTO_QUOTA of the element the read addresses
+  always_comb begin
+    rd_el_t_ctrl_crypto_quota_sh_q = '0;
+    for (int i = 0; i < NumTenants; i++) begin
+      rd_el_t_ctrl_crypto_quota_sh_q = rd_el_t_ctrl_crypto_quota_sh_q | ({8{rd_blk_tenant_idx == 6'(i)}} & t_ctrl_crypto_quota_sh_q[i*8 +: 8]);
+    end
+  end
+  logic [0:0]  rd_el_t_ctrl_rate_en_sh_q;  // T_CTRL.RATE_EN of the element the read addresses
+  always_comb begin
+    rd_el_t_ctrl_rate_en_sh_q = '0;
+    for (int i = 0; i < NumTenants; i++) begin
+      rd_el_t_ctrl_rate_en_sh_q = rd_el_t_ctrl_rate_en_sh_q | ({1{rd_blk_tenant_idx == 6'(i)}} & t_ctrl_rate_en_sh_q[i*1 +: 1]);
+    end
+  end
+  logic [15:0] rd_el_t_weight_quantum_sh_q;  // T_WEIGHT.QUANTUM of the element the read addresses
+  always_comb begin
+    rd_el_t_weight_quantum_sh_q = '0;
+    for (int i = 0; i < NumTenants; i++) begin
+      rd_el_t_weight_quantum_sh_q = rd_el_t_weight_quantum_sh_q | ({16{rd_blk_tenant_idx == 6'(i)}} & t_weight_quantum_sh_q[i*16 +: 16]);
+    end
+  end
+  logic [23:0] rd_el_t_rate_bytes_per_kcycle_sh_q;  // T_RATE.BYTES_PER_KCYCLE of the element the read addresses
+  always_comb begin
+    rd_el_t_rate_bytes_per_kcycle_sh_q = '0;
+    for (int i = 0; i < NumTenants; i++) begin
+      rd_el_t_rate_bytes_per_kcycle_sh_q = rd_el_t_rate_bytes_per_kcycle_sh_q | ({24{rd_blk_tenant_idx == 6'(i)}} & t_rate_bytes_per_kcycle_sh_q[i*24 +: 24]);
+    end
+  end
+  logic [23:0] rd_el_t_burst_bytes_sh_q;  // T_BURST.BYTES of the element the read addresses
+  always_comb begin
+    rd_el_t_burst_bytes_sh_q = '0;
+    for (int i = 0; i < NumTenants; i++) begin
+      rd_el_t_burst_bytes_sh_q = rd_el_t_burst_bytes_sh_q | ({24{rd_blk_tenant_idx == 6'(i)}} & t_burst_bytes_sh_q[i*24 +: 24]);
+    end
+  end
+  logic [23:0] rd_el_t_qlimit_ctrl_bytes_sh_q;  // T_QLIMIT_CTRL.BYTES of the element the read addresses
+  always_comb begin
+    rd_el_t_qlimit_ctrl_bytes_sh_q = '0;
+    for (int i = 0; i < NumTenants; i++) begin
+      rd_el_t_qlimit_ctrl_bytes_sh_q = rd_el_t_qlimit_ctrl_bytes_sh_q | ({24{rd_blk_tenant_idx == 6'(i)}} & t_qlimit_ctrl_bytes_sh_q[i*24 +: 24]);
+    end
+  end
+  logic [23:0] rd_el_t_qlimit_bulk_bytes_sh_q;  // T_QLIMIT_BULK.BYTES of the element the read addresses
+  always_comb begin
+    rd_el_t_qlimit_bulk_bytes_sh_q = '0;
+    for (int i = 0; i < NumTenants; i++) begin
+      rd_el_t_qlimit_bulk_bytes_sh_q = rd_el_t_qlimit_bulk_bytes_sh_q | ({24{rd_blk_tenant_idx == 6'(i)}} & t_qlimit_bulk_bytes_sh_q[i*24 +: 24]);
+    end
+  end
+  logic [23:0] rd_el_t_ctrl_rate_bytes_per_kcycle_sh_q;  // T_CTRL_RATE.BYTES_PER_KCYCLE of the element the read addresses
+  always_comb begin
+    rd_el_t_ctrl_rate_bytes_per_kcycle_sh_q = '0;
+    for (int i = 0; i < NumTenants; i++) begin
+      rd_el_t_ctrl_rate_bytes_per_kcycle_sh_q = rd_el_t_ctrl_rate_bytes_per_kcycle_sh_q | ({24{rd_blk_tenant_idx == 6'(i)}} & t_ctrl_rate_bytes_per_kcycle_sh_q[i*24 +: 24]);
+    end
+  end
+  logic [23:0] rd_el_t_ctrl_burst_bytes_sh_q;  // T_CTRL_BURST.BYTES of the element the read addresses
+  always_comb begin
+    rd_el_t_ctrl_burst_bytes_sh_q = '0;
+    for (int i = 0; i < NumTenants; i++) begin
+      rd_el_t_ctrl_burst_bytes_sh_q = rd_el_t_ctrl_burst_bytes_sh_q | ({24{rd_blk_tenant_idx == 6'(i)}} & t_ctrl_burst_bytes_sh_q[i*24 +: 24]);
+    end
+  end
   logic [31:0] rd_word_tenant;  // block TENANT: the addressed word
   always_comb begin
     unique case (rd_addr[4:2])
-      3'h0: rd_word_tenant = {15'h0, t_ctrl_rate_en_sh_q[rd_blk_tenant_idx*1 +: 1], t_ctrl_crypto_quota_sh_q[rd_blk_tenant_idx*8 +: 8], 2'h0, t_ctrl_priority_sh_q[rd_blk_tenant_idx*2 +: 2], 3'h0, t_ctrl_enable_sh_q[rd_blk_tenant_idx*1 +: 1]};
-      3'h1: rd_word_tenant = {16'h0, t_weight_quantum_sh_q[rd_blk_tenant_idx*16 +: 16]};
-      3'h2: rd_word_tenant = {8'h0, t_rate_bytes_per_kcycle_sh_q[rd_blk_tenant_idx*24 +: 24]};
-      3'h3: rd_word_tenant = {8'h0, t_burst_bytes_sh_q[rd_blk_tenant_idx*24 +: 24]};
-      3'h4: rd_word_tenant = {8'h0, t_qlimit_ctrl_bytes_sh_q[rd_blk_tenant_idx*24 +: 24]};
-      3'h5: rd_word_tenant = {8'h0, t_qlimit_bulk_bytes_sh_q[rd_blk_tenant_idx*24 +: 24]};
-      3'h6: rd_word_tenant = {8'h0, t_ctrl_rate_bytes_per_kcycle_sh_q[rd_blk_tenant_idx*24 +: 24]};
-      3'h7: rd_word_tenant = {8'h0, t_ctrl_burst_bytes_sh_q[rd_blk_tenant_idx*24 +: 24]};
+      3'h0: rd_word_tenant = {15'h0, rd_el_t_ctrl_rate_en_sh_q, rd_el_t_ctrl_crypto_quota_sh_q, 2'h0, rd_el_t_ctrl_priority_sh_q, 3'h0, rd_el_t_ctrl_enable_sh_q};
+      3'h1: rd_word_tenant = {16'h0, rd_el_t_weight_quantum_sh_q};
+      3'h2: rd_word_tenant = {8'h0, rd_el_t_rate_bytes_per_kcycle_sh_q};
+      3'h3: rd_word_tenant = {8'h0, rd_el_t_burst_bytes_sh_q};
+      3'h4: rd_word_tenant = {8'h0, rd_el_t_qlimit_ctrl_bytes_sh_q};
+      3'h5: rd_word_tenant = {8'h0, rd_el_t_qlimit_bulk_bytes_sh_q};
+      3'h6: rd_word_tenant = {8'h0, rd_el_t_ctrl_rate_bytes_per_kcycle_sh_q};
+      3'h7: rd_word_tenant = {8'h0, rd_el_t_ctrl_burst_bytes_sh_q};
       default: rd_word_tenant = 32'h0;
     endcase
   end
@@ -1680,13 +1799,97 @@ module nicsched_csr #(
       rd2_in_tenant_q   <= rd_blk_tenant_in;
     end
   end
+  logic [11:0] rd_el_cls_vlan_value_sh_q;  // CLS_VLAN.VALUE of the element the read addresses
+  always_comb begin
+    rd_el_cls_vlan_value_sh_q = '0;
+    for (int i = 0; i < NumClsEntries; i++) begin
+      rd_el_cls_vlan_value_sh_q = rd_el_cls_vlan_value_sh_q | ({12{rd_blk_classifier_idx == 6'(i)}} & cls_vlan_value_sh_q[i*12 +: 12]);
+    end
+  end
+  logic [11:0] rd_el_cls_vlan_mask_sh_q;  // CLS_VLAN.MASK of the element the read addresses
+  always_comb begin
+    rd_el_cls_vlan_mask_sh_q = '0;
+    for (int i = 0; i < NumClsEntries; i++) begin
+      rd_el_cls_vlan_mask_sh_q = rd_el_cls_vlan_mask_sh_q | ({12{rd_blk_classifier_idx == 6'(i)}} & cls_vlan_mask_sh_q[i*12 +: 12]);
+    end
+  end
+  logic [5:0]  rd_el_cls_dscp_proto_dscp_sh_q;  // CLS_DSCP_PROTO.DSCP of the element the read addresses
+  always_comb begin
+    rd_el_cls_dscp_proto_dscp_sh_q = '0;
+    for (int i = 0; i < NumClsEntries; i++) begin
+      rd_el_cls_dscp_proto_dscp_sh_q = rd_el_cls_dscp_proto_dscp_sh_q | ({6{rd_blk_classifier_idx == 6'(i)}} & cls_dscp_proto_dscp_sh_q[i*6 +: 6]);
+    end
+  end
+  logic [5:0]  rd_el_cls_dscp_proto_dscp_mask_sh_q;  // CLS_DSCP_PROTO.DSCP_MASK of the element the read addresses
+  always_comb begin
+    rd_el_cls_dscp_proto_dscp_mask_sh_q = '0;
+    for (int i = 0; i < NumClsEntries; i++) begin
+      rd_el_cls_dscp_proto_dscp_mask_sh_q = rd_el_cls_dscp_proto_dscp_mask_sh_q | ({6{rd_blk_classifier_idx == 6'(i)}} & cls_dscp_proto_dscp_mask_sh_q[i*6 +: 6]);
+    end
+  end
+  logic [7:0]  rd_el_cls_dscp_proto_proto_sh_q;  // CLS_DSCP_PROTO.PROTO of the element the read addresses
+  always_comb begin
+    rd_el_cls_dscp_proto_proto_sh_q = '0;
+    for (int i = 0; i < NumClsEntries; i++) begin
+      rd_el_cls_dscp_proto_proto_sh_q = rd_el_cls_dscp_proto_proto_sh_q | ({8{rd_blk_classifier_idx == 6'(i)}} & cls_dscp_proto_proto_sh_q[i*8 +: 8]);
+    end
+  end
+  logic [7:0]  rd_el_cls_dscp_proto_proto_mask_sh_q;  // CLS_DSCP_PROTO.PROTO_MASK of the element the read addresses
+  always_comb begin
+    rd_el_cls_dscp_proto_proto_mask_sh_q = '0;
+    for (int i = 0; i < NumClsEntries; i++) begin
+      rd_el_cls_dscp_proto_proto_mask_sh_q = rd_el_cls_dscp_proto_proto_mask_sh_q | ({8{rd_blk_classifier_idx == 6'(i)}} & cls_dscp_proto_proto_mask_sh_q[i*8 +: 8]);
+    end
+  end
+  logic [15:0] rd_el_cls_port_value_sh_q;  // CLS_PORT.VALUE of the element the read addresses
+  always_comb begin
+    rd_el_cls_port_value_sh_q = '0;
+    for (int i = 0; i < NumClsEntries; i++) begin
+      rd_el_cls_port_value_sh_q = rd_el_cls_port_value_sh_q | ({16{rd_blk_classifier_idx == 6'(i)}} & cls_port_value_sh_q[i*16 +: 16]);
+    end
+  end
+  logic [15:0] rd_el_cls_port_mask_sh_q;  // CLS_PORT.MASK of the element the read addresses
+  always_comb begin
+    rd_el_cls_port_mask_sh_q = '0;
+    for (int i = 0; i < NumClsEntries; i++) begin
+      rd_el_cls_port_mask_sh_q = rd_el_cls_port_mask_sh_q | ({16{rd_blk_classifier_idx == 6'(i)}} & cls_port_mask_sh_q[i*16 +: 16]);
+    end
+  end
+  logic [0:0]  rd_el_cls_action_valid_sh_q;  // CLS_ACTION.VALID of the element the read addresses
+  always_comb begin
+    rd_el_cls_action_valid_sh_q = '0;
+    for (int i = 0; i < NumClsEntries; i++) begin
+      rd_el_cls_action_valid_sh_q = rd_el_cls_action_valid_sh_q | ({1{rd_blk_classifier_idx == 6'(i)}} & cls_action_valid_sh_q[i*1 +: 1]);
+    end
+  end
+  logic [5:0]  rd_el_cls_action_tenant_sh_q;  // CLS_ACTION.TENANT of the element the read addresses
+  always_comb begin
+    rd_el_cls_action_tenant_sh_q = '0;
+    for (int i = 0; i < NumClsEntries; i++) begin
+      rd_el_cls_action_tenant_sh_q = rd_el_cls_action_tenant_sh_q | ({6{rd_blk_classifier_idx == 6'(i)}} & cls_action_tenant_sh_q[i*6 +: 6]);
+    end
+  end
+  logic [0:0]  rd_el_cls_action_class_sh_q;  // CLS_ACTION.CLASS of the element the read addresses
+  always_comb begin
+    rd_el_cls_action_class_sh_q = '0;
+    for (int i = 0; i < NumClsEntries; i++) begin
+      rd_el_cls_action_class_sh_q = rd_el_cls_action_class_sh_q | ({1{rd_blk_classifier_idx == 6'(i)}} & cls_action_class_sh_q[i*1 +: 1]);
+    end
+  end
+  logic [1:0]  rd_el_cls_action_crypto_op_sh_q;  // CLS_ACTION.CRYPTO_OP of the element the read addresses
+  always_comb begin
+    rd_el_cls_action_crypto_op_sh_q = '0;
+    for (int i = 0; i < NumClsEntries; i++) begin
+      rd_el_cls_action_crypto_op_sh_q = rd_el_cls_action_crypto_op_sh_q | ({2{rd_blk_classifier_idx == 6'(i)}} & cls_action_crypto_op_sh_q[i*2 +: 2]);
+    end
+  end
   logic [31:0] rd_word_classifier;  // block CLASSIFIER: the addressed word
   always_comb begin
     unique case (rd_addr[4:2])
-      3'h0: rd_word_classifier = {4'h0, cls_vlan_mask_sh_q[rd_blk_classifier_idx*12 +: 12], 4'h0, cls_vlan_value_sh_q[rd_blk_classifier_idx*12 +: 12]};
-      3'h1: rd_word_classifier = {cls_dscp_proto_proto_mask_sh_q[rd_blk_classifier_idx*8 +: 8], cls_dscp_proto_proto_sh_q[rd_blk_classifier_idx*8 +: 8], 2'h0, cls_dscp_proto_dscp_mask_sh_q[rd_blk_classifier_idx*6 +: 6], 2'h0, cls_dscp_proto_dscp_sh_q[rd_blk_classifier_idx*6 +: 6]};
-      3'h2: rd_word_classifier = {cls_port_mask_sh_q[rd_blk_classifier_idx*16 +: 16], cls_port_value_sh_q[rd_blk_classifier_idx*16 +: 16]};
-      3'h3: rd_word_classifier = {10'h0, cls_action_crypto_op_sh_q[rd_blk_classifier_idx*2 +: 2], 3'h0, cls_action_class_sh_q[rd_blk_classifier_idx*1 +: 1], 2'h0, cls_action_tenant_sh_q[rd_blk_classifier_idx*6 +: 6], 7'h0, cls_action_valid_sh_q[rd_blk_classifier_idx*1 +: 1]};
+      3'h0: rd_word_classifier = {4'h0, rd_el_cls_vlan_mask_sh_q, 4'h0, rd_el_cls_vlan_value_sh_q};
+      3'h1: rd_word_classifier = {rd_el_cls_dscp_proto_proto_mask_sh_q, rd_el_cls_dscp_proto_proto_sh_q, 2'h0, rd_el_cls_dscp_proto_dscp_mask_sh_q, 2'h0, rd_el_cls_dscp_proto_dscp_sh_q};
+      3'h2: rd_word_classifier = {rd_el_cls_port_mask_sh_q, rd_el_cls_port_value_sh_q};
+      3'h3: rd_word_classifier = {10'h0, rd_el_cls_action_crypto_op_sh_q, 3'h0, rd_el_cls_action_class_sh_q, 2'h0, rd_el_cls_action_tenant_sh_q, 7'h0, rd_el_cls_action_valid_sh_q};
       default: rd_word_classifier = 32'h0;
     endcase
   end
@@ -1701,26 +1904,61 @@ module nicsched_csr #(
       rd2_in_classifier_q   <= rd_blk_classifier_in;
     end
   end
+  logic [63:0] rd_el_cr_tx_busy_count_snap_q;  // CR_TX_BUSY.COUNT of the element the read addresses
+  always_comb begin
+    rd_el_cr_tx_busy_count_snap_q = '0;
+    for (int i = 0; i < NumTenants; i++) begin
+      rd_el_cr_tx_busy_count_snap_q = rd_el_cr_tx_busy_count_snap_q | ({64{rd_blk_crypto_stats_idx == 6'(i)}} & cr_tx_busy_count_snap_q[i*64 +: 64]);
+    end
+  end
+  logic [63:0] rd_el_cr_tx_wait_count_snap_q;  // CR_TX_WAIT.COUNT of the element the read addresses
+  always_comb begin
+    rd_el_cr_tx_wait_count_snap_q = '0;
+    for (int i = 0; i < NumTenants; i++) begin
+      rd_el_cr_tx_wait_count_snap_q = rd_el_cr_tx_wait_count_snap_q | ({64{rd_blk_crypto_stats_idx == 6'(i)}} & cr_tx_wait_count_snap_q[i*64 +: 64]);
+    end
+  end
+  logic [63:0] rd_el_cr_rx_busy_count_snap_q;  // CR_RX_BUSY.COUNT of the element the read addresses
+  always_comb begin
+    rd_el_cr_rx_busy_count_snap_q = '0;
+    for (int i = 0; i < NumTenants; i++) begin
+      rd_el_cr_rx_busy_count_snap_q = rd_el_cr_rx_busy_count_snap_q | ({64{rd_blk_crypto_stats_idx == 6'(i)}} & cr_rx_busy_count_snap_q[i*64 +: 64]);
+    end
+  end
+  logic [63:0] rd_el_cr_rx_wait_count_snap_q;  // CR_RX_WAIT.COUNT of the element the read addresses
+  always_comb begin
+    rd_el_cr_rx_wait_count_snap_q = '0;
+    for (int i = 0; i < NumTenants; i++) begin
+      rd_el_cr_rx_wait_count_snap_q = rd_el_cr_rx_wait_count_snap_q | ({64{rd_blk_crypto_stats_idx == 6'(i)}} & cr_rx_wait_count_snap_q[i*64 +: 64]);
+    end
+  end
+  logic [7:0]  rd_el_cr_slots_held_count_snap_q;  // CR_SLOTS_HELD.COUNT of the element the read addresses
+  always_comb begin
+    rd_el_cr_slots_held_count_snap_q = '0;
+    for (int i = 0; i < NumTenants; i++) begin
+      rd_el_cr_slots_held_count_snap_q = rd_el_cr_slots_held_count_snap_q | ({8{rd_blk_crypto_stats_idx == 6'(i)}} & cr_slots_held_count_snap_q[i*8 +: 8]);
+    end
+  end
   logic [31:0] rd_word_crypto_stats;  // block CRYPTO_STATS: the addressed word
   always_comb begin
     unique case (rd_addr[6:2])
-      5'h0: rd_word_crypto_stats = {cr_tx_busy_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
-      5'h1: rd_word_crypto_stats = {cr_tx_busy_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
-      5'h2: rd_word_crypto_stats = {cr_tx_wait_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
-      5'h3: rd_word_crypto_stats = {cr_tx_wait_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
+      5'h0: rd_word_crypto_stats = {rd_el_cr_tx_busy_count_snap_q[31:0]};
+      5'h1: rd_word_crypto_stats = {rd_el_cr_tx_busy_count_snap_q[63:32]};
+      5'h2: rd_word_crypto_stats = {rd_el_cr_tx_wait_count_snap_q[31:0]};
+      5'h3: rd_word_crypto_stats = {rd_el_cr_tx_wait_count_snap_q[63:32]};
       5'h4: rd_word_crypto_stats = {cr_tx_bytes_count_i[31:0]};
       5'h5: rd_word_crypto_stats = {cr_tx_bytes_count_i[63:32]};
       5'h6: rd_word_crypto_stats = {cr_tx_pkts_count_i[31:0]};
       5'h7: rd_word_crypto_stats = {cr_tx_pkts_count_i[63:32]};
-      5'h8: rd_word_crypto_stats = {cr_rx_busy_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
-      5'h9: rd_word_crypto_stats = {cr_rx_busy_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
-      5'hA: rd_word_crypto_stats = {cr_rx_wait_count_snap_q[rd_blk_crypto_stats_idx*64 +: 32]};
-      5'hB: rd_word_crypto_stats = {cr_rx_wait_count_snap_q[rd_blk_crypto_stats_idx*64 + 32 +: 32]};
+      5'h8: rd_word_crypto_stats = {rd_el_cr_rx_busy_count_snap_q[31:0]};
+      5'h9: rd_word_crypto_stats = {rd_el_cr_rx_busy_count_snap_q[63:32]};
+      5'hA: rd_word_crypto_stats = {rd_el_cr_rx_wait_count_snap_q[31:0]};
+      5'hB: rd_word_crypto_stats = {rd_el_cr_rx_wait_count_snap_q[63:32]};
       5'hC: rd_word_crypto_stats = {cr_rx_bytes_count_i[31:0]};
       5'hD: rd_word_crypto_stats = {cr_rx_bytes_count_i[63:32]};
       5'hE: rd_word_crypto_stats = {cr_rx_pkts_count_i[31:0]};
       5'hF: rd_word_crypto_stats = {cr_rx_pkts_count_i[63:32]};
-      5'h10: rd_word_crypto_stats = {24'h0, cr_slots_held_count_snap_q[rd_blk_crypto_stats_idx*8 +: 8]};
+      5'h10: rd_word_crypto_stats = {24'h0, rd_el_cr_slots_held_count_snap_q};
       default: rd_word_crypto_stats = 32'h0;
     endcase
   end
@@ -1733,6 +1971,27 @@ module nicsched_csr #(
     end else if (rd1_adv) begin
       rd2_word_crypto_stats_q <= rd_word_crypto_stats;
       rd2_in_crypto_stats_q   <= rd_blk_crypto_stats_in;
+    end
+  end
+  logic [31:0] rd_el_q_depth_bytes_snap_q;  // Q_DEPTH.BYTES of the element the read addresses
+  always_comb begin
+    rd_el_q_depth_bytes_snap_q = '0;
+    for (int i = 0; i < NumQueues; i++) begin
+      rd_el_q_depth_bytes_snap_q = rd_el_q_depth_bytes_snap_q | ({32{rd_blk_queue_stats_idx == 7'(i)}} & q_depth_bytes_snap_q[i*32 +: 32]);
+    end
+  end
+  logic [31:0] rd_el_q_depth_hwm_bytes_snap_q;  // Q_DEPTH_HWM.BYTES of the element the read addresses
+  always_comb begin
+    rd_el_q_depth_hwm_bytes_snap_q = '0;
+    for (int i = 0; i < NumQueues; i++) begin
+      rd_el_q_depth_hwm_bytes_snap_q = rd_el_q_depth_hwm_bytes_snap_q | ({32{rd_blk_queue_stats_idx == 7'(i)}} & q_depth_hwm_bytes_snap_q[i*32 +: 32]);
+    end
+  end
+  logic [31:0] rd_el_q_depth_pkts_count_snap_q;  // Q_DEPTH_PKTS.COUNT of the element the read addresses
+  always_comb begin
+    rd_el_q_depth_pkts_count_snap_q = '0;
+    for (int i = 0; i < NumQueues; i++) begin
+      rd_el_q_depth_pkts_count_snap_q = rd_el_q_depth_pkts_count_snap_q | ({32{rd_blk_queue_stats_idx == 7'(i)}} & q_depth_pkts_count_snap_q[i*32 +: 32]);
     end
   end
   logic [31:0] rd_word_queue_stats;  // block QUEUE_STATS: the addressed word
@@ -1755,9 +2014,9 @@ module nicsched_csr #(
       5'hE: rd_word_queue_stats = {q_lat_count_count_i[31:0]};
       5'hF: rd_word_queue_stats = {q_lat_count_count_i[63:32]};
       5'h10: rd_word_queue_stats = {q_lat_max_cycles_i};
-      5'h11: rd_word_queue_stats = {q_depth_bytes_snap_q[rd_blk_queue_stats_idx*32 +: 32]};
-      5'h12: rd_word_queue_stats = {q_depth_hwm_bytes_snap_q[rd_blk_queue_stats_idx*32 +: 32]};
-      5'h13: rd_word_queue_stats = {q_depth_pkts_count_snap_q[rd_blk_queue_stats_idx*32 +: 32]};
+      5'h11: rd_word_queue_stats = {rd_el_q_depth_bytes_snap_q};
+      5'h12: rd_word_queue_stats = {rd_el_q_depth_hwm_bytes_snap_q};
+      5'h13: rd_word_queue_stats = {rd_el_q_depth_pkts_count_snap_q};
       default: rd_word_queue_stats = 32'h0;
     endcase
   end
@@ -1772,12 +2031,40 @@ module nicsched_csr #(
       rd2_in_queue_stats_q   <= rd_blk_queue_stats_in;
     end
   end
+  logic [0:0]  rd_el_src_bind_bound_sh_q;  // SRC_BIND.BOUND of the element the read addresses
+  always_comb begin
+    rd_el_src_bind_bound_sh_q = '0;
+    for (int i = 0; i < NumSources; i++) begin
+      rd_el_src_bind_bound_sh_q = rd_el_src_bind_bound_sh_q | ({1{rd_blk_source_idx == 6'(i)}} & src_bind_bound_sh_q[i*1 +: 1]);
+    end
+  end
+  logic [5:0]  rd_el_src_bind_tenant_sh_q;  // SRC_BIND.TENANT of the element the read addresses
+  always_comb begin
+    rd_el_src_bind_tenant_sh_q = '0;
+    for (int i = 0; i < NumSources; i++) begin
+      rd_el_src_bind_tenant_sh_q = rd_el_src_bind_tenant_sh_q | ({6{rd_blk_source_idx == 6'(i)}} & src_bind_tenant_sh_q[i*6 +: 6]);
+    end
+  end
+  logic [0:0]  rd_el_src_bind_drop_spoof_sh_q;  // SRC_BIND.DROP_SPOOF of the element the read addresses
+  always_comb begin
+    rd_el_src_bind_drop_spoof_sh_q = '0;
+    for (int i = 0; i < NumSources; i++) begin
+      rd_el_src_bind_drop_spoof_sh_q = rd_el_src_bind_drop_spoof_sh_q | ({1{rd_blk_source_idx == 6'(i)}} & src_bind_drop_spoof_sh_q[i*1 +: 1]);
+    end
+  end
+  logic [63:0] rd_el_src_spoof_count_snap_q;  // SRC_SPOOF.COUNT of the element the read addresses
+  always_comb begin
+    rd_el_src_spoof_count_snap_q = '0;
+    for (int i = 0; i < NumSources; i++) begin
+      rd_el_src_spoof_count_snap_q = rd_el_src_spoof_count_snap_q | ({64{rd_blk_source_idx == 6'(i)}} & src_spoof_count_snap_q[i*64 +: 64]);
+    end
+  end
   logic [31:0] rd_word_source;  // block SOURCE: the addressed word
   always_comb begin
     unique case (rd_addr[3:2])
-      2'h0: rd_word_source = {15'h0, src_bind_drop_spoof_sh_q[rd_blk_source_idx*1 +: 1], 2'h0, src_bind_tenant_sh_q[rd_blk_source_idx*6 +: 6], 7'h0, src_bind_bound_sh_q[rd_blk_source_idx*1 +: 1]};
-      2'h2: rd_word_source = {src_spoof_count_snap_q[rd_blk_source_idx*64 +: 32]};
-      2'h3: rd_word_source = {src_spoof_count_snap_q[rd_blk_source_idx*64 + 32 +: 32]};
+      2'h0: rd_word_source = {15'h0, rd_el_src_bind_drop_spoof_sh_q, 2'h0, rd_el_src_bind_tenant_sh_q, 7'h0, rd_el_src_bind_bound_sh_q};
+      2'h2: rd_word_source = {rd_el_src_spoof_count_snap_q[31:0]};
+      2'h3: rd_word_source = {rd_el_src_spoof_count_snap_q[63:32]};
       default: rd_word_source = 32'h0;
     endcase
   end

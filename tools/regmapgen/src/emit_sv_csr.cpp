@@ -90,16 +90,6 @@ class CsrWriter {
 
   // `vec` holds one W-bit field per element; select bits [a, a+n) of the element at `idx`
   // (or of the single copy when the block is not an array).
-  static std::string select(const Block& b, const std::string& vec, std::uint32_t w, const std::string& idx,
-                            std::uint32_t a, std::uint32_t n, bool scalar_ok) {
-    if (!b.array) {
-      if (a == 0 && n == w && scalar_ok) return vec;
-      return fmt::format("{}[{}:{}]", vec, a + n - 1, a);
-    }
-    if (a == 0) return fmt::format("{}[{}*{} +: {}]", vec, idx, w, n);
-    return fmt::format("{}[{}*{} + {} +: {}]", vec, idx, w, a, n);
-  }
-
   void line(const std::string& s = {}) { o_ += s + "\n"; }
 
   // ---------------------------------------------------------------- sections
@@ -721,12 +711,46 @@ class CsrWriter {
     line();
   }
 
+  // The storage a read of field `f` of register `r` returns (flattened over the elements
+  // for an array block); empty for a constant or a RAM snapshot (from outside, one element).
+  static std::string read_source(const Register& r, const Field& f) {
+    const std::string s = stem(r, f);
+    if (f.access == Access::kRo && (f.is_const || r.snapshot_ram)) return {};
+    if (f.access == Access::kRo) return s + (r.snapshot ? "_snap_q" : "_i");
+    if (f.access == Access::kRw && r.shadowed) return s + "_sh_q";
+    return s + "_q";
+  }
+
+  // For an array block: each readable field's value in the element the read addresses
+  // (rd_el_<source>), an AND-OR of the elements with the index's decode. An indexed
+  // part-select (vec[idx*W +: W]) would be a multiply and a shifter over the whole
+  // vector: ten levels with a carry chain in front of rd2_word_* at 16 classifier entries.
+  void element_selects(const Block& b) {
+    const std::string n = blk(b);
+    const std::uint32_t ob = offset_bits(b);
+    const std::uint32_t iw = std::min(aw_ - 1, ob + index_bits(b) - 1) - ob + 1;  // rd_blk_*_idx's width
+    for (const Register& r : b.registers) {
+      for (const Field& f : r.fields) {
+        const std::string src = read_source(r, f);
+        if (!f.readable() || src.empty()) continue;
+        line(fmt::format("  logic {:<7}rd_el_{};  // {}.{} of the element the read addresses", range(f.width), src,
+                         r.name, f.name));
+        line("  always_comb begin");
+        line(fmt::format("    rd_el_{} = '0;", src));
+        line(fmt::format("    for (int i = 0; i < {}; i++) begin", count_body(b)));
+        line(fmt::format("      rd_el_{0} = rd_el_{0} | ({{{1}{{rd_blk_{2}_idx == {3}'(i)}}}} & {0}[i*{1} +: {1}]);",
+                         src, f.width, n, iw));
+        line("    end");
+        line("  end");
+      }
+    }
+  }
+
   // The 32-bit read word of register `r` for word `k` (0: LO, 1: HI).
   std::string read_word(const Block& b, const Register& r, std::uint32_t k) const {
     std::vector<std::string> parts;
     const std::uint32_t w0 = 32 * k;
     std::uint32_t next = w0 + 32;  // next bit (exclusive, from the top) still to fill
-    const std::string idx = b.array ? "rd_blk_" + blk(b) + "_idx" : "";
     for (auto it = r.fields.rbegin(); it != r.fields.rend(); ++it) {
       const Field& f = *it;
       if (!f.readable()) continue;
@@ -736,21 +760,19 @@ class CsrWriter {
       if (hi + 1 < next) parts.push_back(sized(next - hi - 1, 0));
       const std::uint32_t a = lo - f.lsb;
       const std::uint32_t n = hi - lo + 1;
-      const std::string s = stem(r, f);
-      std::string src;
+      // bits a .. a + n - 1 of a field-wide vector
+      auto part = [&](const std::string& v) {
+        return (a == 0 && n == f.width) ? v : fmt::format("{}[{}:{}]", v, a + n - 1, a);
+      };
       if (f.access == Access::kRo && f.is_const) {
-        src = sized(n, (f.reset >> a) & mask_of(n));
+        parts.push_back(sized(n, (f.reset >> a) & mask_of(n)));
       } else if (f.access == Access::kRo && r.snapshot_ram) {
-        // One element wide: the addressed element's snapshot, from outside.
-        src = (a == 0 && n == f.width) ? s + "_i" : fmt::format("{}_i[{}:{}]", s, a + n - 1, a);
-      } else if (f.access == Access::kRo) {
-        src = select(b, s + (r.snapshot ? "_snap_q" : "_i"), f.width, idx, a, n, true);
-      } else if (f.access == Access::kRw && r.shadowed) {
-        src = select(b, s + "_sh_q", f.width, idx, a, n, true);
+        parts.push_back(part(stem(r, f) + "_i"));  // one element wide: the addressed one's, from outside
+      } else if (b.array) {
+        parts.push_back(part("rd_el_" + read_source(r, f)));  // the addressed element's (element_selects)
       } else {
-        src = select(b, s + "_q", f.width, idx, a, n, true);
+        parts.push_back(part(read_source(r, f)));
       }
-      parts.push_back(src);
       next = lo;
     }
     if (next > w0) parts.push_back(sized(next - w0, 0));
@@ -789,6 +811,7 @@ class CsrWriter {
       if (!readable) continue;
       const std::string n = blk(b);
       const std::uint32_t sb = word_sel_bits(b);
+      if (b.array) element_selects(b);
       line(fmt::format("  logic [31:0] rd_word_{};  // block {}: the addressed word", n, b.name));
       if (sb <= 2) {
         // One 32-bit word per element: nothing to select inside it.
