@@ -720,8 +720,6 @@ module nicsched_csr #(
   assign rd_hit_prs_bad_ihl = rd_blk_parser_in & (rd_addr[5:3] == 3'h3);
   assign rd_hit_prs_unknown_etype = rd_blk_parser_in & (rd_addr[5:3] == 3'h4);
   assign rd_hit_prs_buf_drop = rd_blk_parser_in & (rd_addr[5:3] == 3'h5);
-  logic [0:0]  rd_blk_parser_idx;  // element addressed by the read
-  assign rd_blk_parser_idx = rd_addr[6:6];
   logic [2*64-1:0] prs_frames_count_snap_q;  // latched at snapshot
   logic [2*64-1:0] prs_runt_count_snap_q;  // latched at snapshot
   logic [2*64-1:0] prs_truncated_count_snap_q;  // latched at snapshot
@@ -833,8 +831,6 @@ module nicsched_csr #(
   assign we_t_ctrl_rate = wr_fire & (wr_addr[4:2] == 3'h6);
   logic        we_t_ctrl_burst;  // T_CTRL_BURST's word of some element is written this cycle
   assign we_t_ctrl_burst = wr_fire & (wr_addr[4:2] == 3'h7);
-  logic [5:0]  rd_blk_tenant_idx;  // element addressed by the read
-  assign rd_blk_tenant_idx = rd_addr[10:5];
   logic [NumTenants*1-1:0] t_ctrl_enable_sh_q;  // shadow copy
   logic [NumTenants*2-1:0] t_ctrl_priority_sh_q;  // shadow copy
   logic [NumTenants*8-1:0] t_ctrl_crypto_quota_sh_q;  // shadow copy
@@ -1078,8 +1074,6 @@ module nicsched_csr #(
   assign we_cls_port = wr_fire & (wr_addr[4:2] == 3'h2);
   logic        we_cls_action;  // CLS_ACTION's word of some element is written this cycle
   assign we_cls_action = wr_fire & (wr_addr[4:2] == 3'h3);
-  logic [5:0]  rd_blk_classifier_idx;  // element addressed by the read
-  assign rd_blk_classifier_idx = rd_addr[10:5];
   logic [NumClsEntries*12-1:0] cls_vlan_value_sh_q;  // shadow copy
   logic [NumClsEntries*12-1:0] cls_vlan_mask_sh_q;  // shadow copy
   logic [NumClsEntries*6-1:0] cls_dscp_proto_dscp_sh_q;  // shadow copy
@@ -1349,8 +1343,6 @@ module nicsched_csr #(
   assign rd_hit_cr_rx_bytes = rd_blk_crypto_stats_in & (rd_addr[6:3] == 4'h6);
   assign rd_hit_cr_rx_pkts = rd_blk_crypto_stats_in & (rd_addr[6:3] == 4'h7);
   assign rd_hit_cr_slots_held = rd_blk_crypto_stats_in & (rd_addr[6:2] == 5'h10);
-  logic [5:0]  rd_blk_crypto_stats_idx;  // element addressed by the read
-  assign rd_blk_crypto_stats_idx = rd_addr[12:7];
   logic [15:0] rd0_blk_crypto_stats_rel;  // rd0_addr relative to the block base
   assign rd0_blk_crypto_stats_rel = rd0_addr - 16'h2000;
   assign crypto_stats_snap_idx_o = rd0_addr[12:7];
@@ -1451,8 +1443,6 @@ module nicsched_csr #(
   assign rd_hit_q_depth = rd_blk_queue_stats_in & (rd_addr[6:2] == 5'h11);
   assign rd_hit_q_depth_hwm = rd_blk_queue_stats_in & (rd_addr[6:2] == 5'h12);
   assign rd_hit_q_depth_pkts = rd_blk_queue_stats_in & (rd_addr[6:2] == 5'h13);
-  logic [6:0]  rd_blk_queue_stats_idx;  // element addressed by the read
-  assign rd_blk_queue_stats_idx = rd_addr[13:7];
   logic [15:0] rd0_blk_queue_stats_rel;  // rd0_addr relative to the block base
   assign rd0_blk_queue_stats_rel = rd0_addr - 16'h4000;
   assign queue_stats_snap_idx_o = rd0_addr[13:7];
@@ -1505,8 +1495,6 @@ module nicsched_csr #(
   assign rd_hit_src_spoof = rd_blk_source_in & (rd_addr[3:3] == 1'h1);
   logic        we_src_bind;  // SRC_BIND's word of some element is written this cycle
   assign we_src_bind = wr_fire & (wr_addr[3:2] == 2'h0);
-  logic [5:0]  rd_blk_source_idx;  // element addressed by the read
-  assign rd_blk_source_idx = rd_addr[9:4];
   logic [NumSources*1-1:0] src_bind_bound_sh_q;  // shadow copy
   logic [NumSources*6-1:0] src_bind_tenant_sh_q;  // shadow copy
   logic [NumSources*1-1:0] src_bind_drop_spoof_sh_q;  // shadow copy
@@ -1626,46 +1614,54 @@ module nicsched_csr #(
       rd2_in_global_q   <= rd_blk_global_in;
     end
   end
+  logic [2-1:0] rd1_parser_sel_q;  // one-hot: the element the read in stage 1 addresses
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd1_parser_sel_q <= '0;
+    end else if (rd0_adv) begin
+      for (int i = 0; i < 2; i++) rd1_parser_sel_q[i] <= (rd0_addr[6:6] == 1'(i));
+    end
+  end
   logic [63:0] rd_el_prs_frames_count_snap_q;  // PRS_FRAMES.COUNT of the element the read addresses
   always_comb begin
     rd_el_prs_frames_count_snap_q = '0;
     for (int i = 0; i < 2; i++) begin
-      rd_el_prs_frames_count_snap_q = rd_el_prs_frames_count_snap_q | ({64{rd_blk_parser_idx == 1'(i)}} & prs_frames_count_snap_q[i*64 +: 64]);
+      rd_el_prs_frames_count_snap_q = rd_el_prs_frames_count_snap_q | ({64{rd1_parser_sel_q[i]}} & prs_frames_count_snap_q[i*64 +: 64]);
     end
   end
   logic [63:0] rd_el_prs_runt_count_snap_q;  // PRS_RUNT.COUNT of the element the read addresses
   always_comb begin
     rd_el_prs_runt_count_snap_q = '0;
     for (int i = 0; i < 2; i++) begin
-      rd_el_prs_runt_count_snap_q = rd_el_prs_runt_count_snap_q | ({64{rd_blk_parser_idx == 1'(i)}} & prs_runt_count_snap_q[i*64 +: 64]);
+      rd_el_prs_runt_count_snap_q = rd_el_prs_runt_count_snap_q | ({64{rd1_parser_sel_q[i]}} & prs_runt_count_snap_q[i*64 +: 64]);
     end
   end
   logic [63:0] rd_el_prs_truncated_count_snap_q;  // PRS_TRUNCATED.COUNT of the element the read addresses
   always_comb begin
     rd_el_prs_truncated_count_snap_q = '0;
     for (int i = 0; i < 2; i++) begin
-      rd_el_prs_truncated_count_snap_q = rd_el_prs_truncated_count_snap_q | ({64{rd_blk_parser_idx == 1'(i)}} & prs_truncated_count_snap_q[i*64 +: 64]);
+      rd_el_prs_truncated_count_snap_q = rd_el_prs_truncated_count_snap_q | ({64{rd1_parser_sel_q[i]}} & prs_truncated_count_snap_q[i*64 +: 64]);
     end
   end
   logic [63:0] rd_el_prs_bad_ihl_count_snap_q;  // PRS_BAD_IHL.COUNT of the element the read addresses
   always_comb begin
     rd_el_prs_bad_ihl_count_snap_q = '0;
     for (int i = 0; i < 2; i++) begin
-      rd_el_prs_bad_ihl_count_snap_q = rd_el_prs_bad_ihl_count_snap_q | ({64{rd_blk_parser_idx == 1'(i)}} & prs_bad_ihl_count_snap_q[i*64 +: 64]);
+      rd_el_prs_bad_ihl_count_snap_q = rd_el_prs_bad_ihl_count_snap_q | ({64{rd1_parser_sel_q[i]}} & prs_bad_ihl_count_snap_q[i*64 +: 64]);
     end
   end
   logic [63:0] rd_el_prs_unknown_etype_count_snap_q;  // PRS_UNKNOWN_ETYPE.COUNT of the element the read addresses
   always_comb begin
     rd_el_prs_unknown_etype_count_snap_q = '0;
     for (int i = 0; i < 2; i++) begin
-      rd_el_prs_unknown_etype_count_snap_q = rd_el_prs_unknown_etype_count_snap_q | ({64{rd_blk_parser_idx == 1'(i)}} & prs_unknown_etype_count_snap_q[i*64 +: 64]);
+      rd_el_prs_unknown_etype_count_snap_q = rd_el_prs_unknown_etype_count_snap_q | ({64{rd1_parser_sel_q[i]}} & prs_unknown_etype_count_snap_q[i*64 +: 64]);
     end
   end
   logic [63:0] rd_el_prs_buf_drop_count_snap_q;  // PRS_BUF_DROP.COUNT of the element the read addresses
   always_comb begin
     rd_el_prs_buf_drop_count_snap_q = '0;
     for (int i = 0; i < 2; i++) begin
-      rd_el_prs_buf_drop_count_snap_q = rd_el_prs_buf_drop_count_snap_q | ({64{rd_blk_parser_idx == 1'(i)}} & prs_buf_drop_count_snap_q[i*64 +: 64]);
+      rd_el_prs_buf_drop_count_snap_q = rd_el_prs_buf_drop_count_snap_q | ({64{rd1_parser_sel_q[i]}} & prs_buf_drop_count_snap_q[i*64 +: 64]);
     end
   end
   logic [31:0] rd_word_parser;  // block PARSER: the addressed word
@@ -1697,81 +1693,89 @@ module nicsched_csr #(
       rd2_in_parser_q   <= rd_blk_parser_in;
     end
   end
+  logic [NumTenants-1:0] rd1_tenant_sel_q;  // one-hot: the element the read in stage 1 addresses
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd1_tenant_sel_q <= '0;
+    end else if (rd0_adv) begin
+      for (int i = 0; i < NumTenants; i++) rd1_tenant_sel_q[i] <= (rd0_addr[10:5] == 6'(i));
+    end
+  end
   logic [0:0]  rd_el_t_ctrl_enable_sh_q;  // T_CTRL.ENABLE of the element the read addresses
   always_comb begin
     rd_el_t_ctrl_enable_sh_q = '0;
     for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_ctrl_enable_sh_q = rd_el_t_ctrl_enable_sh_q | ({1{rd_blk_tenant_idx == 6'(i)}} & t_ctrl_enable_sh_q[i*1 +: 1]);
+      rd_el_t_ctrl_enable_sh_q = rd_el_t_ctrl_enable_sh_q | ({1{rd1_tenant_sel_q[i]}} & t_ctrl_enable_sh_q[i*1 +: 1]);
     end
   end
   logic [1:0]  rd_el_t_ctrl_priority_sh_q;  // T_CTRL.PRIORITY of the element the read addresses
   always_comb begin
     rd_el_t_ctrl_priority_sh_q = '0;
     for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_ctrl_priority_sh_q = rd_el_t_ctrl_priority_sh_q | ({2{rd_blk_tenant_idx == 6'(i)}} & t_ctrl_priority_sh_q[i*2 +: 2]);
+      rd_el_t_ctrl_priority_sh_q = rd_el_t_ctrl_priority_sh_q | ({2{rd1_tenant_sel_q[i]}} & t_ctrl_priority_sh_q[i*2 +: 2]);
     end
   end
   logic [7:0]  rd_el_t_ctrl_crypto_quota_sh_q;  // T_CTRL.CRYPTO_QUOTA of the element the read addresses
   always_comb begin
     rd_el_t_ctrl_crypto_quota_sh_q = '0;
     for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_ctrl_crypto_quota_sh_q = rd_el_t_ctrl_crypto_quota_sh_q | ({8{rd_blk_tenant_idx == 6'(i)}} & t_ctrl_crypto_quota_sh_q[i*8 +: 8]);
+      rd_el_t_ctrl_crypto_quota_sh_q = rd_el_t_ctrl_crypto_quota_sh_q | ({8{rd1_tenant_sel_q[i]}} & t_ctrl_crypto_quota_sh_q[i*8 +: 8]);
     end
   end
   logic [0:0]  rd_el_t_ctrl_rate_en_sh_q;  // T_CTRL.RATE_EN of the element the read addresses
   always_comb begin
     rd_el_t_ctrl_rate_en_sh_q = '0;
     for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_ctrl_rate_en_sh_q = rd_el_t_ctrl_rate_en_sh_q | ({1{rd_blk_tenant_idx == 6'(i)}} & t_ctrl_rate_en_sh_q[i*1 +: 1]);
+      rd_el_t_ctrl_rate_en_sh_q = rd_el_t_ctrl_rate_en_sh_q | ({1{rd1_tenant_sel_q[i]}} & t_ctrl_rate_en_sh_q[i*1 +: 1]);
     end
   end
   logic [15:0] rd_el_t_weight_quantum_sh_q;  // T_WEIGHT.QUANTUM of the element the read addresses
   always_comb begin
     rd_el_t_weight_quantum_sh_q = '0;
     for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_weight_quantum_sh_q = rd_el_t_weight_quantum_sh_q | ({16{rd_blk_tenant_idx == 6'(i)}} & t_weight_quantum_sh_q[i*16 +: 16]);
+      rd_el_t_weight_quantum_sh_q = rd_el_t_weight_quantum_sh_q | ({16{rd1_tenant_sel_q[i]}} & t_weight_quantum_sh_q[i*16 +: 16]);
     end
   end
   logic [23:0] rd_el_t_rate_bytes_per_kcycle_sh_q;  // T_RATE.BYTES_PER_KCYCLE of the element the read addresses
   always_comb begin
     rd_el_t_rate_bytes_per_kcycle_sh_q = '0;
     for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_rate_bytes_per_kcycle_sh_q = rd_el_t_rate_bytes_per_kcycle_sh_q | ({24{rd_blk_tenant_idx == 6'(i)}} & t_rate_bytes_per_kcycle_sh_q[i*24 +: 24]);
+      rd_el_t_rate_bytes_per_kcycle_sh_q = rd_el_t_rate_bytes_per_kcycle_sh_q | ({24{rd1_tenant_sel_q[i]}} & t_rate_bytes_per_kcycle_sh_q[i*24 +: 24]);
     end
   end
   logic [23:0] rd_el_t_burst_bytes_sh_q;  // T_BURST.BYTES of the element the read addresses
   always_comb begin
     rd_el_t_burst_bytes_sh_q = '0;
     for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_burst_bytes_sh_q = rd_el_t_burst_bytes_sh_q | ({24{rd_blk_tenant_idx == 6'(i)}} & t_burst_bytes_sh_q[i*24 +: 24]);
+      rd_el_t_burst_bytes_sh_q = rd_el_t_burst_bytes_sh_q | ({24{rd1_tenant_sel_q[i]}} & t_burst_bytes_sh_q[i*24 +: 24]);
     end
   end
   logic [23:0] rd_el_t_qlimit_ctrl_bytes_sh_q;  // T_QLIMIT_CTRL.BYTES of the element the read addresses
   always_comb begin
     rd_el_t_qlimit_ctrl_bytes_sh_q = '0;
     for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_qlimit_ctrl_bytes_sh_q = rd_el_t_qlimit_ctrl_bytes_sh_q | ({24{rd_blk_tenant_idx == 6'(i)}} & t_qlimit_ctrl_bytes_sh_q[i*24 +: 24]);
+      rd_el_t_qlimit_ctrl_bytes_sh_q = rd_el_t_qlimit_ctrl_bytes_sh_q | ({24{rd1_tenant_sel_q[i]}} & t_qlimit_ctrl_bytes_sh_q[i*24 +: 24]);
     end
   end
   logic [23:0] rd_el_t_qlimit_bulk_bytes_sh_q;  // T_QLIMIT_BULK.BYTES of the element the read addresses
   always_comb begin
     rd_el_t_qlimit_bulk_bytes_sh_q = '0;
     for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_qlimit_bulk_bytes_sh_q = rd_el_t_qlimit_bulk_bytes_sh_q | ({24{rd_blk_tenant_idx == 6'(i)}} & t_qlimit_bulk_bytes_sh_q[i*24 +: 24]);
+      rd_el_t_qlimit_bulk_bytes_sh_q = rd_el_t_qlimit_bulk_bytes_sh_q | ({24{rd1_tenant_sel_q[i]}} & t_qlimit_bulk_bytes_sh_q[i*24 +: 24]);
     end
   end
   logic [23:0] rd_el_t_ctrl_rate_bytes_per_kcycle_sh_q;  // T_CTRL_RATE.BYTES_PER_KCYCLE of the element the read addresses
   always_comb begin
     rd_el_t_ctrl_rate_bytes_per_kcycle_sh_q = '0;
     for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_ctrl_rate_bytes_per_kcycle_sh_q = rd_el_t_ctrl_rate_bytes_per_kcycle_sh_q | ({24{rd_blk_tenant_idx == 6'(i)}} & t_ctrl_rate_bytes_per_kcycle_sh_q[i*24 +: 24]);
+      rd_el_t_ctrl_rate_bytes_per_kcycle_sh_q = rd_el_t_ctrl_rate_bytes_per_kcycle_sh_q | ({24{rd1_tenant_sel_q[i]}} & t_ctrl_rate_bytes_per_kcycle_sh_q[i*24 +: 24]);
     end
   end
   logic [23:0] rd_el_t_ctrl_burst_bytes_sh_q;  // T_CTRL_BURST.BYTES of the element the read addresses
   always_comb begin
     rd_el_t_ctrl_burst_bytes_sh_q = '0;
     for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_ctrl_burst_bytes_sh_q = rd_el_t_ctrl_burst_bytes_sh_q | ({24{rd_blk_tenant_idx == 6'(i)}} & t_ctrl_burst_bytes_sh_q[i*24 +: 24]);
+      rd_el_t_ctrl_burst_bytes_sh_q = rd_el_t_ctrl_burst_bytes_sh_q | ({24{rd1_tenant_sel_q[i]}} & t_ctrl_burst_bytes_sh_q[i*24 +: 24]);
     end
   end
   logic [31:0] rd_word_tenant;  // block TENANT: the addressed word
@@ -1799,88 +1803,96 @@ module nicsched_csr #(
       rd2_in_tenant_q   <= rd_blk_tenant_in;
     end
   end
+  logic [NumClsEntries-1:0] rd1_classifier_sel_q;  // one-hot: the element the read in stage 1 addresses
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd1_classifier_sel_q <= '0;
+    end else if (rd0_adv) begin
+      for (int i = 0; i < NumClsEntries; i++) rd1_classifier_sel_q[i] <= (rd0_addr[10:5] == 6'(i));
+    end
+  end
   logic [11:0] rd_el_cls_vlan_value_sh_q;  // CLS_VLAN.VALUE of the element the read addresses
   always_comb begin
     rd_el_cls_vlan_value_sh_q = '0;
     for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_vlan_value_sh_q = rd_el_cls_vlan_value_sh_q | ({12{rd_blk_classifier_idx == 6'(i)}} & cls_vlan_value_sh_q[i*12 +: 12]);
+      rd_el_cls_vlan_value_sh_q = rd_el_cls_vlan_value_sh_q | ({12{rd1_classifier_sel_q[i]}} & cls_vlan_value_sh_q[i*12 +: 12]);
     end
   end
   logic [11:0] rd_el_cls_vlan_mask_sh_q;  // CLS_VLAN.MASK of the element the read addresses
   always_comb begin
     rd_el_cls_vlan_mask_sh_q = '0;
     for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_vlan_mask_sh_q = rd_el_cls_vlan_mask_sh_q | ({12{rd_blk_classifier_idx == 6'(i)}} & cls_vlan_mask_sh_q[i*12 +: 12]);
+      rd_el_cls_vlan_mask_sh_q = rd_el_cls_vlan_mask_sh_q | ({12{rd1_classifier_sel_q[i]}} & cls_vlan_mask_sh_q[i*12 +: 12]);
     end
   end
   logic [5:0]  rd_el_cls_dscp_proto_dscp_sh_q;  // CLS_DSCP_PROTO.DSCP of the element the read addresses
   always_comb begin
     rd_el_cls_dscp_proto_dscp_sh_q = '0;
     for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_dscp_proto_dscp_sh_q = rd_el_cls_dscp_proto_dscp_sh_q | ({6{rd_blk_classifier_idx == 6'(i)}} & cls_dscp_proto_dscp_sh_q[i*6 +: 6]);
+      rd_el_cls_dscp_proto_dscp_sh_q = rd_el_cls_dscp_proto_dscp_sh_q | ({6{rd1_classifier_sel_q[i]}} & cls_dscp_proto_dscp_sh_q[i*6 +: 6]);
     end
   end
   logic [5:0]  rd_el_cls_dscp_proto_dscp_mask_sh_q;  // CLS_DSCP_PROTO.DSCP_MASK of the element the read addresses
   always_comb begin
     rd_el_cls_dscp_proto_dscp_mask_sh_q = '0;
     for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_dscp_proto_dscp_mask_sh_q = rd_el_cls_dscp_proto_dscp_mask_sh_q | ({6{rd_blk_classifier_idx == 6'(i)}} & cls_dscp_proto_dscp_mask_sh_q[i*6 +: 6]);
+      rd_el_cls_dscp_proto_dscp_mask_sh_q = rd_el_cls_dscp_proto_dscp_mask_sh_q | ({6{rd1_classifier_sel_q[i]}} & cls_dscp_proto_dscp_mask_sh_q[i*6 +: 6]);
     end
   end
   logic [7:0]  rd_el_cls_dscp_proto_proto_sh_q;  // CLS_DSCP_PROTO.PROTO of the element the read addresses
   always_comb begin
     rd_el_cls_dscp_proto_proto_sh_q = '0;
     for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_dscp_proto_proto_sh_q = rd_el_cls_dscp_proto_proto_sh_q | ({8{rd_blk_classifier_idx == 6'(i)}} & cls_dscp_proto_proto_sh_q[i*8 +: 8]);
+      rd_el_cls_dscp_proto_proto_sh_q = rd_el_cls_dscp_proto_proto_sh_q | ({8{rd1_classifier_sel_q[i]}} & cls_dscp_proto_proto_sh_q[i*8 +: 8]);
     end
   end
   logic [7:0]  rd_el_cls_dscp_proto_proto_mask_sh_q;  // CLS_DSCP_PROTO.PROTO_MASK of the element the read addresses
   always_comb begin
     rd_el_cls_dscp_proto_proto_mask_sh_q = '0;
     for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_dscp_proto_proto_mask_sh_q = rd_el_cls_dscp_proto_proto_mask_sh_q | ({8{rd_blk_classifier_idx == 6'(i)}} & cls_dscp_proto_proto_mask_sh_q[i*8 +: 8]);
+      rd_el_cls_dscp_proto_proto_mask_sh_q = rd_el_cls_dscp_proto_proto_mask_sh_q | ({8{rd1_classifier_sel_q[i]}} & cls_dscp_proto_proto_mask_sh_q[i*8 +: 8]);
     end
   end
   logic [15:0] rd_el_cls_port_value_sh_q;  // CLS_PORT.VALUE of the element the read addresses
   always_comb begin
     rd_el_cls_port_value_sh_q = '0;
     for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_port_value_sh_q = rd_el_cls_port_value_sh_q | ({16{rd_blk_classifier_idx == 6'(i)}} & cls_port_value_sh_q[i*16 +: 16]);
+      rd_el_cls_port_value_sh_q = rd_el_cls_port_value_sh_q | ({16{rd1_classifier_sel_q[i]}} & cls_port_value_sh_q[i*16 +: 16]);
     end
   end
   logic [15:0] rd_el_cls_port_mask_sh_q;  // CLS_PORT.MASK of the element the read addresses
   always_comb begin
     rd_el_cls_port_mask_sh_q = '0;
     for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_port_mask_sh_q = rd_el_cls_port_mask_sh_q | ({16{rd_blk_classifier_idx == 6'(i)}} & cls_port_mask_sh_q[i*16 +: 16]);
+      rd_el_cls_port_mask_sh_q = rd_el_cls_port_mask_sh_q | ({16{rd1_classifier_sel_q[i]}} & cls_port_mask_sh_q[i*16 +: 16]);
     end
   end
   logic [0:0]  rd_el_cls_action_valid_sh_q;  // CLS_ACTION.VALID of the element the read addresses
   always_comb begin
     rd_el_cls_action_valid_sh_q = '0;
     for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_action_valid_sh_q = rd_el_cls_action_valid_sh_q | ({1{rd_blk_classifier_idx == 6'(i)}} & cls_action_valid_sh_q[i*1 +: 1]);
+      rd_el_cls_action_valid_sh_q = rd_el_cls_action_valid_sh_q | ({1{rd1_classifier_sel_q[i]}} & cls_action_valid_sh_q[i*1 +: 1]);
     end
   end
   logic [5:0]  rd_el_cls_action_tenant_sh_q;  // CLS_ACTION.TENANT of the element the read addresses
   always_comb begin
     rd_el_cls_action_tenant_sh_q = '0;
     for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_action_tenant_sh_q = rd_el_cls_action_tenant_sh_q | ({6{rd_blk_classifier_idx == 6'(i)}} & cls_action_tenant_sh_q[i*6 +: 6]);
+      rd_el_cls_action_tenant_sh_q = rd_el_cls_action_tenant_sh_q | ({6{rd1_classifier_sel_q[i]}} & cls_action_tenant_sh_q[i*6 +: 6]);
     end
   end
   logic [0:0]  rd_el_cls_action_class_sh_q;  // CLS_ACTION.CLASS of the element the read addresses
   always_comb begin
     rd_el_cls_action_class_sh_q = '0;
     for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_action_class_sh_q = rd_el_cls_action_class_sh_q | ({1{rd_blk_classifier_idx == 6'(i)}} & cls_action_class_sh_q[i*1 +: 1]);
+      rd_el_cls_action_class_sh_q = rd_el_cls_action_class_sh_q | ({1{rd1_classifier_sel_q[i]}} & cls_action_class_sh_q[i*1 +: 1]);
     end
   end
   logic [1:0]  rd_el_cls_action_crypto_op_sh_q;  // CLS_ACTION.CRYPTO_OP of the element the read addresses
   always_comb begin
     rd_el_cls_action_crypto_op_sh_q = '0;
     for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_action_crypto_op_sh_q = rd_el_cls_action_crypto_op_sh_q | ({2{rd_blk_classifier_idx == 6'(i)}} & cls_action_crypto_op_sh_q[i*2 +: 2]);
+      rd_el_cls_action_crypto_op_sh_q = rd_el_cls_action_crypto_op_sh_q | ({2{rd1_classifier_sel_q[i]}} & cls_action_crypto_op_sh_q[i*2 +: 2]);
     end
   end
   logic [31:0] rd_word_classifier;  // block CLASSIFIER: the addressed word
@@ -1904,39 +1916,47 @@ module nicsched_csr #(
       rd2_in_classifier_q   <= rd_blk_classifier_in;
     end
   end
+  logic [NumTenants-1:0] rd1_crypto_stats_sel_q;  // one-hot: the element the read in stage 1 addresses
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd1_crypto_stats_sel_q <= '0;
+    end else if (rd0_adv) begin
+      for (int i = 0; i < NumTenants; i++) rd1_crypto_stats_sel_q[i] <= (rd0_addr[12:7] == 6'(i));
+    end
+  end
   logic [63:0] rd_el_cr_tx_busy_count_snap_q;  // CR_TX_BUSY.COUNT of the element the read addresses
   always_comb begin
     rd_el_cr_tx_busy_count_snap_q = '0;
     for (int i = 0; i < NumTenants; i++) begin
-      rd_el_cr_tx_busy_count_snap_q = rd_el_cr_tx_busy_count_snap_q | ({64{rd_blk_crypto_stats_idx == 6'(i)}} & cr_tx_busy_count_snap_q[i*64 +: 64]);
+      rd_el_cr_tx_busy_count_snap_q = rd_el_cr_tx_busy_count_snap_q | ({64{rd1_crypto_stats_sel_q[i]}} & cr_tx_busy_count_snap_q[i*64 +: 64]);
     end
   end
   logic [63:0] rd_el_cr_tx_wait_count_snap_q;  // CR_TX_WAIT.COUNT of the element the read addresses
   always_comb begin
     rd_el_cr_tx_wait_count_snap_q = '0;
     for (int i = 0; i < NumTenants; i++) begin
-      rd_el_cr_tx_wait_count_snap_q = rd_el_cr_tx_wait_count_snap_q | ({64{rd_blk_crypto_stats_idx == 6'(i)}} & cr_tx_wait_count_snap_q[i*64 +: 64]);
+      rd_el_cr_tx_wait_count_snap_q = rd_el_cr_tx_wait_count_snap_q | ({64{rd1_crypto_stats_sel_q[i]}} & cr_tx_wait_count_snap_q[i*64 +: 64]);
     end
   end
   logic [63:0] rd_el_cr_rx_busy_count_snap_q;  // CR_RX_BUSY.COUNT of the element the read addresses
   always_comb begin
     rd_el_cr_rx_busy_count_snap_q = '0;
     for (int i = 0; i < NumTenants; i++) begin
-      rd_el_cr_rx_busy_count_snap_q = rd_el_cr_rx_busy_count_snap_q | ({64{rd_blk_crypto_stats_idx == 6'(i)}} & cr_rx_busy_count_snap_q[i*64 +: 64]);
+      rd_el_cr_rx_busy_count_snap_q = rd_el_cr_rx_busy_count_snap_q | ({64{rd1_crypto_stats_sel_q[i]}} & cr_rx_busy_count_snap_q[i*64 +: 64]);
     end
   end
   logic [63:0] rd_el_cr_rx_wait_count_snap_q;  // CR_RX_WAIT.COUNT of the element the read addresses
   always_comb begin
     rd_el_cr_rx_wait_count_snap_q = '0;
     for (int i = 0; i < NumTenants; i++) begin
-      rd_el_cr_rx_wait_count_snap_q = rd_el_cr_rx_wait_count_snap_q | ({64{rd_blk_crypto_stats_idx == 6'(i)}} & cr_rx_wait_count_snap_q[i*64 +: 64]);
+      rd_el_cr_rx_wait_count_snap_q = rd_el_cr_rx_wait_count_snap_q | ({64{rd1_crypto_stats_sel_q[i]}} & cr_rx_wait_count_snap_q[i*64 +: 64]);
     end
   end
   logic [7:0]  rd_el_cr_slots_held_count_snap_q;  // CR_SLOTS_HELD.COUNT of the element the read addresses
   always_comb begin
     rd_el_cr_slots_held_count_snap_q = '0;
     for (int i = 0; i < NumTenants; i++) begin
-      rd_el_cr_slots_held_count_snap_q = rd_el_cr_slots_held_count_snap_q | ({8{rd_blk_crypto_stats_idx == 6'(i)}} & cr_slots_held_count_snap_q[i*8 +: 8]);
+      rd_el_cr_slots_held_count_snap_q = rd_el_cr_slots_held_count_snap_q | ({8{rd1_crypto_stats_sel_q[i]}} & cr_slots_held_count_snap_q[i*8 +: 8]);
     end
   end
   logic [31:0] rd_word_crypto_stats;  // block CRYPTO_STATS: the addressed word
@@ -1973,25 +1993,33 @@ module nicsched_csr #(
       rd2_in_crypto_stats_q   <= rd_blk_crypto_stats_in;
     end
   end
+  logic [NumQueues-1:0] rd1_queue_stats_sel_q;  // one-hot: the element the read in stage 1 addresses
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd1_queue_stats_sel_q <= '0;
+    end else if (rd0_adv) begin
+      for (int i = 0; i < NumQueues; i++) rd1_queue_stats_sel_q[i] <= (rd0_addr[13:7] == 7'(i));
+    end
+  end
   logic [31:0] rd_el_q_depth_bytes_snap_q;  // Q_DEPTH.BYTES of the element the read addresses
   always_comb begin
     rd_el_q_depth_bytes_snap_q = '0;
     for (int i = 0; i < NumQueues; i++) begin
-      rd_el_q_depth_bytes_snap_q = rd_el_q_depth_bytes_snap_q | ({32{rd_blk_queue_stats_idx == 7'(i)}} & q_depth_bytes_snap_q[i*32 +: 32]);
+      rd_el_q_depth_bytes_snap_q = rd_el_q_depth_bytes_snap_q | ({32{rd1_queue_stats_sel_q[i]}} & q_depth_bytes_snap_q[i*32 +: 32]);
     end
   end
   logic [31:0] rd_el_q_depth_hwm_bytes_snap_q;  // Q_DEPTH_HWM.BYTES of the element the read addresses
   always_comb begin
     rd_el_q_depth_hwm_bytes_snap_q = '0;
     for (int i = 0; i < NumQueues; i++) begin
-      rd_el_q_depth_hwm_bytes_snap_q = rd_el_q_depth_hwm_bytes_snap_q | ({32{rd_blk_queue_stats_idx == 7'(i)}} & q_depth_hwm_bytes_snap_q[i*32 +: 32]);
+      rd_el_q_depth_hwm_bytes_snap_q = rd_el_q_depth_hwm_bytes_snap_q | ({32{rd1_queue_stats_sel_q[i]}} & q_depth_hwm_bytes_snap_q[i*32 +: 32]);
     end
   end
   logic [31:0] rd_el_q_depth_pkts_count_snap_q;  // Q_DEPTH_PKTS.COUNT of the element the read addresses
   always_comb begin
     rd_el_q_depth_pkts_count_snap_q = '0;
     for (int i = 0; i < NumQueues; i++) begin
-      rd_el_q_depth_pkts_count_snap_q = rd_el_q_depth_pkts_count_snap_q | ({32{rd_blk_queue_stats_idx == 7'(i)}} & q_depth_pkts_count_snap_q[i*32 +: 32]);
+      rd_el_q_depth_pkts_count_snap_q = rd_el_q_depth_pkts_count_snap_q | ({32{rd1_queue_stats_sel_q[i]}} & q_depth_pkts_count_snap_q[i*32 +: 32]);
     end
   end
   logic [31:0] rd_word_queue_stats;  // block QUEUE_STATS: the addressed word
@@ -2031,32 +2059,40 @@ module nicsched_csr #(
       rd2_in_queue_stats_q   <= rd_blk_queue_stats_in;
     end
   end
+  logic [NumSources-1:0] rd1_source_sel_q;  // one-hot: the element the read in stage 1 addresses
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      rd1_source_sel_q <= '0;
+    end else if (rd0_adv) begin
+      for (int i = 0; i < NumSources; i++) rd1_source_sel_q[i] <= (rd0_addr[9:4] == 6'(i));
+    end
+  end
   logic [0:0]  rd_el_src_bind_bound_sh_q;  // SRC_BIND.BOUND of the element the read addresses
   always_comb begin
     rd_el_src_bind_bound_sh_q = '0;
     for (int i = 0; i < NumSources; i++) begin
-      rd_el_src_bind_bound_sh_q = rd_el_src_bind_bound_sh_q | ({1{rd_blk_source_idx == 6'(i)}} & src_bind_bound_sh_q[i*1 +: 1]);
+      rd_el_src_bind_bound_sh_q = rd_el_src_bind_bound_sh_q | ({1{rd1_source_sel_q[i]}} & src_bind_bound_sh_q[i*1 +: 1]);
     end
   end
   logic [5:0]  rd_el_src_bind_tenant_sh_q;  // SRC_BIND.TENANT of the element the read addresses
   always_comb begin
     rd_el_src_bind_tenant_sh_q = '0;
     for (int i = 0; i < NumSources; i++) begin
-      rd_el_src_bind_tenant_sh_q = rd_el_src_bind_tenant_sh_q | ({6{rd_blk_source_idx == 6'(i)}} & src_bind_tenant_sh_q[i*6 +: 6]);
+      rd_el_src_bind_tenant_sh_q = rd_el_src_bind_tenant_sh_q | ({6{rd1_source_sel_q[i]}} & src_bind_tenant_sh_q[i*6 +: 6]);
     end
   end
   logic [0:0]  rd_el_src_bind_drop_spoof_sh_q;  // SRC_BIND.DROP_SPOOF of the element the read addresses
   always_comb begin
     rd_el_src_bind_drop_spoof_sh_q = '0;
     for (int i = 0; i < NumSources; i++) begin
-      rd_el_src_bind_drop_spoof_sh_q = rd_el_src_bind_drop_spoof_sh_q | ({1{rd_blk_source_idx == 6'(i)}} & src_bind_drop_spoof_sh_q[i*1 +: 1]);
+      rd_el_src_bind_drop_spoof_sh_q = rd_el_src_bind_drop_spoof_sh_q | ({1{rd1_source_sel_q[i]}} & src_bind_drop_spoof_sh_q[i*1 +: 1]);
     end
   end
   logic [63:0] rd_el_src_spoof_count_snap_q;  // SRC_SPOOF.COUNT of the element the read addresses
   always_comb begin
     rd_el_src_spoof_count_snap_q = '0;
     for (int i = 0; i < NumSources; i++) begin
-      rd_el_src_spoof_count_snap_q = rd_el_src_spoof_count_snap_q | ({64{rd_blk_source_idx == 6'(i)}} & src_spoof_count_snap_q[i*64 +: 64]);
+      rd_el_src_spoof_count_snap_q = rd_el_src_spoof_count_snap_q | ({64{rd1_source_sel_q[i]}} & src_spoof_count_snap_q[i*64 +: 64]);
     end
   end
   logic [31:0] rd_word_source;  // block SOURCE: the addressed word

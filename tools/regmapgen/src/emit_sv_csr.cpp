@@ -88,8 +88,6 @@ class CsrWriter {
     return std::max<std::uint32_t>(2, static_cast<std::uint32_t>(std::bit_width(b.span() - 1)));
   }
 
-  // `vec` holds one W-bit field per element; select bits [a, a+n) of the element at `idx`
-  // (or of the single copy when the block is not an array).
   void line(const std::string& s = {}) { o_ += s + "\n"; }
 
   // ---------------------------------------------------------------- sections
@@ -522,11 +520,8 @@ class CsrWriter {
     bool storage = false;
     for (const Register& r : b.registers) storage = storage || r.writable() || (r.snapshot && !r.snapshot_ram);
     if (b.array) {
-      // As many bits as the map's largest count needs: an element beyond the count is
-      // answered with DECERR (rd_blk_*_in), so its (undefined) word is never returned.
+      // As many index bits as the map's largest count needs (element_selects as well).
       const std::uint32_t hi = std::min(aw_ - 1, ob + index_bits(b) - 1);
-      line(fmt::format("  logic {:<7}rd_blk_{}_idx;  // element addressed by the read", range(hi - ob + 1), n));
-      line(fmt::format("  assign rd_blk_{}_idx = {};", n, rel_bits(b, "rd", hi, ob)));
       if (has_ram_snapshot(b)) {
         // The element index the RAM outside reads: the read's in stage 0 (flops).
         line(fmt::format("  logic {:<7}rd0_blk_{}_rel;  // rd0_addr relative to the block base", range(aw_), n));
@@ -722,13 +717,40 @@ class CsrWriter {
   }
 
   // For an array block: each readable field's value in the element the read addresses
-  // (rd_el_<source>), an AND-OR of the elements with the index's decode. An indexed
+  // (rd_el_<source>), an AND-OR of the elements with a one-hot of the element. An indexed
   // part-select (vec[idx*W +: W]) would be a multiply and a shifter over the whole
   // vector: ten levels with a carry chain in front of rd2_word_* at 16 classifier entries.
+  // The one-hot is decoded from the address as the read enters stage 1 and registered
+  // (rd1_<block>_sel_q), so stage 1 starts the select at flops (decoded in stage 1 itself,
+  // ABC mapped the index compares as chains of two-input LUTs: 4.5 to 4.7 ns).
   void element_selects(const Block& b) {
     const std::string n = blk(b);
     const std::uint32_t ob = offset_bits(b);
-    const std::uint32_t iw = std::min(aw_ - 1, ob + index_bits(b) - 1) - ob + 1;  // rd_blk_*_idx's width
+    const std::uint32_t hi = std::min(aw_ - 1, ob + index_bits(b) - 1);
+    const std::uint32_t iw = hi - ob + 1;  // index bits
+    bool any = false;  // a field read from the block's own flops (not a constant or a RAM's)
+    for (const Register& r : b.registers) {
+      for (const Field& f : r.fields) any = any || (f.readable() && !read_source(r, f).empty());
+    }
+    if (!any) return;
+    // An element at or beyond the count decodes to no element (word 0); the response is
+    // DECERR (rd_blk_*_in) anyway.
+    const std::string from = ram_snapshots_ ? "rd0" : "ar";  // the address entering stage 1
+    const std::string idx = rel_bits(b, from, hi, ob);
+    if (idx.find("_blk_") != std::string::npos && !(from == "rd0" && has_ram_snapshot(b))) {
+      // a base that is no multiple of the index window: the index from the offset
+      line(fmt::format("  logic {:<7}{}_blk_{}_rel;", range(aw_), from, n));
+      line(fmt::format("  assign {0}_blk_{1}_rel = {0}_addr - {2};", from, n, sized(aw_, b.base)));
+      part_used_.push_back(fmt::format("{}_blk_{}_rel", from, n));  // the index bits only
+    }
+    line(fmt::format("  logic [{}-1:0] rd1_{}_sel_q;  // one-hot: the element the read in stage 1 addresses", count_body(b), n));
+    line("  always_ff @(posedge clk_i or negedge rst_ni) begin");
+    line("    if (!rst_ni) begin");
+    line(fmt::format("      rd1_{}_sel_q <= '0;", n));
+    line(fmt::format("    end else if ({}) begin", ram_snapshots_ ? "rd0_adv" : "rd_fire"));
+    line(fmt::format("      for (int i = 0; i < {}; i++) rd1_{}_sel_q[i] <= ({} == {}'(i));", count_body(b), n, idx, iw));
+    line("    end");
+    line("  end");
     for (const Register& r : b.registers) {
       for (const Field& f : r.fields) {
         const std::string src = read_source(r, f);
@@ -738,8 +760,8 @@ class CsrWriter {
         line("  always_comb begin");
         line(fmt::format("    rd_el_{} = '0;", src));
         line(fmt::format("    for (int i = 0; i < {}; i++) begin", count_body(b)));
-        line(fmt::format("      rd_el_{0} = rd_el_{0} | ({{{1}{{rd_blk_{2}_idx == {3}'(i)}}}} & {0}[i*{1} +: {1}]);",
-                         src, f.width, n, iw));
+        line(fmt::format("      rd_el_{0} = rd_el_{0} | ({{{1}{{rd1_{2}_sel_q[i]}}}} & {0}[i*{1} +: {1}]);", src,
+                         f.width, n));
         line("    end");
         line("  end");
       }
@@ -867,6 +889,7 @@ class CsrWriter {
       }
       if (has_ram_snapshot(b)) s += fmt::format(", rd0_blk_{}_rel", blk(b));
     }
+    for (const std::string& v : part_used_) s += ", " + v;
     line("  // Address bits [1:0] and unmapped data bits carry nothing.");
     line("  logic unused_bits;");
     line(fmt::format("  assign unused_bits = ^{{{}}};", s));
@@ -876,6 +899,7 @@ class CsrWriter {
   std::uint32_t aw_;
   bool wide_writes_ = false;
   bool ram_snapshots_ = false;  // some register has snapshot: ram
+  std::vector<std::string> part_used_;  // wires read in part only (element_selects), for unused_bits
   std::string o_;
 };
 
