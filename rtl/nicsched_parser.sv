@@ -280,7 +280,7 @@ module nicsched_parser #(
     vlan_id  = has_vlan_q ? {hdr_q[14*8 +: 4], hdr_q[15*8 +: 8]} : 12'd0;
     l2_len   = has_vlan_q ? 6'(L2_BYTES + TAG_BYTES) : 6'(L2_BYTES);
     for (int k = 0; k < L3_BYTES; k++) begin
-      l3[k*8 +: 8] = has_vlan_q ? hdr_q[(18 + k)*8 +: 8] : hdr_q[(14 + k)*8 +: 8];
+      l3[k*8 +: 8] = has_vlan_q ? hdr_q[(L2_BYTES + TAG_BYTES + k)*8 +: 8] : hdr_q[(L2_BYTES + k)*8 +: 8];
     end
     is_ipv4 = et_v4_q[has_vlan_q];
     is_ipv6 = et_v6_q[has_vlan_q];
