@@ -1623,44 +1623,24 @@ module nicsched_csr #(
     end
   end
   logic [63:0] rd_el_prs_frames_count_snap_q;  // PRS_FRAMES.COUNT of the element the read addresses
-  always_comb begin
-    rd_el_prs_frames_count_snap_q = '0;
-    for (int i = 0; i < 2; i++) begin
-      rd_el_prs_frames_count_snap_q = rd_el_prs_frames_count_snap_q | ({64{rd1_parser_sel_q[i]}} & prs_frames_count_snap_q[i*64 +: 64]);
-    end
-  end
   logic [63:0] rd_el_prs_runt_count_snap_q;  // PRS_RUNT.COUNT of the element the read addresses
-  always_comb begin
-    rd_el_prs_runt_count_snap_q = '0;
-    for (int i = 0; i < 2; i++) begin
-      rd_el_prs_runt_count_snap_q = rd_el_prs_runt_count_snap_q | ({64{rd1_parser_sel_q[i]}} & prs_runt_count_snap_q[i*64 +: 64]);
-    end
-  end
   logic [63:0] rd_el_prs_truncated_count_snap_q;  // PRS_TRUNCATED.COUNT of the element the read addresses
-  always_comb begin
-    rd_el_prs_truncated_count_snap_q = '0;
-    for (int i = 0; i < 2; i++) begin
-      rd_el_prs_truncated_count_snap_q = rd_el_prs_truncated_count_snap_q | ({64{rd1_parser_sel_q[i]}} & prs_truncated_count_snap_q[i*64 +: 64]);
-    end
-  end
   logic [63:0] rd_el_prs_bad_ihl_count_snap_q;  // PRS_BAD_IHL.COUNT of the element the read addresses
-  always_comb begin
-    rd_el_prs_bad_ihl_count_snap_q = '0;
-    for (int i = 0; i < 2; i++) begin
-      rd_el_prs_bad_ihl_count_snap_q = rd_el_prs_bad_ihl_count_snap_q | ({64{rd1_parser_sel_q[i]}} & prs_bad_ihl_count_snap_q[i*64 +: 64]);
-    end
-  end
   logic [63:0] rd_el_prs_unknown_etype_count_snap_q;  // PRS_UNKNOWN_ETYPE.COUNT of the element the read addresses
-  always_comb begin
-    rd_el_prs_unknown_etype_count_snap_q = '0;
-    for (int i = 0; i < 2; i++) begin
-      rd_el_prs_unknown_etype_count_snap_q = rd_el_prs_unknown_etype_count_snap_q | ({64{rd1_parser_sel_q[i]}} & prs_unknown_etype_count_snap_q[i*64 +: 64]);
-    end
-  end
   logic [63:0] rd_el_prs_buf_drop_count_snap_q;  // PRS_BUF_DROP.COUNT of the element the read addresses
   always_comb begin
+    rd_el_prs_frames_count_snap_q = '0;
+    rd_el_prs_runt_count_snap_q = '0;
+    rd_el_prs_truncated_count_snap_q = '0;
+    rd_el_prs_bad_ihl_count_snap_q = '0;
+    rd_el_prs_unknown_etype_count_snap_q = '0;
     rd_el_prs_buf_drop_count_snap_q = '0;
     for (int i = 0; i < 2; i++) begin
+      rd_el_prs_frames_count_snap_q = rd_el_prs_frames_count_snap_q | ({64{rd1_parser_sel_q[i]}} & prs_frames_count_snap_q[i*64 +: 64]);
+      rd_el_prs_runt_count_snap_q = rd_el_prs_runt_count_snap_q | ({64{rd1_parser_sel_q[i]}} & prs_runt_count_snap_q[i*64 +: 64]);
+      rd_el_prs_truncated_count_snap_q = rd_el_prs_truncated_count_snap_q | ({64{rd1_parser_sel_q[i]}} & prs_truncated_count_snap_q[i*64 +: 64]);
+      rd_el_prs_bad_ihl_count_snap_q = rd_el_prs_bad_ihl_count_snap_q | ({64{rd1_parser_sel_q[i]}} & prs_bad_ihl_count_snap_q[i*64 +: 64]);
+      rd_el_prs_unknown_etype_count_snap_q = rd_el_prs_unknown_etype_count_snap_q | ({64{rd1_parser_sel_q[i]}} & prs_unknown_etype_count_snap_q[i*64 +: 64]);
       rd_el_prs_buf_drop_count_snap_q = rd_el_prs_buf_drop_count_snap_q | ({64{rd1_parser_sel_q[i]}} & prs_buf_drop_count_snap_q[i*64 +: 64]);
     end
   end
@@ -1702,79 +1682,39 @@ module nicsched_csr #(
     end
   end
   logic [0:0]  rd_el_t_ctrl_enable_sh_q;  // T_CTRL.ENABLE of the element the read addresses
-  always_comb begin
-    rd_el_t_ctrl_enable_sh_q = '0;
-    for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_ctrl_enable_sh_q = rd_el_t_ctrl_enable_sh_q | ({1{rd1_tenant_sel_q[i]}} & t_ctrl_enable_sh_q[i*1 +: 1]);
-    end
-  end
   logic [1:0]  rd_el_t_ctrl_priority_sh_q;  // T_CTRL.PRIORITY of the element the read addresses
-  always_comb begin
-    rd_el_t_ctrl_priority_sh_q = '0;
-    for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_ctrl_priority_sh_q = rd_el_t_ctrl_priority_sh_q | ({2{rd1_tenant_sel_q[i]}} & t_ctrl_priority_sh_q[i*2 +: 2]);
-    end
-  end
   logic [7:0]  rd_el_t_ctrl_crypto_quota_sh_q;  // T_CTRL.CRYPTO_QUOTA of the element the read addresses
-  always_comb begin
-    rd_el_t_ctrl_crypto_quota_sh_q = '0;
-    for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_ctrl_crypto_quota_sh_q = rd_el_t_ctrl_crypto_quota_sh_q | ({8{rd1_tenant_sel_q[i]}} & t_ctrl_crypto_quota_sh_q[i*8 +: 8]);
-    end
-  end
   logic [0:0]  rd_el_t_ctrl_rate_en_sh_q;  // T_CTRL.RATE_EN of the element the read addresses
-  always_comb begin
-    rd_el_t_ctrl_rate_en_sh_q = '0;
-    for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_ctrl_rate_en_sh_q = rd_el_t_ctrl_rate_en_sh_q | ({1{rd1_tenant_sel_q[i]}} & t_ctrl_rate_en_sh_q[i*1 +: 1]);
-    end
-  end
   logic [15:0] rd_el_t_weight_quantum_sh_q;  // T_WEIGHT.QUANTUM of the element the read addresses
-  always_comb begin
-    rd_el_t_weight_quantum_sh_q = '0;
-    for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_weight_quantum_sh_q = rd_el_t_weight_quantum_sh_q | ({16{rd1_tenant_sel_q[i]}} & t_weight_quantum_sh_q[i*16 +: 16]);
-    end
-  end
   logic [23:0] rd_el_t_rate_bytes_per_kcycle_sh_q;  // T_RATE.BYTES_PER_KCYCLE of the element the read addresses
-  always_comb begin
-    rd_el_t_rate_bytes_per_kcycle_sh_q = '0;
-    for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_rate_bytes_per_kcycle_sh_q = rd_el_t_rate_bytes_per_kcycle_sh_q | ({24{rd1_tenant_sel_q[i]}} & t_rate_bytes_per_kcycle_sh_q[i*24 +: 24]);
-    end
-  end
   logic [23:0] rd_el_t_burst_bytes_sh_q;  // T_BURST.BYTES of the element the read addresses
-  always_comb begin
-    rd_el_t_burst_bytes_sh_q = '0;
-    for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_burst_bytes_sh_q = rd_el_t_burst_bytes_sh_q | ({24{rd1_tenant_sel_q[i]}} & t_burst_bytes_sh_q[i*24 +: 24]);
-    end
-  end
   logic [23:0] rd_el_t_qlimit_ctrl_bytes_sh_q;  // T_QLIMIT_CTRL.BYTES of the element the read addresses
-  always_comb begin
-    rd_el_t_qlimit_ctrl_bytes_sh_q = '0;
-    for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_qlimit_ctrl_bytes_sh_q = rd_el_t_qlimit_ctrl_bytes_sh_q | ({24{rd1_tenant_sel_q[i]}} & t_qlimit_ctrl_bytes_sh_q[i*24 +: 24]);
-    end
-  end
   logic [23:0] rd_el_t_qlimit_bulk_bytes_sh_q;  // T_QLIMIT_BULK.BYTES of the element the read addresses
-  always_comb begin
-    rd_el_t_qlimit_bulk_bytes_sh_q = '0;
-    for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_qlimit_bulk_bytes_sh_q = rd_el_t_qlimit_bulk_bytes_sh_q | ({24{rd1_tenant_sel_q[i]}} & t_qlimit_bulk_bytes_sh_q[i*24 +: 24]);
-    end
-  end
   logic [23:0] rd_el_t_ctrl_rate_bytes_per_kcycle_sh_q;  // T_CTRL_RATE.BYTES_PER_KCYCLE of the element the read addresses
-  always_comb begin
-    rd_el_t_ctrl_rate_bytes_per_kcycle_sh_q = '0;
-    for (int i = 0; i < NumTenants; i++) begin
-      rd_el_t_ctrl_rate_bytes_per_kcycle_sh_q = rd_el_t_ctrl_rate_bytes_per_kcycle_sh_q | ({24{rd1_tenant_sel_q[i]}} & t_ctrl_rate_bytes_per_kcycle_sh_q[i*24 +: 24]);
-    end
-  end
   logic [23:0] rd_el_t_ctrl_burst_bytes_sh_q;  // T_CTRL_BURST.BYTES of the element the read addresses
   always_comb begin
+    rd_el_t_ctrl_enable_sh_q = '0;
+    rd_el_t_ctrl_priority_sh_q = '0;
+    rd_el_t_ctrl_crypto_quota_sh_q = '0;
+    rd_el_t_ctrl_rate_en_sh_q = '0;
+    rd_el_t_weight_quantum_sh_q = '0;
+    rd_el_t_rate_bytes_per_kcycle_sh_q = '0;
+    rd_el_t_burst_bytes_sh_q = '0;
+    rd_el_t_qlimit_ctrl_bytes_sh_q = '0;
+    rd_el_t_qlimit_bulk_bytes_sh_q = '0;
+    rd_el_t_ctrl_rate_bytes_per_kcycle_sh_q = '0;
     rd_el_t_ctrl_burst_bytes_sh_q = '0;
     for (int i = 0; i < NumTenants; i++) begin
+      rd_el_t_ctrl_enable_sh_q = rd_el_t_ctrl_enable_sh_q | ({1{rd1_tenant_sel_q[i]}} & t_ctrl_enable_sh_q[i*1 +: 1]);
+      rd_el_t_ctrl_priority_sh_q = rd_el_t_ctrl_priority_sh_q | ({2{rd1_tenant_sel_q[i]}} & t_ctrl_priority_sh_q[i*2 +: 2]);
+      rd_el_t_ctrl_crypto_quota_sh_q = rd_el_t_ctrl_crypto_quota_sh_q | ({8{rd1_tenant_sel_q[i]}} & t_ctrl_crypto_quota_sh_q[i*8 +: 8]);
+      rd_el_t_ctrl_rate_en_sh_q = rd_el_t_ctrl_rate_en_sh_q | ({1{rd1_tenant_sel_q[i]}} & t_ctrl_rate_en_sh_q[i*1 +: 1]);
+      rd_el_t_weight_quantum_sh_q = rd_el_t_weight_quantum_sh_q | ({16{rd1_tenant_sel_q[i]}} & t_weight_quantum_sh_q[i*16 +: 16]);
+      rd_el_t_rate_bytes_per_kcycle_sh_q = rd_el_t_rate_bytes_per_kcycle_sh_q | ({24{rd1_tenant_sel_q[i]}} & t_rate_bytes_per_kcycle_sh_q[i*24 +: 24]);
+      rd_el_t_burst_bytes_sh_q = rd_el_t_burst_bytes_sh_q | ({24{rd1_tenant_sel_q[i]}} & t_burst_bytes_sh_q[i*24 +: 24]);
+      rd_el_t_qlimit_ctrl_bytes_sh_q = rd_el_t_qlimit_ctrl_bytes_sh_q | ({24{rd1_tenant_sel_q[i]}} & t_qlimit_ctrl_bytes_sh_q[i*24 +: 24]);
+      rd_el_t_qlimit_bulk_bytes_sh_q = rd_el_t_qlimit_bulk_bytes_sh_q | ({24{rd1_tenant_sel_q[i]}} & t_qlimit_bulk_bytes_sh_q[i*24 +: 24]);
+      rd_el_t_ctrl_rate_bytes_per_kcycle_sh_q = rd_el_t_ctrl_rate_bytes_per_kcycle_sh_q | ({24{rd1_tenant_sel_q[i]}} & t_ctrl_rate_bytes_per_kcycle_sh_q[i*24 +: 24]);
       rd_el_t_ctrl_burst_bytes_sh_q = rd_el_t_ctrl_burst_bytes_sh_q | ({24{rd1_tenant_sel_q[i]}} & t_ctrl_burst_bytes_sh_q[i*24 +: 24]);
     end
   end
@@ -1812,86 +1752,42 @@ module nicsched_csr #(
     end
   end
   logic [11:0] rd_el_cls_vlan_value_sh_q;  // CLS_VLAN.VALUE of the element the read addresses
-  always_comb begin
-    rd_el_cls_vlan_value_sh_q = '0;
-    for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_vlan_value_sh_q = rd_el_cls_vlan_value_sh_q | ({12{rd1_classifier_sel_q[i]}} & cls_vlan_value_sh_q[i*12 +: 12]);
-    end
-  end
   logic [11:0] rd_el_cls_vlan_mask_sh_q;  // CLS_VLAN.MASK of the element the read addresses
-  always_comb begin
-    rd_el_cls_vlan_mask_sh_q = '0;
-    for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_vlan_mask_sh_q = rd_el_cls_vlan_mask_sh_q | ({12{rd1_classifier_sel_q[i]}} & cls_vlan_mask_sh_q[i*12 +: 12]);
-    end
-  end
   logic [5:0]  rd_el_cls_dscp_proto_dscp_sh_q;  // CLS_DSCP_PROTO.DSCP of the element the read addresses
-  always_comb begin
-    rd_el_cls_dscp_proto_dscp_sh_q = '0;
-    for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_dscp_proto_dscp_sh_q = rd_el_cls_dscp_proto_dscp_sh_q | ({6{rd1_classifier_sel_q[i]}} & cls_dscp_proto_dscp_sh_q[i*6 +: 6]);
-    end
-  end
   logic [5:0]  rd_el_cls_dscp_proto_dscp_mask_sh_q;  // CLS_DSCP_PROTO.DSCP_MASK of the element the read addresses
-  always_comb begin
-    rd_el_cls_dscp_proto_dscp_mask_sh_q = '0;
-    for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_dscp_proto_dscp_mask_sh_q = rd_el_cls_dscp_proto_dscp_mask_sh_q | ({6{rd1_classifier_sel_q[i]}} & cls_dscp_proto_dscp_mask_sh_q[i*6 +: 6]);
-    end
-  end
   logic [7:0]  rd_el_cls_dscp_proto_proto_sh_q;  // CLS_DSCP_PROTO.PROTO of the element the read addresses
-  always_comb begin
-    rd_el_cls_dscp_proto_proto_sh_q = '0;
-    for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_dscp_proto_proto_sh_q = rd_el_cls_dscp_proto_proto_sh_q | ({8{rd1_classifier_sel_q[i]}} & cls_dscp_proto_proto_sh_q[i*8 +: 8]);
-    end
-  end
   logic [7:0]  rd_el_cls_dscp_proto_proto_mask_sh_q;  // CLS_DSCP_PROTO.PROTO_MASK of the element the read addresses
-  always_comb begin
-    rd_el_cls_dscp_proto_proto_mask_sh_q = '0;
-    for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_dscp_proto_proto_mask_sh_q = rd_el_cls_dscp_proto_proto_mask_sh_q | ({8{rd1_classifier_sel_q[i]}} & cls_dscp_proto_proto_mask_sh_q[i*8 +: 8]);
-    end
-  end
   logic [15:0] rd_el_cls_port_value_sh_q;  // CLS_PORT.VALUE of the element the read addresses
-  always_comb begin
-    rd_el_cls_port_value_sh_q = '0;
-    for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_port_value_sh_q = rd_el_cls_port_value_sh_q | ({16{rd1_classifier_sel_q[i]}} & cls_port_value_sh_q[i*16 +: 16]);
-    end
-  end
   logic [15:0] rd_el_cls_port_mask_sh_q;  // CLS_PORT.MASK of the element the read addresses
-  always_comb begin
-    rd_el_cls_port_mask_sh_q = '0;
-    for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_port_mask_sh_q = rd_el_cls_port_mask_sh_q | ({16{rd1_classifier_sel_q[i]}} & cls_port_mask_sh_q[i*16 +: 16]);
-    end
-  end
   logic [0:0]  rd_el_cls_action_valid_sh_q;  // CLS_ACTION.VALID of the element the read addresses
-  always_comb begin
-    rd_el_cls_action_valid_sh_q = '0;
-    for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_action_valid_sh_q = rd_el_cls_action_valid_sh_q | ({1{rd1_classifier_sel_q[i]}} & cls_action_valid_sh_q[i*1 +: 1]);
-    end
-  end
   logic [5:0]  rd_el_cls_action_tenant_sh_q;  // CLS_ACTION.TENANT of the element the read addresses
-  always_comb begin
-    rd_el_cls_action_tenant_sh_q = '0;
-    for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_action_tenant_sh_q = rd_el_cls_action_tenant_sh_q | ({6{rd1_classifier_sel_q[i]}} & cls_action_tenant_sh_q[i*6 +: 6]);
-    end
-  end
   logic [0:0]  rd_el_cls_action_class_sh_q;  // CLS_ACTION.CLASS of the element the read addresses
-  always_comb begin
-    rd_el_cls_action_class_sh_q = '0;
-    for (int i = 0; i < NumClsEntries; i++) begin
-      rd_el_cls_action_class_sh_q = rd_el_cls_action_class_sh_q | ({1{rd1_classifier_sel_q[i]}} & cls_action_class_sh_q[i*1 +: 1]);
-    end
-  end
   logic [1:0]  rd_el_cls_action_crypto_op_sh_q;  // CLS_ACTION.CRYPTO_OP of the element the read addresses
   always_comb begin
+    rd_el_cls_vlan_value_sh_q = '0;
+    rd_el_cls_vlan_mask_sh_q = '0;
+    rd_el_cls_dscp_proto_dscp_sh_q = '0;
+    rd_el_cls_dscp_proto_dscp_mask_sh_q = '0;
+    rd_el_cls_dscp_proto_proto_sh_q = '0;
+    rd_el_cls_dscp_proto_proto_mask_sh_q = '0;
+    rd_el_cls_port_value_sh_q = '0;
+    rd_el_cls_port_mask_sh_q = '0;
+    rd_el_cls_action_valid_sh_q = '0;
+    rd_el_cls_action_tenant_sh_q = '0;
+    rd_el_cls_action_class_sh_q = '0;
     rd_el_cls_action_crypto_op_sh_q = '0;
     for (int i = 0; i < NumClsEntries; i++) begin
+      rd_el_cls_vlan_value_sh_q = rd_el_cls_vlan_value_sh_q | ({12{rd1_classifier_sel_q[i]}} & cls_vlan_value_sh_q[i*12 +: 12]);
+      rd_el_cls_vlan_mask_sh_q = rd_el_cls_vlan_mask_sh_q | ({12{rd1_classifier_sel_q[i]}} & cls_vlan_mask_sh_q[i*12 +: 12]);
+      rd_el_cls_dscp_proto_dscp_sh_q = rd_el_cls_dscp_proto_dscp_sh_q | ({6{rd1_classifier_sel_q[i]}} & cls_dscp_proto_dscp_sh_q[i*6 +: 6]);
+      rd_el_cls_dscp_proto_dscp_mask_sh_q = rd_el_cls_dscp_proto_dscp_mask_sh_q | ({6{rd1_classifier_sel_q[i]}} & cls_dscp_proto_dscp_mask_sh_q[i*6 +: 6]);
+      rd_el_cls_dscp_proto_proto_sh_q = rd_el_cls_dscp_proto_proto_sh_q | ({8{rd1_classifier_sel_q[i]}} & cls_dscp_proto_proto_sh_q[i*8 +: 8]);
+      rd_el_cls_dscp_proto_proto_mask_sh_q = rd_el_cls_dscp_proto_proto_mask_sh_q | ({8{rd1_classifier_sel_q[i]}} & cls_dscp_proto_proto_mask_sh_q[i*8 +: 8]);
+      rd_el_cls_port_value_sh_q = rd_el_cls_port_value_sh_q | ({16{rd1_classifier_sel_q[i]}} & cls_port_value_sh_q[i*16 +: 16]);
+      rd_el_cls_port_mask_sh_q = rd_el_cls_port_mask_sh_q | ({16{rd1_classifier_sel_q[i]}} & cls_port_mask_sh_q[i*16 +: 16]);
+      rd_el_cls_action_valid_sh_q = rd_el_cls_action_valid_sh_q | ({1{rd1_classifier_sel_q[i]}} & cls_action_valid_sh_q[i*1 +: 1]);
+      rd_el_cls_action_tenant_sh_q = rd_el_cls_action_tenant_sh_q | ({6{rd1_classifier_sel_q[i]}} & cls_action_tenant_sh_q[i*6 +: 6]);
+      rd_el_cls_action_class_sh_q = rd_el_cls_action_class_sh_q | ({1{rd1_classifier_sel_q[i]}} & cls_action_class_sh_q[i*1 +: 1]);
       rd_el_cls_action_crypto_op_sh_q = rd_el_cls_action_crypto_op_sh_q | ({2{rd1_classifier_sel_q[i]}} & cls_action_crypto_op_sh_q[i*2 +: 2]);
     end
   end
@@ -1925,37 +1821,21 @@ module nicsched_csr #(
     end
   end
   logic [63:0] rd_el_cr_tx_busy_count_snap_q;  // CR_TX_BUSY.COUNT of the element the read addresses
-  always_comb begin
-    rd_el_cr_tx_busy_count_snap_q = '0;
-    for (int i = 0; i < NumTenants; i++) begin
-      rd_el_cr_tx_busy_count_snap_q = rd_el_cr_tx_busy_count_snap_q | ({64{rd1_crypto_stats_sel_q[i]}} & cr_tx_busy_count_snap_q[i*64 +: 64]);
-    end
-  end
   logic [63:0] rd_el_cr_tx_wait_count_snap_q;  // CR_TX_WAIT.COUNT of the element the read addresses
-  always_comb begin
-    rd_el_cr_tx_wait_count_snap_q = '0;
-    for (int i = 0; i < NumTenants; i++) begin
-      rd_el_cr_tx_wait_count_snap_q = rd_el_cr_tx_wait_count_snap_q | ({64{rd1_crypto_stats_sel_q[i]}} & cr_tx_wait_count_snap_q[i*64 +: 64]);
-    end
-  end
   logic [63:0] rd_el_cr_rx_busy_count_snap_q;  // CR_RX_BUSY.COUNT of the element the read addresses
-  always_comb begin
-    rd_el_cr_rx_busy_count_snap_q = '0;
-    for (int i = 0; i < NumTenants; i++) begin
-      rd_el_cr_rx_busy_count_snap_q = rd_el_cr_rx_busy_count_snap_q | ({64{rd1_crypto_stats_sel_q[i]}} & cr_rx_busy_count_snap_q[i*64 +: 64]);
-    end
-  end
   logic [63:0] rd_el_cr_rx_wait_count_snap_q;  // CR_RX_WAIT.COUNT of the element the read addresses
-  always_comb begin
-    rd_el_cr_rx_wait_count_snap_q = '0;
-    for (int i = 0; i < NumTenants; i++) begin
-      rd_el_cr_rx_wait_count_snap_q = rd_el_cr_rx_wait_count_snap_q | ({64{rd1_crypto_stats_sel_q[i]}} & cr_rx_wait_count_snap_q[i*64 +: 64]);
-    end
-  end
   logic [7:0]  rd_el_cr_slots_held_count_snap_q;  // CR_SLOTS_HELD.COUNT of the element the read addresses
   always_comb begin
+    rd_el_cr_tx_busy_count_snap_q = '0;
+    rd_el_cr_tx_wait_count_snap_q = '0;
+    rd_el_cr_rx_busy_count_snap_q = '0;
+    rd_el_cr_rx_wait_count_snap_q = '0;
     rd_el_cr_slots_held_count_snap_q = '0;
     for (int i = 0; i < NumTenants; i++) begin
+      rd_el_cr_tx_busy_count_snap_q = rd_el_cr_tx_busy_count_snap_q | ({64{rd1_crypto_stats_sel_q[i]}} & cr_tx_busy_count_snap_q[i*64 +: 64]);
+      rd_el_cr_tx_wait_count_snap_q = rd_el_cr_tx_wait_count_snap_q | ({64{rd1_crypto_stats_sel_q[i]}} & cr_tx_wait_count_snap_q[i*64 +: 64]);
+      rd_el_cr_rx_busy_count_snap_q = rd_el_cr_rx_busy_count_snap_q | ({64{rd1_crypto_stats_sel_q[i]}} & cr_rx_busy_count_snap_q[i*64 +: 64]);
+      rd_el_cr_rx_wait_count_snap_q = rd_el_cr_rx_wait_count_snap_q | ({64{rd1_crypto_stats_sel_q[i]}} & cr_rx_wait_count_snap_q[i*64 +: 64]);
       rd_el_cr_slots_held_count_snap_q = rd_el_cr_slots_held_count_snap_q | ({8{rd1_crypto_stats_sel_q[i]}} & cr_slots_held_count_snap_q[i*8 +: 8]);
     end
   end
@@ -2002,23 +1882,15 @@ module nicsched_csr #(
     end
   end
   logic [31:0] rd_el_q_depth_bytes_snap_q;  // Q_DEPTH.BYTES of the element the read addresses
-  always_comb begin
-    rd_el_q_depth_bytes_snap_q = '0;
-    for (int i = 0; i < NumQueues; i++) begin
-      rd_el_q_depth_bytes_snap_q = rd_el_q_depth_bytes_snap_q | ({32{rd1_queue_stats_sel_q[i]}} & q_depth_bytes_snap_q[i*32 +: 32]);
-    end
-  end
   logic [31:0] rd_el_q_depth_hwm_bytes_snap_q;  // Q_DEPTH_HWM.BYTES of the element the read addresses
-  always_comb begin
-    rd_el_q_depth_hwm_bytes_snap_q = '0;
-    for (int i = 0; i < NumQueues; i++) begin
-      rd_el_q_depth_hwm_bytes_snap_q = rd_el_q_depth_hwm_bytes_snap_q | ({32{rd1_queue_stats_sel_q[i]}} & q_depth_hwm_bytes_snap_q[i*32 +: 32]);
-    end
-  end
   logic [31:0] rd_el_q_depth_pkts_count_snap_q;  // Q_DEPTH_PKTS.COUNT of the element the read addresses
   always_comb begin
+    rd_el_q_depth_bytes_snap_q = '0;
+    rd_el_q_depth_hwm_bytes_snap_q = '0;
     rd_el_q_depth_pkts_count_snap_q = '0;
     for (int i = 0; i < NumQueues; i++) begin
+      rd_el_q_depth_bytes_snap_q = rd_el_q_depth_bytes_snap_q | ({32{rd1_queue_stats_sel_q[i]}} & q_depth_bytes_snap_q[i*32 +: 32]);
+      rd_el_q_depth_hwm_bytes_snap_q = rd_el_q_depth_hwm_bytes_snap_q | ({32{rd1_queue_stats_sel_q[i]}} & q_depth_hwm_bytes_snap_q[i*32 +: 32]);
       rd_el_q_depth_pkts_count_snap_q = rd_el_q_depth_pkts_count_snap_q | ({32{rd1_queue_stats_sel_q[i]}} & q_depth_pkts_count_snap_q[i*32 +: 32]);
     end
   end
@@ -2068,30 +1940,18 @@ module nicsched_csr #(
     end
   end
   logic [0:0]  rd_el_src_bind_bound_sh_q;  // SRC_BIND.BOUND of the element the read addresses
-  always_comb begin
-    rd_el_src_bind_bound_sh_q = '0;
-    for (int i = 0; i < NumSources; i++) begin
-      rd_el_src_bind_bound_sh_q = rd_el_src_bind_bound_sh_q | ({1{rd1_source_sel_q[i]}} & src_bind_bound_sh_q[i*1 +: 1]);
-    end
-  end
   logic [5:0]  rd_el_src_bind_tenant_sh_q;  // SRC_BIND.TENANT of the element the read addresses
-  always_comb begin
-    rd_el_src_bind_tenant_sh_q = '0;
-    for (int i = 0; i < NumSources; i++) begin
-      rd_el_src_bind_tenant_sh_q = rd_el_src_bind_tenant_sh_q | ({6{rd1_source_sel_q[i]}} & src_bind_tenant_sh_q[i*6 +: 6]);
-    end
-  end
   logic [0:0]  rd_el_src_bind_drop_spoof_sh_q;  // SRC_BIND.DROP_SPOOF of the element the read addresses
-  always_comb begin
-    rd_el_src_bind_drop_spoof_sh_q = '0;
-    for (int i = 0; i < NumSources; i++) begin
-      rd_el_src_bind_drop_spoof_sh_q = rd_el_src_bind_drop_spoof_sh_q | ({1{rd1_source_sel_q[i]}} & src_bind_drop_spoof_sh_q[i*1 +: 1]);
-    end
-  end
   logic [63:0] rd_el_src_spoof_count_snap_q;  // SRC_SPOOF.COUNT of the element the read addresses
   always_comb begin
+    rd_el_src_bind_bound_sh_q = '0;
+    rd_el_src_bind_tenant_sh_q = '0;
+    rd_el_src_bind_drop_spoof_sh_q = '0;
     rd_el_src_spoof_count_snap_q = '0;
     for (int i = 0; i < NumSources; i++) begin
+      rd_el_src_bind_bound_sh_q = rd_el_src_bind_bound_sh_q | ({1{rd1_source_sel_q[i]}} & src_bind_bound_sh_q[i*1 +: 1]);
+      rd_el_src_bind_tenant_sh_q = rd_el_src_bind_tenant_sh_q | ({6{rd1_source_sel_q[i]}} & src_bind_tenant_sh_q[i*6 +: 6]);
+      rd_el_src_bind_drop_spoof_sh_q = rd_el_src_bind_drop_spoof_sh_q | ({1{rd1_source_sel_q[i]}} & src_bind_drop_spoof_sh_q[i*1 +: 1]);
       rd_el_src_spoof_count_snap_q = rd_el_src_spoof_count_snap_q | ({64{rd1_source_sel_q[i]}} & src_spoof_count_snap_q[i*64 +: 64]);
     end
   end

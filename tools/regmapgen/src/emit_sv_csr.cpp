@@ -751,21 +751,25 @@ class CsrWriter {
     line(fmt::format("      for (int i = 0; i < {}; i++) rd1_{}_sel_q[i] <= ({} == {}'(i));", count_body(b), n, idx, iw));
     line("    end");
     line("  end");
+    // every field's value in the addressed element, in one loop over the elements
+    std::vector<std::pair<std::string, std::uint32_t>> fields;  // storage, width
     for (const Register& r : b.registers) {
       for (const Field& f : r.fields) {
         const std::string src = read_source(r, f);
         if (!f.readable() || src.empty()) continue;
         line(fmt::format("  logic {:<7}rd_el_{};  // {}.{} of the element the read addresses", range(f.width), src,
                          r.name, f.name));
-        line("  always_comb begin");
-        line(fmt::format("    rd_el_{} = '0;", src));
-        line(fmt::format("    for (int i = 0; i < {}; i++) begin", count_body(b)));
-        line(fmt::format("      rd_el_{0} = rd_el_{0} | ({{{1}{{rd1_{2}_sel_q[i]}}}} & {0}[i*{1} +: {1}]);", src,
-                         f.width, n));
-        line("    end");
-        line("  end");
+        fields.emplace_back(src, f.width);
       }
     }
+    line("  always_comb begin");
+    for (const auto& [src, w] : fields) line(fmt::format("    rd_el_{} = '0;", src));
+    line(fmt::format("    for (int i = 0; i < {}; i++) begin", count_body(b)));
+    for (const auto& [src, w] : fields) {
+      line(fmt::format("      rd_el_{0} = rd_el_{0} | ({{{1}{{rd1_{2}_sel_q[i]}}}} & {0}[i*{1} +: {1}]);", src, w, n));
+    }
+    line("    end");
+    line("  end");
   }
 
   // The 32-bit read word of register `r` for word `k` (0: LO, 1: HI).
