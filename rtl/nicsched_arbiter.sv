@@ -43,14 +43,20 @@
 // The control level is rank 0 of the decision, priority level l is rank 1 + l: one chain.
 // Timing: the grant is combinational in the queue heads (q_elig_i, q_len_i, q_ts_i), so
 // the logic between them and the grant is kept shallow and free of ripple chains:
+//   - the deficit is held less one (def_m1_q = deficit - 1), so every test the rule makes
+//     of it is a sign or a bit pattern: credit (deficit > 0) is the flop's sign bit; the
+//     debt (-deficit, for deficit <= 0) is its complement (-(d + 1) = ~d in two's
+//     complement), with no negation; a next deficit's credit is its own sum's sign, the
+//     end of the carry chain that makes it, not a separate compare;
 //   - what does not depend on the heads is ready before them: per level, which tenants
-//     are enabled at that level (configuration), whether a deficit is positive (a flop,
-//     pos_q, kept beside the deficit), each tenant's refilled deficit (from the deficits,
-//     the registered quanta and the refill exponent, a flop: the exponent's compares and
-//     least-exponent search end in exp_q, not in the deficits); the length a grant would
-//     charge is not selected before it is used: both heads' "- 1", compares with the
-//     shifted quanta, "deficit - length" and their signs are made from the head registers
-//     side by side, and the eligibility (control head first) selects among the results;
+//     are enabled at that level (configuration), the credit bits, each tenant's refilled
+//     deficit (from the deficits, the registered quanta and the refill exponent, a flop:
+//     the exponent's compares and least-exponent search end in exp_q, not in the
+//     deficits); the length a grant would charge is not selected before it is used: both
+//     heads' compares with the shifted quanta and "deficit - length" (refilled or not) are
+//     made from the head registers side by side, and the eligibility (control head
+//     first) selects among the results; "refilled less the frame" is one carry chain
+//     after a carry-save step (three operands);
 //   - every level's pick is computed in parallel and the top level selects one; inside
 //     a level both candidate masks (eligible tenants with credit, every eligible tenant)
 //     are picked from in parallel and whether any has credit selects;
@@ -126,8 +132,7 @@ module nicsched_arbiter #(
   end
 
   // ---------------------------------------------------------------- state
-  logic [NumTenants*DefW-1:0]      def_q, def_d;            // deficits (signed)
-  logic [NumTenants-1:0]           pos_q, pos_d;            // deficit > 0
+  logic [NumTenants*DefW-1:0]      def_m1_q, def_m1_d;      // deficits less one (signed): deficit - 1
   logic [NumRanks*NumTenants-1:0]  rr_last_q, rr_last_d;    // per rank: its last grant, one-hot
   logic [ExpW-1:0]                 exp_q, exp_d;            // this clock's refill exponent m
   logic [NumTenants*QuantumW-1:0]  quantum_q, quantum_d;    // the quanta of the clock before (the refill's), 0 as 1
@@ -139,7 +144,8 @@ module nicsched_arbiter #(
   logic [ExpN*NumTenants-1:0]      debt_fits;   // [s][t]: 2^s quanta cover t's debt (or t has credit)
   logic [ExpN*NumTenants-1:0]      fits;        // [s][t]: 2^s quanta cover the debt and the head
   logic [NumTenants*DefW-1:0]      refill_add;  // 2^m quanta of the clock before
-  logic [NumTenants*DefW-1:0]      def_plus;    // deficit + 2^m quanta
+  logic [NumTenants*DefW-1:0]      def_plus;    // deficit + 2^m quanta, less one
+  logic [NumTenants-1:0]           pos;         // deficit > 0 (the sign of def_m1_q)
   logic [NumLevels*NumTenants-1:0] lvl_on;      // tenant enabled and at the level
   logic [NumTenants*PrioW-1:0]     t_lvl;       // tenant's level (T_CTRL.PRIORITY in SP modes, else 0)
   logic [ExpN-1:0]                 need;        // per exponent: some tenant not covered
@@ -148,7 +154,7 @@ module nicsched_arbiter #(
     logic [QuantumW-1:0] q_raw;
     logic                q_zero;        // T_WEIGHT.QUANTUM is 0 (counted as 1)
     logic [LenW-1:0]     debt;          // -deficit, for a deficit <= 0 (< 2^LenW)
-    logic [LenW-1:0]     len_m1;        // charged length - 1 (2^s quanta >= len <=> > len - 1)
+    logic [LenW-1:0]     len_m1;        // a head's length - 1 (2^s quanta >= len <=> > len - 1)
     logic                len_zero;
     logic [CmpW-1:0]     debt_s, len_s; // debt >> s, (len - 1) >> s
     logic [(1<<ExpW)-1:0] therm;        // need[0..LenW-1], zeros above
@@ -165,12 +171,15 @@ module nicsched_arbiter #(
       q_raw    = t_quantum_i[t*QuantumW +: QuantumW];
       q_zero   = q_raw == '0;
       quantum_d[t*QuantumW +: QuantumW] = q_zero ? QuantumW'(1) : q_raw;
-      debt     = LenW'(-def_q[t*DefW +: DefW]);
+      pos[t]   = !def_m1_q[t*DefW + DefW-1];
+      debt     = LenW'(~def_m1_q[t*DefW +: DefW]);  // -(deficit) = -(def_m1 + 1) = ~def_m1
       for (int s = 0; s < ExpN; s++) begin
+        // 2^s quanta > debt (1 > x <=> x == 0 for a quantum of 0)
         debt_s = CmpW'(debt) >> s;
-        debt_fits[s*NumTenants + t] = pos_q[t] || (CmpW'(q_raw) > debt_s) || (q_zero && debt_s == '0);
+        debt_fits[s*NumTenants + t] = pos[t] || (CmpW'(q_raw) > debt_s) || (q_zero && debt_s == '0);
       end
       for (int c = 0; c < 2; c++) begin
+        // 2^s quanta >= len  <=>  2^s quanta > len - 1 (a length of 0 always fits)
         len_zero = q_len_i[(2*t+c)*LenW +: LenW] == '0;
         len_m1   = q_len_i[(2*t+c)*LenW +: LenW] - LenW'(1);
         for (int s = 0; s < ExpN; s++) begin
@@ -212,7 +221,7 @@ module nicsched_arbiter #(
     // 0.2 ns shorter for 11 % more arbiter LUTs, when the exponent was not a flop).
     for (int t = 0; t < NumTenants; t++) begin
       refill_add[t*DefW +: DefW] = DefW'(quantum_q[t*QuantumW +: QuantumW]) << exp_q;
-      def_plus[t*DefW +: DefW] = def_q[t*DefW +: DefW] + refill_add[t*DefW +: DefW];
+      def_plus[t*DefW +: DefW] = def_m1_q[t*DefW +: DefW] + refill_add[t*DefW +: DefW];
     end
   end
 
@@ -243,7 +252,7 @@ module nicsched_arbiter #(
         lvl_cr[0 +: NumTenants] = ctrl_req;   // no deficits at the control level
       end else begin
         lvl_in[l*NumTenants +: NumTenants] = lvl_on[(l-1)*NumTenants +: NumTenants] & t_req;
-        lvl_cr[l*NumTenants +: NumTenants] = use_dwrr ? (lvl_in[l*NumTenants +: NumTenants] & pos_q) : '0;
+        lvl_cr[l*NumTenants +: NumTenants] = use_dwrr ? (lvl_in[l*NumTenants +: NumTenants] & pos) : '0;
       end
       lvl_any[l]        = lvl_in[l*NumTenants +: NumTenants] != '0;
       lvl_any_credit[l] = lvl_cr[l*NumTenants +: NumTenants] != '0;
@@ -394,14 +403,13 @@ module nicsched_arbiter #(
   always_comb begin
     logic             granted;
     logic             refill;
-    logic [LenW-1:0]  len;
-    logic [4*DefW-1:0] cand;            // next deficit: kept, refilled, granted, both
+    logic [DefW-1:0]  len_n;            // ~frame length (DefW bits): -len = ~len + 1
+    logic [4*DefW-1:0] cand;            // next deficit less one: kept, refilled, granted, both
     logic [2*2*DefW-1:0] cand_head;     // [c]: granted, both, charging head c (0: control)
-    logic [DefW-1:0]  len_less_def;     // frame length - deficit
-    logic [3:0]       cand_pos;         // ... is positive (from the operands: see below)
-    logic [2*2-1:0]   cand_pos_head;    // [c]: granted, both, charging head c
+    logic [DefW-1:0]  cs_s;             // refilled less the frame, carry-save: sum
+    logic [DefW-2:0]  cs_c;             // ... carries (the top bit's would leave the word)
     logic [1:0]       sel;              // {granted, refilled}
-    def_d     = def_q;
+    def_m1_d  = def_m1_q;
     rr_last_d = rr_last_q;
     // the top rank's own pick (one-hot, never zero: the rank has an eligible tenant)
     for (int l = 0; l < NumRanks; l++) begin
@@ -409,66 +417,58 @@ module nicsched_arbiter #(
         rr_last_d[l*NumTenants +: NumTenants] = lvl_pick[l*NumTenants +: NumTenants];
       end
     end
-    // Every next deficit a tenant may get (kept, refilled, less the frame, both) and whether
-    // it is positive are computed beside the pick, which then only selects among them.
+    // Every next deficit a tenant may get (kept, refilled, less the frame, both) is computed
+    // beside the pick, which then only selects among them; whether it is positive is its
+    // sign bit (the deficit is held less one), so nothing is compared after the select.
     for (int t = 0; t < NumTenants; t++) begin
-      cand[0*DefW +: DefW] = def_q[t*DefW +: DefW];
+      // kept: an idle tenant keeps its debt but not its credit (deficit 0: less one, all
+      // ones). A tenant without a frame is neither granted nor refilled, so this is the
+      // only candidate it can take.
+      cand[0*DefW +: DefW] = (!t_backlog[t] && pos[t]) ? '1 : def_m1_q[t*DefW +: DefW];
       cand[1*DefW +: DefW] = def_plus[t*DefW +: DefW];
       // Less the frame, for each head side by side from the head registers; the eligibility
-      // selects the charged one (control head first) after the subtractions and compares.
+      // selects the charged one (control head first) after the sums.
       for (int c = 0; c < 2; c++) begin
-        len = q_len_i[(2*t+c)*LenW +: LenW];
-        cand_head[(2*c+0)*DefW +: DefW] = def_q[t*DefW +: DefW] - {{(DefW-LenW){1'b0}}, len};
-        // refilled less the frame: the frame comes off the deficit beside the refill's
-        // exponent and shift, so one add follows the shift, not an add and a subtraction
-        cand_head[(2*c+1)*DefW +: DefW] = cand_head[(2*c+0)*DefW +: DefW] + refill_add[t*DefW +: DefW];
-        len_less_def = {{(DefW-LenW){1'b0}}, len} - def_q[t*DefW +: DefW];
-        // Whether each is positive, from the operands rather than after the subtraction:
-        // less the frame, deficit > len (refilled: 2^m quanta > len - deficit).
-        cand_pos_head[2*c+0] = $signed(def_q[t*DefW +: DefW]) > $signed({{(DefW-LenW){1'b0}}, len});
-        cand_pos_head[2*c+1] = $signed(refill_add[t*DefW +: DefW]) > $signed(len_less_def);
+        len_n = ~{{(DefW-LenW){1'b0}}, q_len_i[(2*t+c)*LenW +: LenW]};
+        // (deficit - len) - 1 = def_m1 + ~len + 1
+        cand_head[(2*c+0)*DefW +: DefW] = def_m1_q[t*DefW +: DefW] + len_n + DefW'(1);
+        // refilled less the frame: def_m1 + ~len + 1 + 2^m quanta, three operands reduced
+        // to a sum and a carry word (one LUT a bit; the + 1 in the carry word's free bit),
+        // then one carry chain: the frame comes off beside the refill's exponent and shift
+        cs_s = def_m1_q[t*DefW +: DefW] ^ len_n ^ refill_add[t*DefW +: DefW];
+        cs_c = (def_m1_q[t*DefW +: DefW-1] & len_n[DefW-2:0]) |
+               (def_m1_q[t*DefW +: DefW-1] & refill_add[t*DefW +: DefW-1]) |
+               (len_n[DefW-2:0] & refill_add[t*DefW +: DefW-1]);
+        cand_head[(2*c+1)*DefW +: DefW] = cs_s + {cs_c, 1'b1};
       end
       cand[2*DefW +: 2*DefW] = q_elig_i[2*t] ? cand_head[0 +: 2*DefW] : cand_head[2*DefW +: 2*DefW];
-      // The kept deficit's sign is pos_q; a refill always gives credit (m makes deficit +
-      // 2^m quanta > 0 for every backlogged tenant of the level: RefillCredit_A).
-      cand_pos[0] = pos_q[t];
-      cand_pos[1] = 1'b1;
-      cand_pos[3:2] = q_elig_i[2*t] ? cand_pos_head[1:0] : cand_pos_head[3:2];
       // A round ends: every backlogged tenant of the top level without credit gains 2^m quanta
       // (never at the control level, where every request has credit).
       refill = 1'b0;
       for (int l = 0; l < NumLevels; l++) begin
         refill = refill || (top_is[l+1] && lvl_on[l*NumTenants + t]);
       end
-      refill  = replenish && refill && t_backlog[t] && !pos_q[t];
+      refill  = replenish && refill && t_backlog[t] && !pos[t];
       granted = use_dwrr && pick_oh[t] && !top_is[0];  // the control level charges no deficit
       sel     = {granted, refill};
       // (an explicit 4-way select: an indexed part-select cand[sel*DefW +: DefW] would be a
       // multiply and a barrel shift of the whole candidate vector)
       unique case (sel)
-        2'b00:   def_d[t*DefW +: DefW] = cand[0*DefW +: DefW];
-        2'b01:   def_d[t*DefW +: DefW] = cand[1*DefW +: DefW];
-        2'b10:   def_d[t*DefW +: DefW] = cand[2*DefW +: DefW];
-        default: def_d[t*DefW +: DefW] = cand[3*DefW +: DefW];
+        2'b00:   def_m1_d[t*DefW +: DefW] = cand[0*DefW +: DefW];
+        2'b01:   def_m1_d[t*DefW +: DefW] = cand[1*DefW +: DefW];
+        2'b10:   def_m1_d[t*DefW +: DefW] = cand[2*DefW +: DefW];
+        default: def_m1_d[t*DefW +: DefW] = cand[3*DefW +: DefW];
       endcase
-      pos_d[t]              = cand_pos[sel];
-      // an idle tenant keeps its debt but not its credit
-      if (!t_backlog[t] && pos_d[t]) begin
-        def_d[t*DefW +: DefW] = '0;
-        pos_d[t]              = 1'b0;
-      end
     end
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      def_q      <= '0;
-      pos_q      <= '0;
+      def_m1_q   <= '1;  // deficits 0
       rr_last_q  <= {NumRanks{RR_LAST_RESET}};
       exp_q      <= '0;
       quantum_q  <= {NumTenants{QuantumW'(1)}};  // 0 after reset, counted as 1
     end else begin
-      def_q      <= def_d;
-      pos_q      <= pos_d;
+      def_m1_q   <= def_m1_d;
       rr_last_q  <= rr_last_d;
       exp_q      <= exp_d;
       quantum_q  <= quantum_d;
@@ -476,13 +476,16 @@ module nicsched_arbiter #(
   end
 
   for (genvar t = 0; t < NumTenants; t++) begin : g_tenant_assert
-    // a refill gives credit to every tenant, whatever its level, enable and backlog (so
-    // cand_pos[1] is a constant): the exponent of the clock before covered every debt then
-    // and every head a grant could charge
-    `NICSCHED_ASSERT(RefillCredit_A, pos_q[t] || $signed(def_plus[t*DefW +: DefW]) > 0)
-    `NICSCHED_ASSERT(PosIsDeficit_A, pos_q[t] == ($signed(def_q[t*DefW +: DefW]) > 0))
+    // a refill gives credit to every tenant, whatever its level, enable and backlog: the
+    // exponent of the clock before covered every debt then and every head a grant could
+    // charge (refilled deficit > 0: less one, >= 0)
+    `NICSCHED_ASSERT(RefillCredit_A, pos[t] || $signed(def_plus[t*DefW +: DefW]) >= 0)
+    // a tenant without a frame is never picked (so its only next deficit is the kept one)
+    `NICSCHED_ASSERT(IdleNotPicked_A, t_backlog[t] || !pick_oh[t])
     // the bound of the header: a grant needs credit >= 1, so debt stays < 2^LenW - 1
-    `NICSCHED_ASSERT(DebtBound_A, $signed(def_q[t*DefW +: DefW]) >= -$signed({{(DefW-LenW){1'b0}}, {LenW{1'b1}}}) + 1)
+    // (deficit >= -(2^LenW - 2): less one, >= -(2^LenW - 1)), and the debt is the low
+    // LenW bits of ~def_m1_q
+    `NICSCHED_ASSERT(DebtBound_A, $signed(def_m1_q[t*DefW +: DefW]) >= -$signed({{(DefW-LenW){1'b0}}, {LenW{1'b1}}}))
   end
   // the exponent's thermometer: once every tenant is covered at s, it is at s + 1
   `NICSCHED_ASSERT(NeedFalls_A, (need[ExpN-1:1] & ~need[ExpN-2:0]) == '0)
