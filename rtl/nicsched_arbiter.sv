@@ -218,11 +218,10 @@ module nicsched_arbiter #(
       end
     end
     // This clock's refill: the registered exponent and quanta, quantum << m as two selects
-    // of four or more ways (by m's low two bits, then by the rest in steps of four), each
-    // bit a mux of the operand's bits with its select bits (a LUT6 or a LUT6 and a MUXF7),
-    // not a shifter of log2(ExpN) two-way stages whose shared stage outputs ABC maps as a
-    // chain of small LUTs (four LUT3 in series in front of the refilled deficit's adder in
-    // the 8-tenant core).
+    // of four or more ways (by m's low two bits, then by the rest in steps of four), not a
+    // shifter of log2(ExpN) two-way stages, whose shared stage outputs ABC mapped as four
+    // LUT3 and two LUT2 in series in front of the refilled deficit's adder (8-tenant core);
+    // the selects map as the low bits' decode, a LUT6 and a LUT3.
     for (int t = 0; t < NumTenants; t++) begin
       refill_lo = '0;
       for (int k = 0; k < 4; k++) begin
