@@ -728,11 +728,20 @@ class CsrWriter {
     const std::uint32_t ob = offset_bits(b);
     const std::uint32_t hi = std::min(aw_ - 1, ob + index_bits(b) - 1);
     const std::uint32_t iw = hi - ob + 1;  // index bits
-    bool any = false;  // a field read from the block's own flops (not a constant or a RAM's)
+    // the fields read from the block's own flops (not a constant or a RAM's)
+    struct ElementField {
+      std::string src;  // its storage
+      const Register* reg;
+      const Field* field;
+    };
+    std::vector<ElementField> fields;
     for (const Register& r : b.registers) {
-      for (const Field& f : r.fields) any = any || (f.readable() && !read_source(r, f).empty());
+      for (const Field& f : r.fields) {
+        std::string src = read_source(r, f);
+        if (f.readable() && !src.empty()) fields.push_back({std::move(src), &r, &f});
+      }
     }
-    if (!any) return;
+    if (fields.empty()) return;
     // An element at or beyond the count decodes to no element (word 0); the response is
     // DECERR (rd_blk_*_in) anyway.
     const std::string from = ram_snapshots_ ? "rd0" : "ar";  // the address entering stage 1
@@ -752,21 +761,16 @@ class CsrWriter {
     line("    end");
     line("  end");
     // every field's value in the addressed element, in one loop over the elements
-    std::vector<std::pair<std::string, std::uint32_t>> fields;  // storage, width
-    for (const Register& r : b.registers) {
-      for (const Field& f : r.fields) {
-        const std::string src = read_source(r, f);
-        if (!f.readable() || src.empty()) continue;
-        line(fmt::format("  logic {:<7}rd_el_{};  // {}.{} of the element the read addresses", range(f.width), src,
-                         r.name, f.name));
-        fields.emplace_back(src, f.width);
-      }
+    for (const ElementField& e : fields) {
+      line(fmt::format("  logic {:<7}rd_el_{};  // {}.{} of the element the read addresses", range(e.field->width),
+                       e.src, e.reg->name, e.field->name));
     }
     line("  always_comb begin");
-    for (const auto& [src, w] : fields) line(fmt::format("    rd_el_{} = '0;", src));
+    for (const ElementField& e : fields) line(fmt::format("    rd_el_{} = '0;", e.src));
     line(fmt::format("    for (int i = 0; i < {}; i++) begin", count_body(b)));
-    for (const auto& [src, w] : fields) {
-      line(fmt::format("      rd_el_{0} = rd_el_{0} | ({{{1}{{rd1_{2}_sel_q[i]}}}} & {0}[i*{1} +: {1}]);", src, w, n));
+    for (const ElementField& e : fields) {
+      line(fmt::format("      rd_el_{0} = rd_el_{0} | ({{{1}{{rd1_{2}_sel_q[i]}}}} & {0}[i*{1} +: {1}]);", e.src,
+                       e.field->width, n));
     }
     line("    end");
     line("  end");
