@@ -23,9 +23,11 @@
 #   MIN_ITER (20)  each run until every training tenant finished this many iterations / rounds
 #   ORACLE (10)    static configurations the oracle search judges per scenario
 #   THREADS (2)    runs in parallel
-#   LOOKAHEAD=1    also the lookahead oracle's row (nicagent eval --lookahead, k = H = 500
-#                  decisions, continuation to the end): several times step 1's cost
-# Step 1 takes about 45 minutes on 2 cores with the defaults.
+#   LOOKAHEAD (1)  the lookahead oracle's row (nicagent eval --lookahead --lookahead-per-run
+#                  LOOKAHEAD_PER_RUN, H = 2 k, continuation to the end); 0: without it (its
+#                  copies are most of step 1's cost)
+#   LOOKAHEAD_PER_RUN (8)  the lookahead's decisions per run after the first
+# Step 1 takes about 45 minutes on 2 cores with LOOKAHEAD=0.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 render="$root/tools/results_render.py"
@@ -39,7 +41,7 @@ if [[ ${RENDER_ONLY:-0} != 1 ]]; then
   oracle=${ORACLE:-10}
   threads=${THREADS:-2}
   lookahead=()
-  [[ ${LOOKAHEAD:-0} != 1 ]] || lookahead=(--lookahead)
+  [[ ${LOOKAHEAD:-1} != 1 ]] || lookahead=(--lookahead --lookahead-per-run "${LOOKAHEAD_PER_RUN:-8}")
   policy=agent/policies/default
   commit=$(measured_code)
   for f in ${FAMILIES:-$(python3 "$render" --families)}; do
@@ -72,6 +74,7 @@ seeds: $seeds
 min_iterations: $min_iter
 oracle_evaluations: $oracle
 threads: $threads
+lookahead: ${lookahead[*]:-none}
 policy: $policy
 wall_s: $wall
 TXT

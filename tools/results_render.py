@@ -54,6 +54,9 @@ RUN_COLUMNS = ("scenario", "controller", "seed", "norm_iter_time")
 # measured.txt: how the family's runs were measured (tools/results.sh writes it beside runs.csv).
 MEASURED_KEYS = ("commit", "date", "backend", "count", "seeds", "min_iterations", "oracle_evaluations",
                  "threads", "policy", "wall_s")
+# Keys a measured.txt may leave out: `lookahead`, eval's lookahead options ("none": without it;
+# runs measured before the key was written have no lookahead rows).
+OPTIONAL_KEYS = ("lookahead",)
 
 
 class InputError(Exception):
@@ -72,8 +75,9 @@ def read_measured(path):
             continue
         key, sep, value = line.partition(":")
         key, value = key.strip(), value.strip()
-        if not sep or key not in MEASURED_KEYS or not value:
-            raise InputError(f"{path}:{no}: expected 'KEY: VALUE' with KEY one of {', '.join(MEASURED_KEYS)}")
+        if not sep or key not in MEASURED_KEYS + OPTIONAL_KEYS or not value:
+            raise InputError(f"{path}:{no}: expected 'KEY: VALUE' with KEY one of "
+                             f"{', '.join(MEASURED_KEYS + OPTIONAL_KEYS)}")
         if key in fields:
             raise InputError(f"{path}:{no}: {key} given twice")
         fields[key] = value
@@ -274,7 +278,8 @@ def family_section(name, runs, folder):
 def command(name, m):
     return (f"nicagent eval --family sim/families/{name}.yaml --count {m['count']} --seeds {m['seeds']} "
             f"--min-iterations {m['min_iterations']} --oracle-evaluations {m['oracle_evaluations']} "
-            f"--backend {m['backend']} --threads {m['threads']} --policy {m['policy']}")
+            f"--backend {m['backend']} --threads {m['threads']} --policy {m['policy']}"
+            + ("" if m.get("lookahead", "none") == "none" else f" {m['lookahead']}"))
 
 
 INTRO = """\

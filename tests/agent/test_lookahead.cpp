@@ -113,6 +113,33 @@ TEST_CASE("the lookahead oracle is deterministic: the same seed, the same choice
   CHECK(a.forks == b.forks);
 }
 
+TEST_CASE("the lookahead oracle takes k from the run's length with per_run", "[lookahead]") {
+  const ScenarioEntry& e = mixed();
+  LookaheadConfig c;
+  c.every = 1;  // not used with per_run
+  c.per_run = 4;
+  c.horizon_k = 3;
+  const std::uint64_t seed = 2;
+  const LookaheadResult r = run_lookahead(e, seed, arms(e), kInterval, kIterations, c);
+  // The default rule alone, outside the lookahead: its run's length in decisions.
+  ControlledRun alone(e, seed, make_scenario_baseline(kArms[r.default_arm], e.scenario), kInterval, kIterations);
+  std::uint64_t length = 0;
+  while (alone.step()) ++length;
+  CHECK(score_run(alone.result(), e.scenario).norm_time == r.decisions.front().best_score);
+  CHECK(r.every == length / (c.per_run + 1));
+  CHECK(r.horizon == c.horizon_k * r.every);
+  // About per_run decisions after the first (the committed run may end a little earlier or
+  // later than the default rule's), each at a multiple of k.
+  REQUIRE(r.decisions.size() >= c.per_run);
+  CHECK(r.decisions.size() <= c.per_run + 2);
+  for (std::size_t d = 1; d < r.decisions.size(); ++d) CHECK(r.decisions[d].decision == d * r.every);
+  // The guarantee is the same: never worse than any copy or any arm alone.
+  for (const auto& d : r.decisions) {
+    for (const double s : d.arm_scores) CHECK_FALSE(s < r.score);
+  }
+  CHECK(r.score == r.decisions.back().best_score);
+}
+
 TEST_CASE("the lookahead oracle refuses bad settings, naming them", "[lookahead]") {
   const ScenarioEntry& e = mixed();
   LookaheadConfig c = config();
@@ -122,6 +149,10 @@ TEST_CASE("the lookahead oracle refuses bad settings, naming them", "[lookahead]
   c.horizon = 0;
   CHECK_THROWS_WITH(run_lookahead(e, 1, arms(e), kInterval, kIterations, c), Catch::Contains("horizon (H)"));
   CHECK_THROWS_WITH(run_lookahead(e, 1, {}, kInterval, kIterations, config()), Catch::Contains("no candidate"));
+  c = config();
+  c.per_run = 4;
+  c.horizon_k = 0;
+  CHECK_THROWS_WITH(run_lookahead(e, 1, arms(e), kInterval, kIterations, c), Catch::Contains("horizon_k"));
 }
 
 namespace {
@@ -269,11 +300,15 @@ TEST_CASE("DAgger data keeps every iteration's rows", "[lookahead][dagger]") {
   CHECK_THROWS_WITH(data.append(other, 2), Catch::Contains("observation of"));
 }
 
-TEST_CASE("DAgger labels refuse an env without the strategy action", "[lookahead][dagger]") {
+TEST_CASE("DAgger labels refuse an env without the strategy action and a k from the run's length", "[lookahead][dagger]") {
   NicEnvConfig env = strategy_env();
   env.action = ActionKind::kTenant;
   CHECK_THROWS_WITH(run_labelled(mixed(), 1, make_baseline("sp"), env, kIterations, config()),
                     Catch::Contains("action must be `strategy`"));
+  LookaheadConfig c = config();
+  c.per_run = 4;
+  CHECK_THROWS_WITH(run_labelled(mixed(), 1, make_baseline("sp"), strategy_env(), kIterations, c),
+                    Catch::Contains("per_run"));
 }
 
 TEST_CASE("DAgger scenario labels: the draw's best strategy over whole runs on the label seeds, at every student decision",

@@ -1,6 +1,7 @@
 // The lookahead oracle (lookahead.hpp).
 #include "nicsched/control/lookahead.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -81,25 +82,29 @@ struct Copies {
 
   // A copy of `run` under `plan` (none: the plan being followed), played for `steps`
   // decisions (kToTheEnd: to the end) and scored.
+  std::uint64_t last_steps = 0;  // decisions the last copy played
+
   double play(const ControlledRun& run, std::optional<Plan> plan, std::uint64_t steps) {
     auto copy = run.fork();
     if (plan) plan_of(*copy).follow(plan->arm, plan->decisions, plan->then);
     const std::uint64_t from = copy->simulation().cycle();
-    for (std::uint64_t s = 0; s < steps && copy->step(); ++s) {
-    }
+    last_steps = 0;
+    while (last_steps < steps && copy->step()) ++last_steps;
     ++forks;
     simulated_cycles += copy->simulation().cycle() - from;
     return score_run(copy->result(), scenario).norm_time;
   }
 
   // The first decision: arms 0 .. count-1 each alone to the end; the best is chosen.
-  LookaheadDecision first(const ControlledRun& run, std::uint32_t count) {
+  // `length` (when given): the chosen arm's run in decisions.
+  LookaheadDecision first(const ControlledRun& run, std::uint32_t count, std::uint64_t* length = nullptr) {
     LookaheadDecision d;
     for (std::uint32_t a = 0; a < count; ++a) {
       d.arm_scores.push_back(play(run, Plan{a, a, kToTheEnd}, kToTheEnd));
       if (!d.chosen || better(d.arm_scores[a], d.best_score)) {
         d.chosen = a;
         d.best_score = d.arm_scores[a];
+        if (length != nullptr) *length = last_steps;
       }
     }
     return d;
@@ -121,15 +126,24 @@ struct Copies {
 void check(const LookaheadConfig& config) {
   if (config.every == 0) throw EnvError("lookahead: every (k) must be at least 1 decision");
   if (config.horizon == 0) throw EnvError("lookahead: horizon (H) must be at least 1 decision");
+  if (config.per_run > 0 && config.horizon_k == 0) throw EnvError("lookahead: horizon_k (H / k) must be at least 1");
+}
+
+// The k and H of a run whose default rule plays `length` decisions (LookaheadConfig::per_run).
+LookaheadConfig resolved(LookaheadConfig config, std::uint64_t length) {
+  if (config.per_run == 0) return config;
+  config.every = std::max<std::uint64_t>(1, length / (config.per_run + 1));
+  config.horizon = config.horizon_k * config.every;
+  return config;
 }
 
 }  // namespace
 
 LookaheadResult run_lookahead(const ScenarioEntry& entry, std::uint64_t seed,
                               std::vector<std::unique_ptr<Controller>> arms, std::uint64_t interval_cycles,
-                              std::optional<std::uint64_t> min_iterations, const LookaheadConfig& config) {
+                              std::optional<std::uint64_t> min_iterations, const LookaheadConfig& settings) {
   if (arms.empty()) throw EnvError("lookahead: no candidate controllers");
-  check(config);
+  check(settings);
   ControlledRun run(entry, seed, std::make_unique<PlanController>(std::move(arms)), interval_cycles, min_iterations);
   LookaheadResult out;
   out.arms = plan_of(run).arm_names();
@@ -137,7 +151,11 @@ LookaheadResult run_lookahead(const ScenarioEntry& entry, std::uint64_t seed,
   Copies copies{entry.scenario};
 
   // First decision: every arm alone to the end; the best is the default rule.
-  LookaheadDecision first = copies.first(run, n_arms);
+  std::uint64_t length = 0;
+  LookaheadDecision first = copies.first(run, n_arms, &length);
+  const LookaheadConfig config = resolved(settings, length);
+  out.every = config.every;
+  out.horizon = config.horizon;
   out.default_arm = *first.chosen;
   plan_of(run).follow(out.default_arm, kToTheEnd, out.default_arm);
   double incumbent = first.best_score;  // with continuation to the end: what the run will score
@@ -264,6 +282,7 @@ LabelledRun run_labelled(const ScenarioEntry& entry, std::uint64_t seed, std::un
                          const LookaheadConfig& config, LabelContinuation then) {
   check_student_labels(env, config.every);
   check(config);
+  if (config.per_run > 0) throw EnvError("DAgger labels: per_run is the lookahead oracle's; labels take every (k)");
   const auto run = student_run(entry, seed, std::move(student), env, min_iterations);
   const auto n_strategies = static_cast<std::uint32_t>(env.strategies.size());
   Copies copies{entry.scenario};

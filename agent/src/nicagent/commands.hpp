@@ -96,6 +96,8 @@ struct EvalOptions {
   std::uint64_t lookahead_every = 500;        // its k: decisions between lookahead decisions
   std::uint64_t lookahead_horizon = 500;      // its H: decisions each candidate plays before the default rule
   std::uint64_t lookahead_continuation = 0;   // decisions of the default rule after H (0: to the run's end)
+  std::uint64_t lookahead_per_run = 0;        // k from the run's length: about this many decisions per run (0: k is lookahead_every)
+  std::uint64_t lookahead_horizon_k = 2;      // with lookahead_per_run: H in units of k
   std::optional<std::uint64_t> first_seed;    // with --family: draw seeds from this one (default: the family's first)
   std::optional<std::uint64_t> cycles;
   std::optional<std::uint64_t> interval;      // without a policy: control interval

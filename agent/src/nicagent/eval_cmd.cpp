@@ -555,6 +555,8 @@ int eval(const EvalOptions& o) {
   lookahead.every = o.lookahead_every;
   lookahead.horizon = o.lookahead_horizon;
   lookahead.continuation = o.lookahead_continuation;
+  lookahead.per_run = o.lookahead_per_run;
+  lookahead.horizon_k = o.lookahead_horizon_k;
 
   std::vector<ScenarioResult> results;
   for (const auto& item : items) {
@@ -624,7 +626,11 @@ int eval(const EvalOptions& o) {
       });
       std::vector<control::RunResult> runs_la;
       std::ostringstream note;
-      note << "Lookahead oracle (k = " << lookahead.every << ", H = " << lookahead.horizon << ", continuation "
+      note << "Lookahead oracle ("
+           << (lookahead.per_run > 0 ? "about " + std::to_string(lookahead.per_run) + " decisions per run, H = " +
+                                           std::to_string(lookahead.horizon_k) + " k"
+                                     : "k = " + std::to_string(lookahead.every) + ", H = " + std::to_string(lookahead.horizon))
+           << ", continuation "
            << (lookahead.continuation == 0 ? std::string("to the end") : std::to_string(lookahead.continuation))
            << ", " << found.front().arms.size() << " arms):";
       for (std::size_t s = 0; s < found.size(); ++s) {
@@ -634,7 +640,7 @@ int eval(const EvalOptions& o) {
           if (f.decisions[d].chosen) ++switches;
         }
         note << " seed " << s + 1 << ": default `" << f.arms[f.default_arm] << "` (" << fmt_num(f.decisions.front().best_score, 3)
-             << "), final " << fmt_num(f.score, 3) << ", " << switches << " changes in " << f.decisions.size() - 1
+             << (lookahead.per_run > 0 ? ", k = " + std::to_string(f.every) : std::string()) << "), final " << fmt_num(f.score, 3) << ", " << switches << " changes in " << f.decisions.size() - 1
              << " decisions, " << f.forks << " copies, " << fmt_num(wall[s], 1) << " s;";
         f.run.controller = kLookahead;
         runs_la.push_back(std::move(f.run));

@@ -113,10 +113,16 @@ int main(int argc, char** argv) {
       "add the lookahead oracle: at every k-th decision fork the run, play each baseline run (and the static "
       "oracle's configuration, and holding the current one) for H decisions, continue with the default rule, "
       "commit the best");
-  eval_cmd->add_option("--lookahead-every", e.lookahead_every, "the lookahead oracle's k (decisions)")
+  auto* every_opt = eval_cmd->add_option("--lookahead-every", e.lookahead_every, "the lookahead oracle's k (decisions)")
       ->capture_default_str()->check(CLI::Range(1, 1000000))->needs(lookahead_opt);
-  eval_cmd->add_option("--lookahead-horizon", e.lookahead_horizon, "the lookahead oracle's H (decisions)")
+  auto* horizon_opt = eval_cmd->add_option("--lookahead-horizon", e.lookahead_horizon, "the lookahead oracle's H (decisions)")
       ->capture_default_str()->check(CLI::Range(1, 1000000))->needs(lookahead_opt);
+  auto* per_run_opt = eval_cmd->add_option("--lookahead-per-run", e.lookahead_per_run,
+                       "k from each run's length instead of --lookahead-every: about this many lookahead decisions "
+                       "after the first (k = the default rule's run length / (N + 1), H = --lookahead-horizon-k x k)")
+      ->check(CLI::Range(1, 100000))->needs(lookahead_opt)->excludes(every_opt)->excludes(horizon_opt);
+  eval_cmd->add_option("--lookahead-horizon-k", e.lookahead_horizon_k, "with --lookahead-per-run: H in units of k")
+      ->capture_default_str()->check(CLI::Range(1, 1000))->needs(per_run_opt);
   eval_cmd->add_option("--lookahead-continuation", e.lookahead_continuation,
                        "decisions of the default rule after H in each copy (0: to the run's end)")
       ->capture_default_str()->needs(lookahead_opt);

@@ -55,6 +55,12 @@ struct LookaheadConfig {
   std::uint64_t every = 500;       // k: decisions between lookahead decisions (>= 1)
   std::uint64_t horizon = 500;     // H: decisions a candidate plays in its copy before the default rule (>= 1)
   std::uint64_t continuation = 0;  // decisions the default rule plays after H in a copy; 0: to the run's end
+  // k from the run's length instead of `every`: with per_run = N > 0, k = max(1, L / (N + 1))
+  // and H = horizon_k x k, L the length in decisions of the default rule's run (its copy at
+  // the first decision, played to the end): about N lookahead decisions after the first in
+  // every run, long or short. `every` and `horizon` are then not used.
+  std::uint64_t per_run = 0;
+  std::uint64_t horizon_k = 2;     // with per_run: H in units of k (>= 1)
 };
 
 // One lookahead decision: what each candidate's copy scored, what was committed.
@@ -70,6 +76,8 @@ struct LookaheadDecision {
 
 struct LookaheadResult {
   RunResult run;                              // the committed run (controller "lookahead")
+  std::uint64_t every = 0;                    // the k and H it ran with (per_run: as resolved)
+  std::uint64_t horizon = 0;
   double score = NAN;                         // score_run(run).norm_time
   std::vector<std::string> arms;              // arm names, kHoldArm last
   std::uint32_t default_arm = 0;              // the default rule (chosen at the first decision)
