@@ -253,6 +253,41 @@ def verdict(g):
     return f"not resolved ({fmt_gain(g)} %, the CI includes 0)"
 
 
+def goal_section(data):
+    """The learned controller's goal, per family: the policy against the best single heuristic,
+    the room the lookahead oracle measures there, and the share of it the policy takes."""
+    out = ["## The learned controller against its goal", "",
+           "The goal of the committed policy: faster than the best single heuristic on `test` with the",
+           "95 % CI of the paired gain excluding 0, and on every family where the lookahead oracle's room",
+           "over the best single heuristic (its paired gain) is larger than what the family's runs",
+           "resolve (the half-width of the policy's CI there); and at least half of that room taken on",
+           "every family (the share: the policy's mean paired gain over the best single heuristic",
+           "divided by the lookahead oracle's).", "",
+           "| family | policy over the best single heuristic | lookahead oracle over it (the room) | "
+           "share of the room taken | goal |",
+           "|---|---|---|---|---|"]
+    for name, runs, _ in data:
+        lines, best = headline(runs)
+        policy = paired_gain(lines["policy"].per_scenario, lines["best"].per_scenario)
+        if "lookahead" not in lines:
+            out.append(f"| `{name}` | {fmt_gain(policy)} | not measured | - | not judged (no lookahead runs) |")
+            continue
+        room = paired_gain(lines["lookahead"].per_scenario, lines["best"].per_scenario)
+        share = policy.mean / room.mean if room.mean > 0 else math.nan
+        resolved = policy.ci is not None and policy.mean > policy.ci
+        must_win = name == "test" or (policy.ci is not None and room.mean > policy.ci)
+        met = (resolved or not must_win) and not math.isnan(share) and share >= 0.5
+        verdict_ = "met" if met else "missed: " + "; ".join(
+            ([] if resolved or not must_win else ["not faster with the CI excluding 0"]) +
+            ([] if not math.isnan(share) and share >= 0.5 else ["under half of the room"]))
+        share_txt = "-" if math.isnan(share) else f"{100.0 * share:.0f} %"
+        out.append(f"| `{name}` | {fmt_gain(policy)} | {fmt_gain(room)} | {share_txt} | {verdict_} |")
+    out += ["", "Why the policy stands where it does, with every experiment that tried to move it (a strategy",
+            "policy imitating the lookahead oracle, PPO fine-tuning near it, scenario labels, the online",
+            "selector): [docs/results/learned-controller.md](results/learned-controller.md)."]
+    return out
+
+
 def family_section(name, runs, folder):
     lines, best = headline(runs)
     summary = (f"The committed policy against FIFO: {verdict(lines['fifo'].policy_vs)}; against the best single "
@@ -318,6 +353,12 @@ The rows of each family's table:
   that is best on the remaining ones, leave-one-seed-out) it does not.
 - **hindsight**: per scenario, the heuristic that is best on it: what a perfect
   per-scenario choice among the heuristics would give, with the same two ways of choosing.
+- **lookahead oracle** (where the runs have it): dynamic control that sees the future. At
+  about eight points of each run it forks the simulation, plays every heuristic (and the
+  static oracle's configuration, and keeping the current one) on its own copy, and
+  commits the one whose copy ends best (docs/agent.md, `nicagent eval`). It is never worse
+  than the best heuristic of the very seed it runs, so it is at least the hindsight
+  choice: the ruler of how much a controller that changes strategy during a run can win.
 - **solo**: every tenant alone on the NIC (slowdown 1 by definition): the bound no
   scheduler passes.
 """
@@ -343,9 +384,10 @@ def render(root):
            "do not edit: `make results` (or `make results RENDER_ONLY=1`). -->"]
     backends = sorted({m["backend"] for _, _, m in data})
     out += INTRO.format(backend=" and ".join(f"`{b}` backend" for b in backends)).splitlines()
+    minutes = round(sum(int(m["wall_s"]) for _, _, m in data) / 60 / 5) * 5  # the eval wall times below
     out += ["", "## How to regenerate", "",
             "```",
-            "make results                   # evaluate every family, then render this page (about 45 min on 2 cores)",
+            f"make results                   # evaluate every family, then render this page (about {minutes} min on 2 cores)",
             "make results RENDER_ONLY=1     # render this page from the committed runs.csv files (a second)",
             "make results FAMILIES=background   # re-evaluate one family, then render",
             "```", "",
@@ -358,6 +400,8 @@ def render(root):
     for f, runs, m in data:
         out.append(f"| `{f}` | {len(runs.scenarios)} x {len(runs.seeds)} | {m['commit']} | {m['date']} | "
                    f"{int(m['wall_s']):,} s | `{command(f, m)}` |")
+    out.append("")
+    out += goal_section(data)
     for f, runs, m in data:
         out.append("")
         out += family_section(f, runs, folders[f])

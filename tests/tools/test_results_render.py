@@ -9,7 +9,10 @@
                                and its CI (t from print_student_t, i.e. sim::student_t_975),
                                the paired gains and their CIs, the best single heuristic, the
                                oracle and the hindsight choice chosen on the scored seeds and
-                               on the other seeds. Scenario 0 has known answers: the hindsight
+                               on the other seeds, the lookahead oracle's row, and the goal
+                               table's row (the policy's and the lookahead oracle's paired gains
+                               over the best single heuristic, the share of that room, met or
+                               missed). Scenario 0 has known answers: the hindsight
                                choice is 1.3 on the scored seeds and (1.3 + 1.3 + 2.0) / 3 on
                                the other seeds, the oracle 1.2 and (1.2 + 1.2 + 1.8) / 3.
   committed_page_up_to_date    rendering from the committed docs/results/families/*/runs.csv
@@ -86,11 +89,12 @@ def fixture():
             runs[(s, "progress")] = [1.3, 1.3, 1.3]  # mean 1.3: the best heuristic here
             runs[(s, "ppo")] = [1.5, 1.4, 1.6]
             runs[(s, "select")] = [1.1, 1.1, 1.1]    # below every heuristic: never one of them
+            runs[(s, "lookahead")] = [1.2, 1.2, 1.2]  # nor is the lookahead oracle
             oracle[s] = [[1.9, 1.9, 1.9], [1.0, 1.0, 1.8], [1.2, 1.2, 1.2]]  # 1.267, 1.2: the third
             continue
         base = rng.uniform(1.1, 3.0)
         for c, lo, hi in (("fifo", 1.0, 1.0), ("fair", 0.9, 1.1), ("progress", 0.7, 1.4), ("ppo", 0.75, 1.2),
-                          ("select", 0.5, 0.7)):
+                          ("select", 0.5, 0.7), ("lookahead", 0.6, 0.8)):
             f = rng.uniform(lo, hi)
             runs[(s, c)] = [float(g6(base * f * rng.uniform(0.93, 1.07))) for _ in SEEDS]
         oracle[s] = [[float(g6(base * rng.uniform(0.8, 1.05) * rng.uniform(0.95, 1.05))) for _ in SEEDS]
@@ -103,7 +107,7 @@ def write_family(folder, runs, oracle, measured=None):
     with open(os.path.join(folder, "runs.csv"), "w") as f:
         f.write("scenario,controller,seed,norm_iter_time,speed_vs_solo,simulated_ms,cycles\n")
         for s in sorted({s for s, _ in runs}, key=lambda x: int(x.split("-")[1])):
-            for c in ("fifo", "fair", "progress", "ppo", "select"):
+            for c in ("fifo", "fair", "progress", "ppo", "select", "lookahead"):
                 for seed, v in zip(SEEDS, runs[(s, c)]):
                     f.write(f"{s},{c},{seed},{g6(v)},0.5,30,75000\n")
             for config in oracle[s]:
@@ -141,7 +145,7 @@ def pick_on_others(candidates):
 
 def expected(runs, oracle):
     scen = sorted({s for s, _ in runs}, key=lambda x: int(x.split("-")[1]))
-    per = {c: [mean(runs[(s, c)]) for s in scen] for c in HEURISTICS + ("ppo", "select")}
+    per = {c: [mean(runs[(s, c)]) for s in scen] for c in HEURISTICS + ("ppo", "select", "lookahead")}
     fam = {c: mean(v) for c, v in per.items() if c in HEURISTICS}
     best = min(HEURISTICS, key=lambda c: (fam[c], HEURISTICS.index(c)))
     cands = {s: [runs[(s, "fifo")]] + oracle[s] for s in scen}
@@ -155,6 +159,7 @@ def expected(runs, oracle):
         "oracle_held_out": [pick_on_others(cands[s]) for s in scen],
         "hindsight": [min(mean(c) for c in heur[s]) for s in scen],
         "hindsight_held_out": [pick_on_others(heur[s]) for s in scen],
+        "lookahead": per["lookahead"],
         "solo": [1.0] * len(scen),
     }, best
 
@@ -225,6 +230,21 @@ def headline_matches_definition(a):
             printed += [mean(gain(policy, per)), ci(gain(policy, per), t)]
         if len(nums) != len(printed) or any(abs(n - p) > 0.0051 for n, p in zip(nums, printed)):
             failures.append(f"{key}: the page prints {row}, definition {['%.4f' % p for p in printed]}")
+    # The goal section's row: the policy and the lookahead oracle against the best single
+    # heuristic, and the share of the room (the ratio of their mean paired gains).
+    pol, room = gain(policy, want["best"]), gain(want["lookahead"], want["best"])
+    share = mean(pol) / mean(room)
+    printed = [mean(pol), ci(pol, t), mean(room), ci(room, t), 100.0 * share]
+    row = next((r for r in page.splitlines() if r.startswith("| `test` |") and "nicagent" not in r), None)
+    if row is None:
+        failures.append("goal: no `test` row in the page's goal table")
+    else:
+        nums = [float(x) for x in re.findall(r"[+-]?\d+(?:\.\d+)?", row.split("|", 2)[2])]
+        if len(nums) < 5 or any(abs(n - p) > (0.51 if i == 4 else 0.0051) for i, (n, p) in enumerate(zip(nums, printed))):
+            failures.append(f"goal: the page prints {row}, definition {['%.4f' % p for p in printed]}")
+        met = mean(pol) > ci(pol, t) and share >= 0.5
+        if ("| met |" in row) != met:
+            failures.append(f"goal: the page says {row}, the definition {'met' if met else 'missed'}")
     for f in failures:
         print(f, file=sys.stderr)
     if not failures:
