@@ -24,13 +24,12 @@
 // length. When no eligible tenant of the level has credit, a round ends: every
 // backlogged tenant of the level with deficit <= 0 gains 2^m quanta, and the pick is made
 // among the level's eligible tenants (all of which now have credit) in the same clock.
-// The refill exponent m and the quanta it multiplies are those of the clock before (m
-// held as a thermometer of m ones, exp_th_q, and the quanta registered beside it): m is
-// the least (0..LenW) for which, at the start of that clock, every tenant with deficit
-// <= 0 (any level, enabled or not, backlogged or not) would gain credit, and every tenant
-// with an eligible head has 2^m quanta >= the length a grant would charge it. A deficit
-// <= 0 now is one of the clock before or a grant's (credit >= 1 less such a frame), so
-// every refill gives credit.
+// The refill exponent m and the quanta it multiplies are those of the clock before (a flop,
+// exp_q, and the quanta registered beside it): m is the least (0..LenW) for which, at the
+// start of that clock, every tenant with deficit <= 0 (any level, enabled or not,
+// backlogged or not) would gain credit, and every tenant with an eligible head has 2^m
+// quanta >= the length a grant would charge it. A deficit <= 0 now is one of the clock
+// before or a grant's (credit >= 1 less such a frame), so every refill gives credit.
 // 2^m quanta is 2^m rounds collapsed into one clock: every tenant of the level gains the
 // same number of quanta, so byte shares stay proportional to the quanta, and a decision
 // is made every clock whatever the quanta and frame lengths (work conserving). With
@@ -52,7 +51,7 @@
 //   - what does not depend on the heads is ready before them: per level, which tenants
 //     are enabled at that level (configuration), the credit bits, each tenant's refilled
 //     deficit (from the deficits, the registered quanta and the refill exponent, a flop:
-//     the exponent's compares and least-exponent search end in exp_th_q, not in the
+//     the exponent's compares and least-exponent search end in exp_q, not in the
 //     deficits); the length a grant would charge is not selected before it is used: both
 //     heads' compares with the shifted quanta and "deficit - length" (refilled or not) are
 //     made from the head registers side by side, and the eligibility (control head
@@ -113,6 +112,7 @@ module nicsched_arbiter #(
   localparam int PrioW     = nicsched_regs_pkg::T_CTRL_PRIORITY_WIDTH;    // t_prio_i element
   localparam int DefW      = LenW + QuantumW + 2;  // signed deficit (see the header)
   localparam int ExpN      = LenW + 1;  // refill exponents m = 0..LenW
+  localparam int ExpW      = $clog2(ExpN + 1);
   localparam int CmpW      = (LenW > QuantumW) ? LenW : QuantumW;  // quantum vs debt >> s
   localparam int NumLevels = 1 << PrioW;  // strict-priority levels (T_CTRL.PRIORITY values)
   localparam int NumRanks  = NumLevels + 1;  // rank 0: the control level; rank 1 + l: level l
@@ -134,7 +134,7 @@ module nicsched_arbiter #(
   // ---------------------------------------------------------------- state
   logic [NumTenants*DefW-1:0]      def_m1_q, def_m1_d;      // deficits less one (signed): deficit - 1
   logic [NumRanks*NumTenants-1:0]  rr_last_q, rr_last_d;    // per rank: its last grant, one-hot
-  logic [LenW-1:0]                 exp_th_q;                // the refill exponent m: m ones
+  logic [ExpW-1:0]                 exp_q, exp_d;            // this clock's refill exponent m
   logic [NumTenants*QuantumW-1:0]  quantum_q, quantum_d;    // the quanta of the clock before (the refill's), 0 as 1
 
   // ---------------------------------------------------------------- ready before the heads
@@ -157,6 +157,8 @@ module nicsched_arbiter #(
     logic [LenW-1:0]     len_m1;        // a head's length - 1 (2^s quanta >= len <=> > len - 1)
     logic                len_zero;
     logic [CmpW-1:0]     debt_s, len_s; // debt >> s, (len - 1) >> s
+    logic [(1<<ExpW)-1:0] therm;        // need[0..LenW-1], zeros above
+    logic [DefW-1:0]     refill_lo;     // quantum << (m mod 4)
     sp_mode   = (mode_i == MODE_SP) || (mode_i == MODE_SP_DWRR);
     use_dwrr  = (mode_i == MODE_DWRR) || (mode_i == MODE_SP_DWRR);
     fifo_mode = (mode_i == MODE_FIFO);
@@ -199,36 +201,37 @@ module nicsched_arbiter #(
     end
     // m: the least exponent at which every tenant is covered. need[] falls with s (each
     // compare holds from some exponent on: NeedFalls_A) and need[LenW] is 0 (quantum >= 1,
-    // debt < 2^LenW, len < 2^LenW), so need[0..LenW-1] is a thermometer of m ones, and it is
-    // the exponent's flop as it stands: no encode of m in front of it (the encode of m's
-    // bits, an OR of two-input terms per bit, was four LUT levels and a MUXF7 in front of
-    // the flop: the exponent's slowest groups). fits is exponent-major so that need[s] is
-    // one mask test per exponent (word operations in a simulator).
+    // debt < 2^LenW, len < 2^LenW), so need[0..LenW-1] is a thermometer of m ones, and m's
+    // bit k is 1 where the thermometer ends in the upper half of an aligned block of
+    // 2^(k+1) exponents: an OR of two-input terms, not a priority search over the
+    // exponents. fits is exponent-major so that need[s] is one mask test per exponent (word
+    // operations in a simulator).
     for (int s = 0; s < ExpN; s++) begin
       need[s] = fits[s*NumTenants +: NumTenants] != '1;
     end
-    // This clock's refill: the registered exponent and quanta, quantum << m selected in
-    // blocks of four exponents: the block holding m (the thermometer ends in it: its bit
-    // before the block is 1, its last bit 0) ANDs in its own select of four shifts, made
-    // by the block's first three thermometer bits. Measured on the arbiter alone (8
-    // tenants): about four LUT levels in front of the refilled deficit's adder, as many as
-    // a one-hot m's AND-OR of one term per exponent or a tree of two-way selects on the
-    // thermometer bits (which took 900 LUT more); a binary m took two, after the encode.
+    therm = '0;
+    therm[ExpN-2:0] = need[ExpN-2:0];
+    for (int k = 0; k < ExpW; k++) begin
+      exp_d[k] = 1'b0;
+      for (int b = 0; b < (1 << ExpW); b += (2 << k)) begin
+        exp_d[k] = exp_d[k] || (therm[b + (1 << k) - 1] && !therm[b + (2 << k) - 1]);
+      end
+    end
+    // This clock's refill: the registered exponent and quanta, quantum << m as two selects
+    // of four or more ways (by m's low two bits, then by the rest in steps of four), not a
+    // shifter of log2(ExpN) two-way stages, whose shared stage outputs ABC mapped as four
+    // LUT3 and two LUT2 in series in front of the refilled deficit's adder (8-tenant core);
+    // the selects map as the low bits' decode, a LUT6 and a LUT3.
     for (int t = 0; t < NumTenants; t++) begin
+      refill_lo = '0;
+      for (int k = 0; k < 4; k++) begin
+        refill_lo = refill_lo | ((DefW'(quantum_q[t*QuantumW +: QuantumW]) << k) &
+                                 {DefW{exp_q[1:0] == 2'(k)}});
+      end
       refill_add[t*DefW +: DefW] = '0;
-      for (int b = 0; 4 * b < ExpN; b++) begin
-        logic             in_blk;  // 4b <= m <= 4b + 3
-        logic [DefW-1:0]  blk;     // quantum << m, for an m in the block
-        in_blk = (b == 0 || exp_th_q[4*b - 1]) && (4*b + 3 >= LenW || !exp_th_q[4*b + 3]);
-        blk    = DefW'(quantum_q[t*QuantumW +: QuantumW]) << (4*b + 3);
-        for (int r = 2; r >= 0; r--) begin
-          // m = 4b + r when the thermometer's bit 4b + r is its first 0 (bits from LenW on are
-          // 0: m <= LenW)
-          if (4*b + r >= LenW || !exp_th_q[4*b + r]) begin
-            blk = DefW'(quantum_q[t*QuantumW +: QuantumW]) << (4*b + r);
-          end
-        end
-        refill_add[t*DefW +: DefW] = refill_add[t*DefW +: DefW] | (blk & {DefW{in_blk}});
+      for (int k = 0; 4 * k < (1 << ExpW); k++) begin
+        refill_add[t*DefW +: DefW] = refill_add[t*DefW +: DefW] |
+            ((refill_lo << (4 * k)) & {DefW{(exp_q >> 2) == ExpW'(k)}});
       end
       def_plus[t*DefW +: DefW] = def_m1_q[t*DefW +: DefW] + refill_add[t*DefW +: DefW];
     end
@@ -474,12 +477,12 @@ module nicsched_arbiter #(
     if (!rst_ni) begin
       def_m1_q   <= '1;  // deficits 0
       rr_last_q  <= {NumRanks{RR_LAST_RESET}};
-      exp_th_q   <= '0;  // m = 0
+      exp_q      <= '0;
       quantum_q  <= {NumTenants{QuantumW'(1)}};  // 0 after reset, counted as 1
     end else begin
       def_m1_q   <= def_m1_d;
       rr_last_q  <= rr_last_d;
-      exp_th_q   <= need[LenW-1:0];
+      exp_q      <= exp_d;
       quantum_q  <= quantum_d;
     end
   end
@@ -498,8 +501,6 @@ module nicsched_arbiter #(
   end
   // the exponent's thermometer: once every tenant is covered at s, it is at s + 1
   `NICSCHED_ASSERT(NeedFalls_A, (need[ExpN-1:1] & ~need[ExpN-2:0]) == '0)
-  // the exponent in force is a thermometer (ones, then zeros)
-  `NICSCHED_ASSERT(ExpThermometer_A, (exp_th_q[LenW-1:1] & ~exp_th_q[LenW-2:0]) == '0)
   `NICSCHED_ASSERT(GrantOnehot_A, !grant_valid_o || $onehot(grant_onehot_o))
   `NICSCHED_ASSERT(GrantEligible_A, !grant_valid_o || q_elig_i[grant_queue_o])  // only an eligible head
 
