@@ -80,10 +80,10 @@ struct Copies {
   std::uint64_t forks = 0;
   std::uint64_t simulated_cycles = 0;
 
-  // A copy of `run` under `plan` (none: the plan being followed), played for `steps`
-  // decisions (kToTheEnd: to the end) and scored.
   std::uint64_t last_steps = 0;  // decisions the last copy played
 
+  // A copy of `run` under `plan` (none: the plan being followed), played for `steps`
+  // decisions (kToTheEnd: to the end) and scored.
   double play(const ControlledRun& run, std::optional<Plan> plan, std::uint64_t steps) {
     auto copy = run.fork();
     if (plan) plan_of(*copy).follow(plan->arm, plan->decisions, plan->then);

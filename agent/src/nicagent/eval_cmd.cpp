@@ -640,7 +640,8 @@ int eval(const EvalOptions& o) {
           if (f.decisions[d].chosen) ++switches;
         }
         note << " seed " << s + 1 << ": default `" << f.arms[f.default_arm] << "` (" << fmt_num(f.decisions.front().best_score, 3)
-             << (lookahead.per_run > 0 ? ", k = " + std::to_string(f.every) : std::string()) << "), final " << fmt_num(f.score, 3) << ", " << switches << " changes in " << f.decisions.size() - 1
+             << (lookahead.per_run > 0 ? ", k = " + std::to_string(f.every) : std::string()) << "), final "
+             << fmt_num(f.score, 3) << ", " << switches << " changes in " << f.decisions.size() - 1
              << " decisions, " << f.forks << " copies, " << fmt_num(wall[s], 1) << " s;";
         f.run.controller = kLookahead;
         runs_la.push_back(std::move(f.run));
