@@ -45,7 +45,7 @@ help:
 	@echo "                (FAMILY=sim/families/train.yaml STEPS=$(STEPS) OUT=runs/train PPO_CONFIG=$(PPO_CONFIG) ENV_CONFIG=$(ENV_CONFIG))"
 	@echo "make eval       every baseline, a policy and the oracle on draws of the held-out test family"
 	@echo "                (POLICY=$(POLICY) FAMILY=sim/families/test.yaml COUNT=$(COUNT) SEEDS=5 OUT=runs/eval-test)"
-	@echo "make results    the family tables of docs/results.md (tools/results.sh; about 45 min on 2 cores)"
+	@echo "make results    the family tables of docs/results.md (tools/results.sh; about 90 min on 2 cores)"
 	@echo "make bitstream BOARD=u250|vcu118|u280   Vivado bitstream (needs Vivado on the PATH)"
 	@echo "make program BOARD=u250|vcu118|u280     load the bitstream over JTAG (Vivado or openFPGALoader)"
 	@echo "make clean      remove $(BUILD_DIR)/"

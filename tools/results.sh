@@ -27,7 +27,7 @@
 #                  LOOKAHEAD_PER_RUN, H = 2 k, continuation to the end); 0: without it (its
 #                  copies are most of step 1's cost)
 #   LOOKAHEAD_PER_RUN (8)  the lookahead's decisions per run after the first
-# Step 1 takes about 45 minutes on 2 cores with LOOKAHEAD=0.
+# Step 1 takes about 90 minutes on 2 cores (about 45 with LOOKAHEAD=0).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 render="$root/tools/results_render.py"
