@@ -47,13 +47,19 @@ module nicsched_crypto_slots #(
   // derived
   parameter int TenantW     = (NumTenants > 1) ? $clog2(NumTenants) : 1,
   parameter int SlotW       = (CryptoSlots > 1) ? $clog2(CryptoSlots) : 1,
-  parameter int BusyW       = $clog2(CryptoSlots + 1)
+  parameter int BusyW       = $clog2(CryptoSlots + 1),
+  // register fields' widths, from the generated package
+  parameter int BpcW        = nicsched_regs_pkg::CRYPTO_ENGINE_BYTES_PER_CYCLE_WIDTH,
+  parameter int LatW        = nicsched_regs_pkg::CRYPTO_ENGINE_LATENCY_WIDTH,
+  parameter int QuotaW      = nicsched_regs_pkg::T_CTRL_CRYPTO_QUOTA_WIDTH,
+  parameter int HeldW       = nicsched_regs_pkg::CR_SLOTS_HELD_COUNT_WIDTH,
+  parameter int TotalW      = nicsched_regs_pkg::CRYPTO_BUSY_SLOTS_WIDTH
 ) (
   input  wire logic                        clk_i,
   input  wire logic                        rst_ni,
-  input  wire logic [7:0]                  bpc_i,        // CRYPTO_ENGINE.BYTES_PER_CYCLE
-  input  wire logic [15:0]                 latency_i,    // CRYPTO_ENGINE.LATENCY
-  input  wire logic [NumTenants*8-1:0]     quota_i,      // T_CTRL.CRYPTO_QUOTA
+  input  wire logic [BpcW-1:0]             bpc_i,        // CRYPTO_ENGINE.BYTES_PER_CYCLE
+  input  wire logic [LatW-1:0]             latency_i,    // CRYPTO_ENGINE.LATENCY
+  input  wire logic [NumTenants*QuotaW-1:0] quota_i,     // T_CTRL.CRYPTO_QUOTA
   output logic [2*NumTenants-1:0]          can_claim_o,  // [dir*NumTenants + t]
   input  wire logic [2*NumTenants-1:0]     want_i,       // [dir*NumTenants + t]: a crypto
                                                          // head of t waits for a slot only
@@ -67,26 +73,28 @@ module nicsched_crypto_slots #(
   input  wire logic [1:0]                  done_ready_i,
   output logic [NumTenants*BusyW-1:0]      busy_tx_o,    // slots in hold, TX, per tenant
   output logic [NumTenants*BusyW-1:0]      busy_rx_o,    // slots in hold, RX, per tenant
-  output logic [NumTenants*8-1:0]          held_o,       // slots held per tenant
-  output logic [7:0]                       held_total_o  // slots not free
+  output logic [NumTenants*HeldW-1:0]      held_o,       // slots held per tenant
+  output logic [TotalW-1:0]                held_total_o  // slots not free
 );
   localparam logic [1:0] ST_FREE = 2'd0;
   localparam logic [1:0] ST_HOLD = 2'd1;
   localparam logic [1:0] ST_DONE = 2'd2;
   localparam int RemW = LenW + 2;  // signed bytes still to process
-  localparam logic [31:0] SLOTS32 = CryptoSlots;
-  localparam logic [7:0]  SLOTS8  = SLOTS32[7:0];
+  localparam logic [TotalW-1:0] SLOTS = TotalW'(CryptoSlots);
 
   if (CryptoSlots < 1 || CryptoSlots > 64) begin : gen_bad_slots
     $error("nicsched_crypto_slots %m: CryptoSlots must be in 1..64");
+  end
+  if (BusyW > HeldW || BusyW > TotalW) begin : gen_bad_widths
+    $error("nicsched_crypto_slots %m: the slot counts must fit HeldW and TotalW");
   end
 
   logic [CryptoSlots*2-1:0]       st_q, st_d;
   logic [CryptoSlots-1:0]         dir_q, dir_d;
   logic [CryptoSlots*TenantW-1:0] ten_q, ten_d;
   logic [CryptoSlots*RemW-1:0]    rem_q, rem_d;
-  logic [CryptoSlots*16-1:0]      lat_q, lat_d;
-  logic [CryptoSlots*8-1:0]       bpc_q, bpc_d;
+  logic [CryptoSlots*LatW-1:0]    lat_q, lat_d;
+  logic [CryptoSlots*BpcW-1:0]    bpc_q, bpc_d;
   logic [CryptoSlots*TagW-1:0]    tag_q, tag_d;
   logic [CryptoSlots*KeyW-1:0]    key_q, key_d;
   // [s*S + o]: slot o claimed before s (the claim order alone: read only by
@@ -98,7 +106,7 @@ module nicsched_crypto_slots #(
   logic [CryptoSlots-1:0]         may_leave;              // done, and no older frame of its key
   logic                           prio_q, prio_d;  // direction that may take the last slot
   logic [2*NumTenants-1:0]        can_now_q, can_now_d;  // permission from the state alone
-  logic [NumTenants*8-1:0]        quota_q;          // the quota the pool works with: quota_i delayed
+  logic [NumTenants*QuotaW-1:0]   quota_q;          // the quota the pool works with: quota_i delayed
 
   // Slots held per tenant and free slots are flops (held_q, free_q), counted from which
   // slots are occupied after the edge (occ_d: claims and releases only, not the hold
@@ -152,10 +160,10 @@ module nicsched_crypto_slots #(
       held_d[t*BusyW +: BusyW] = held_by(occ_d, ten_d, t[TenantW-1:0]);
       busy_tx_o[t*BusyW +: BusyW] = held_by(hold_q & ~dir_q, ten_q, t[TenantW-1:0]);
       busy_rx_o[t*BusyW +: BusyW] = held_by(hold_q & dir_q, ten_q, t[TenantW-1:0]);
-      held_o[t*8 +: 8] = 8'(held_q[t*BusyW +: BusyW]);
+      held_o[t*HeldW +: HeldW] = HeldW'(held_q[t*BusyW +: BusyW]);
     end
     free_d       = ones(~occ_d);
-    held_total_o = SLOTS8 - 8'(free_q);
+    held_total_o = SLOTS - TotalW'(free_q);
   end
 
   // the turn passes to the other direction when it waits for what only the turn gives
@@ -184,15 +192,15 @@ module nicsched_crypto_slots #(
   function automatic logic [2*NumTenants-1:0] permission(input logic [BusyW-1:0] free,
                                                          input logic [NumTenants*BusyW-1:0] held,
                                                          input logic prio,
-                                                         input logic [NumTenants*8-1:0] quota);
+                                                         input logic [NumTenants*QuotaW-1:0] quota);
     for (int d = 0; d < 2; d++) begin
       for (int t = 0; t < NumTenants; t++) begin
         if (d[0] == prio) begin
-          permission[d*NumTenants + t] = (8'(free) >= 8'd1) &&
-              (9'(held[t*BusyW +: BusyW]) + 9'd1 <= {1'b0, quota[t*8 +: 8]});
+          permission[d*NumTenants + t] = (TotalW'(free) >= TotalW'(1)) &&
+              ((QuotaW+1)'(held[t*BusyW +: BusyW]) + (QuotaW+1)'(1) <= (QuotaW+1)'(quota[t*QuotaW +: QuotaW]));
         end else begin
-          permission[d*NumTenants + t] = (8'(free) >= 8'd2) &&
-              (9'(held[t*BusyW +: BusyW]) + 9'd2 <= {1'b0, quota[t*8 +: 8]});
+          permission[d*NumTenants + t] = (TotalW'(free) >= TotalW'(2)) &&
+              ((QuotaW+1)'(held[t*BusyW +: BusyW]) + (QuotaW+1)'(2) <= (QuotaW+1)'(quota[t*QuotaW +: QuotaW]));
         end
       end
     end
@@ -228,7 +236,8 @@ module nicsched_crypto_slots #(
     logic       ok_last, ok_spare;    // with the turn (need 1) / without it (need 2)
     for (int t = 0; t < NumTenants; t++) begin
       for (int m = 0; m < 6; m++) begin
-        ok_held[t*6 + m] = 10'(held_q[t*BusyW +: BusyW]) + 10'(m) <= 10'(quota_i[t*8 +: 8]) + 10'd1;
+        ok_held[t*6 + m] = (QuotaW+2)'(held_q[t*BusyW +: BusyW]) + (QuotaW+2)'(m) <=
+                           (QuotaW+2)'(quota_i[t*QuotaW +: QuotaW]) + (QuotaW+2)'(1);
       end
     end
     for (int m = 0; m < 6; m++) begin
@@ -306,8 +315,8 @@ module nicsched_crypto_slots #(
   // slot state
   always_comb begin
     logic [RemW-1:0] rem_n;
-    logic [15:0]     lat_n;
-    logic [7:0]      bpc;
+    logic [LatW-1:0] lat_n;
+    logic [BpcW-1:0] bpc;
     st_d  = st_q;
     dir_d = dir_q;
     ten_d = ten_q;
@@ -323,24 +332,24 @@ module nicsched_crypto_slots #(
     for (int s = 0; s < CryptoSlots; s++) begin
       if (st_q[s*2 +: 2] == ST_HOLD) begin
         if ($signed(rem_q[s*RemW +: RemW]) > 0) begin
-          rem_n = rem_q[s*RemW +: RemW] - {{(RemW-8){1'b0}}, bpc_q[s*8 +: 8]};
-          lat_n = lat_q[s*16 +: 16];
+          rem_n = rem_q[s*RemW +: RemW] - RemW'(bpc_q[s*BpcW +: BpcW]);
+          lat_n = lat_q[s*LatW +: LatW];
         end else begin
           rem_n = rem_q[s*RemW +: RemW];
-          lat_n = lat_q[s*16 +: 16] - 16'd1;
+          lat_n = lat_q[s*LatW +: LatW] - LatW'(1);
         end
         rem_d[s*RemW +: RemW] = rem_n;
-        lat_d[s*16 +: 16]     = lat_n;
+        lat_d[s*LatW +: LatW] = lat_n;
         // rem_n <= 0 && lat_n == 0, from the flops (compares side by side, not after the
         // subtraction): processing ends with latency 0, or the latency runs out
-        if ($signed(rem_q[s*RemW +: RemW]) > 0 ? ($signed(rem_q[s*RemW +: RemW]) <= $signed({{(RemW-8){1'b0}}, bpc_q[s*8 +: 8]}) &&
-                                               lat_q[s*16 +: 16] == 16'd0)
-                                            : lat_q[s*16 +: 16] == 16'd1) begin
+        if ($signed(rem_q[s*RemW +: RemW]) > 0 ? ($signed(rem_q[s*RemW +: RemW]) <= $signed(RemW'(bpc_q[s*BpcW +: BpcW])) &&
+                                               lat_q[s*LatW +: LatW] == '0)
+                                            : lat_q[s*LatW +: LatW] == LatW'(1)) begin
           st_d[s*2 +: 2] = ST_DONE;
         end
       end
     end
-    bpc = (bpc_i == 8'd0) ? 8'd1 : bpc_i;
+    bpc = (bpc_i == '0) ? BpcW'(1) : bpc_i;
     for (int s = 0; s < CryptoSlots; s++) begin
       if (released[s]) begin
         st_d[s*2 +: 2] = ST_FREE;
@@ -351,8 +360,8 @@ module nicsched_crypto_slots #(
           dir_d[s]                    = d[0];
           ten_d[s*TenantW +: TenantW] = claim_tenant_i[d*TenantW +: TenantW];
           rem_d[s*RemW +: RemW]       = {2'b0, claim_len_i[d*LenW +: LenW]};
-          lat_d[s*16 +: 16]           = latency_i;
-          bpc_d[s*8 +: 8]             = bpc;
+          lat_d[s*LatW +: LatW]       = latency_i;
+          bpc_d[s*BpcW +: BpcW]       = bpc;
           tag_d[s*TagW +: TagW]       = claim_tag_i[d*TagW +: TagW];
           key_d[s*KeyW +: KeyW]       = claim_key_i[d*KeyW +: KeyW];
           for (int o = 0; o < CryptoSlots; o++) begin
@@ -413,11 +422,11 @@ module nicsched_crypto_slots #(
       can_claim_prev_q <= can_claim_o;
     end
   end
-  logic [7:0] held_sum;
+  logic [TotalW-1:0] held_sum;
   always_comb begin
     held_sum = '0;
     for (int t = 0; t < NumTenants; t++) begin
-      held_sum = held_sum + held_o[t*8 +: 8];
+      held_sum = held_sum + TotalW'(held_o[t*HeldW +: HeldW]);
     end
   end
 `endif
@@ -430,7 +439,7 @@ module nicsched_crypto_slots #(
   `NICSCHED_ASSERT(ClaimRxFreeSlot_A, !claim_i[1] || st_q[slot_hi*2 +: 2] == ST_FREE)
   `NICSCHED_ASSERT(ClaimsTwoSlots_A, claim_i != 2'b11 || slot_lo != slot_hi)
   `NICSCHED_ASSERT(SlotsConserved_A, held_sum == held_total_o)  // slots never created or lost
-  `NICSCHED_ASSERT(SlotsBounded_A, held_total_o <= SLOTS8)
+  `NICSCHED_ASSERT(SlotsBounded_A, held_total_o <= SLOTS)
   // the count flops are the counts of the slot state
   `NICSCHED_ASSERT(FreeIsCount_A, free_q == ones(~occ_q))
   // the permission flop is the permission of the state it was made for

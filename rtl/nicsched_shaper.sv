@@ -20,19 +20,26 @@
 module nicsched_shaper #(
   parameter int NumTenants = 8,   // tenants
   parameter int LenW       = 16,  // frame length bits
-  parameter logic [23:0] ResetBytes = 24'd0   // tokens (bytes) in every bucket after reset
+  // the rate and burst fields' widths (the rate limit's by default; the control buckets'
+  // T_CTRL_RATE / T_CTRL_BURST are passed by nicsched_top)
+  parameter int RateW      = nicsched_regs_pkg::T_RATE_BYTES_PER_KCYCLE_WIDTH,
+  parameter int BurstW     = nicsched_regs_pkg::T_BURST_BYTES_WIDTH,
+  parameter logic [BurstW-1:0] ResetBytes = '0  // tokens (bytes) in every bucket after reset
 ) (
   input  wire logic                     clk_i,
   input  wire logic                     rst_ni,
   input  wire logic [NumTenants-1:0]    rate_en_i,   // T_CTRL.RATE_EN
-  input  wire logic [NumTenants*24-1:0] rate_i,      // T_RATE.BYTES_PER_KCYCLE
-  input  wire logic [NumTenants*24-1:0] burst_i,     // T_BURST.BYTES
+  input  wire logic [NumTenants*RateW-1:0]  rate_i,   // T_RATE.BYTES_PER_KCYCLE
+  input  wire logic [NumTenants*BurstW-1:0] burst_i,  // T_BURST.BYTES
   input  wire logic [NumTenants-1:0]    consume_i,   // a frame of tenant t left (one-hot or none)
   input  wire logic [NumTenants*LenW-1:0] consume_len_i,  // [t]: its length (read where consume_i[t])
   output logic [NumTenants-1:0]         conform_o    // tenant may send now
 );
-  localparam int TokW = 24 + 10 + 2;  // signed, 1/1024-byte units
-  localparam int CmpW = TokW + 1;     // tok + rate - cap without overflow
+  // signed, 1/1024-byte units: the cap (burst << 10), a rate added whole and a frame's length
+  // (len << 10) fit with a bit to spare before the sign
+  localparam int MagW = (RateW > BurstW + 10) ? RateW : BurstW + 10;
+  localparam int TokW = ((MagW > LenW + 10) ? MagW : LenW + 10) + 2;
+  localparam int CmpW = TokW + 1;  // tok + rate - cap without overflow
 
   logic [NumTenants*TokW-1:0] tok_q, tok_d;
   logic [NumTenants-1:0]      over;  // tok + rate > cap: the refill is capped
@@ -52,8 +59,8 @@ module nicsched_shaper #(
     logic            take, sel_fill, sel_fill_c, sel_cap, sel_cap_c;
     for (int i = 0; i < NumTenants; i++) begin
       tok  = tok_q[i*TokW +: TokW];
-      rate = {12'b0, rate_i[i*24 +: 24]};
-      cap  = {2'b0, burst_i[i*24 +: 24], 10'b0};
+      rate = TokW'(rate_i[i*RateW +: RateW]);
+      cap  = TokW'({burst_i[i*BurstW +: BurstW], 10'b0});
       len  = {{(TokW-LenW-10){1'b0}}, consume_len_i[i*LenW +: LenW], 10'b0};
       take = consume_i[i];
       // tok + rate > cap  <=>  tok + rate + ~cap >= 0 (~cap = -cap - 1), in CmpW bits
@@ -83,7 +90,7 @@ module nicsched_shaper #(
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      tok_q <= {NumTenants{2'b0, ResetBytes, 10'b0}};
+      tok_q <= {NumTenants{TokW'({ResetBytes, 10'b0})}};
     end else begin
       tok_q <= tok_d;
     end
@@ -93,8 +100,8 @@ module nicsched_shaper #(
   // the capped refill's compare taken as the signed compare of the sum it replaces
   for (genvar i = 0; i < NumTenants; i++) begin : g_assert
     `NICSCHED_ASSERT(OverIsSignedCompare_A, over[i] ==
-                     ($signed(tok_q[i*TokW +: TokW]) + $signed({12'b0, rate_i[i*24 +: 24]}) >
-                      $signed({2'b0, burst_i[i*24 +: 24], 10'b0})))
+                     ($signed(tok_q[i*TokW +: TokW]) + $signed(TokW'(rate_i[i*RateW +: RateW])) >
+                      $signed(TokW'({burst_i[i*BurstW +: BurstW], 10'b0}))))
   end
 
 endmodule

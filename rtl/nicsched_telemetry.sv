@@ -24,6 +24,9 @@ module nicsched_telemetry #(
   parameter int TsW        = 32,  // latency bits
   parameter int BusyW      = 3,   // bits of a per-tenant busy-slot count
   parameter int NumSources = 8,   // TX sources with a spoof counter (SRC_SPOOF); 1..64
+  // register fields' widths, from the generated package
+  parameter int HeldW      = nicsched_regs_pkg::CR_SLOTS_HELD_COUNT_WIDTH,
+  parameter int TotalW     = nicsched_regs_pkg::CRYPTO_BUSY_SLOTS_WIDTH,
   // derived
   parameter int NumQueues  = NumTenants * 2,
   parameter int QueueW     = $clog2(NumQueues),
@@ -70,11 +73,11 @@ module nicsched_telemetry #(
   input  wire logic [1:0]                   cr_claim_i,       // per direction
   input  wire logic [2*TenantW-1:0]         cr_claim_tenant_i,
   input  wire logic [2*LenW-1:0]            cr_claim_len_i,
-  input  wire logic [NumTenants*8-1:0]      cr_held_i,
-  input  wire logic [7:0]                   cr_held_total_i,
+  input  wire logic [NumTenants*HeldW-1:0]  cr_held_i,
+  input  wire logic [TotalW-1:0]            cr_held_total_i,
   // counters
   output logic [63:0]                       cycle_o,
-  output logic [7:0]                        crypto_busy_o,
+  output logic [TotalW-1:0]                 crypto_busy_o,
   output logic [2*64-1:0]                   prs_frames_o,
   output logic [2*64-1:0]                   prs_runt_o,
   output logic [2*64-1:0]                   prs_truncated_o,
@@ -86,7 +89,7 @@ module nicsched_telemetry #(
   output logic [NumTenants*64-1:0]          cr_tx_wait_o,
   output logic [NumTenants*64-1:0]          cr_rx_busy_o,
   output logic [NumTenants*64-1:0]          cr_rx_wait_o,
-  output logic [NumTenants*8-1:0]           cr_slots_held_o,
+  output logic [NumTenants*HeldW-1:0]       cr_slots_held_o,
   output logic [NumQueues*32-1:0]           q_depth_o,
   output logic [NumQueues*32-1:0]           q_depth_hwm_o,
   output logic [NumQueues*32-1:0]           q_depth_pkts_o,

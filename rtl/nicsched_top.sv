@@ -110,40 +110,62 @@ module nicsched_top #(
   end
 
   // ------------------------------------------------------------------ CSR
+  // every register field's width from the generated package (rtl/regmap/nicsched.yaml)
   logic                       cfg_enable, cfg_bad_to_default, cfg_ctrl_level;
-  logic [1:0]                 cfg_mode;
+  logic [nicsched_regs_pkg::CTRL_ARB_MODE_WIDTH-1:0] cfg_mode;
   logic                       commit_go, commit_we, snapshot_go, snapshot_we;
   logic                       clear_go, clear_we;
-  logic [31:0]                scratch, config_gen_q;
+  logic [nicsched_regs_pkg::SCRATCH_VALUE_WIDTH-1:0]     scratch;
+  logic [nicsched_regs_pkg::CONFIG_GEN_COUNT_WIDTH-1:0]  config_gen_q;
   logic                       st_tx_full, st_rx_full;
-  logic [7:0]                 eng_bpc;
-  logic [15:0]                eng_lat;
-  logic [5:0]                 def_tenant;
+  logic [nicsched_regs_pkg::CRYPTO_ENGINE_BYTES_PER_CYCLE_WIDTH-1:0] eng_bpc;
+  logic [nicsched_regs_pkg::CRYPTO_ENGINE_LATENCY_WIDTH-1:0]         eng_lat;
+  logic [nicsched_regs_pkg::DEFAULT_ACTION_TENANT_WIDTH-1:0]         def_tenant;
   logic                       def_class;
-  logic [1:0]                 def_op;
+  logic [nicsched_regs_pkg::DEFAULT_ACTION_CRYPTO_OP_WIDTH-1:0]      def_op;
   logic                       tx_id_mode;
   logic [NumSources-1:0]      src_bound, src_drop;
-  logic [NumSources*6-1:0]    src_tenant;
-  logic [NumSources*64-1:0]   src_spoof;
+  logic [NumSources*nicsched_regs_pkg::SRC_BIND_TENANT_WIDTH-1:0]    src_tenant;
+  logic [NumSources*nicsched_regs_pkg::SRC_SPOOF_COUNT_WIDTH-1:0]    src_spoof;
   logic [NumTenants-1:0]      t_enable, t_rate_en;
-  logic [NumTenants*2-1:0]    t_prio;
-  logic [NumTenants*8-1:0]    t_quota;
-  logic [NumTenants*16-1:0]   t_quantum;
-  logic [NumTenants*24-1:0]   t_rate, t_burst, t_qlim_ctrl, t_qlim_bulk, t_ctrl_rate, t_ctrl_burst;
-  logic [NumClsEntries*12-1:0] cls_vlan_value, cls_vlan_mask;
-  logic [NumClsEntries*6-1:0]  cls_dscp, cls_dscp_mask, cls_tenant;
-  logic [NumClsEntries*8-1:0]  cls_proto, cls_proto_mask;
-  logic [NumClsEntries*16-1:0] cls_port, cls_port_mask;
+  logic [NumTenants*nicsched_regs_pkg::T_CTRL_PRIORITY_WIDTH-1:0]    t_prio;
+  logic [NumTenants*nicsched_regs_pkg::T_CTRL_CRYPTO_QUOTA_WIDTH-1:0] t_quota;
+  logic [NumTenants*nicsched_regs_pkg::T_WEIGHT_QUANTUM_WIDTH-1:0]   t_quantum;
+  logic [NumTenants*nicsched_regs_pkg::T_RATE_BYTES_PER_KCYCLE_WIDTH-1:0]      t_rate;
+  logic [NumTenants*nicsched_regs_pkg::T_BURST_BYTES_WIDTH-1:0]                t_burst;
+  logic [NumTenants*nicsched_regs_pkg::T_QLIMIT_CTRL_BYTES_WIDTH-1:0]          t_qlim_ctrl;
+  logic [NumTenants*nicsched_regs_pkg::T_QLIMIT_BULK_BYTES_WIDTH-1:0]          t_qlim_bulk;
+  logic [NumTenants*nicsched_regs_pkg::T_CTRL_RATE_BYTES_PER_KCYCLE_WIDTH-1:0] t_ctrl_rate;
+  logic [NumTenants*nicsched_regs_pkg::T_CTRL_BURST_BYTES_WIDTH-1:0]           t_ctrl_burst;
+  logic [NumClsEntries*nicsched_regs_pkg::CLS_VLAN_VALUE_WIDTH-1:0]  cls_vlan_value;
+  logic [NumClsEntries*nicsched_regs_pkg::CLS_VLAN_MASK_WIDTH-1:0]   cls_vlan_mask;
+  logic [NumClsEntries*nicsched_regs_pkg::CLS_DSCP_PROTO_DSCP_WIDTH-1:0]       cls_dscp;
+  logic [NumClsEntries*nicsched_regs_pkg::CLS_DSCP_PROTO_DSCP_MASK_WIDTH-1:0]  cls_dscp_mask;
+  logic [NumClsEntries*nicsched_regs_pkg::CLS_ACTION_TENANT_WIDTH-1:0]         cls_tenant;
+  logic [NumClsEntries*nicsched_regs_pkg::CLS_DSCP_PROTO_PROTO_WIDTH-1:0]      cls_proto;
+  logic [NumClsEntries*nicsched_regs_pkg::CLS_DSCP_PROTO_PROTO_MASK_WIDTH-1:0] cls_proto_mask;
+  logic [NumClsEntries*nicsched_regs_pkg::CLS_PORT_VALUE_WIDTH-1:0]  cls_port;
+  logic [NumClsEntries*nicsched_regs_pkg::CLS_PORT_MASK_WIDTH-1:0]   cls_port_mask;
   logic [NumClsEntries-1:0]    cls_valid, cls_class;
-  logic [NumClsEntries*2-1:0]  cls_op;
+  logic [NumClsEntries*nicsched_regs_pkg::CLS_ACTION_CRYPTO_OP_WIDTH-1:0]      cls_op;
 
   // telemetry outputs
-  logic [63:0]                cycle;
-  logic [7:0]                 crypto_busy;
-  logic [2*64-1:0]            prs_frames, prs_runt, prs_trunc, prs_ihl, prs_etype, prs_buf;
-  logic [NumTenants*64-1:0]   cr_tx_busy, cr_tx_wait, cr_rx_busy, cr_rx_wait;
-  logic [NumTenants*8-1:0]    cr_held_cnt;
-  logic [NumQueues*32-1:0]    q_depth, q_depth_hwm, q_depth_pkts;
+  logic [nicsched_regs_pkg::CYCLE_COUNT_WIDTH-1:0]       cycle;
+  logic [nicsched_regs_pkg::CRYPTO_BUSY_SLOTS_WIDTH-1:0] crypto_busy;
+  logic [2*nicsched_regs_pkg::PRS_FRAMES_COUNT_WIDTH-1:0]        prs_frames;
+  logic [2*nicsched_regs_pkg::PRS_RUNT_COUNT_WIDTH-1:0]          prs_runt;
+  logic [2*nicsched_regs_pkg::PRS_TRUNCATED_COUNT_WIDTH-1:0]     prs_trunc;
+  logic [2*nicsched_regs_pkg::PRS_BAD_IHL_COUNT_WIDTH-1:0]       prs_ihl;
+  logic [2*nicsched_regs_pkg::PRS_UNKNOWN_ETYPE_COUNT_WIDTH-1:0] prs_etype;
+  logic [2*nicsched_regs_pkg::PRS_BUF_DROP_COUNT_WIDTH-1:0]      prs_buf;
+  logic [NumTenants*nicsched_regs_pkg::CR_TX_BUSY_COUNT_WIDTH-1:0] cr_tx_busy;
+  logic [NumTenants*nicsched_regs_pkg::CR_TX_WAIT_COUNT_WIDTH-1:0] cr_tx_wait;
+  logic [NumTenants*nicsched_regs_pkg::CR_RX_BUSY_COUNT_WIDTH-1:0] cr_rx_busy;
+  logic [NumTenants*nicsched_regs_pkg::CR_RX_WAIT_COUNT_WIDTH-1:0] cr_rx_wait;
+  logic [NumTenants*nicsched_regs_pkg::CR_SLOTS_HELD_COUNT_WIDTH-1:0] cr_held_cnt;
+  logic [NumQueues*nicsched_regs_pkg::Q_DEPTH_BYTES_WIDTH-1:0]     q_depth;
+  logic [NumQueues*nicsched_regs_pkg::Q_DEPTH_HWM_BYTES_WIDTH-1:0] q_depth_hwm;
+  logic [NumQueues*nicsched_regs_pkg::Q_DEPTH_PKTS_COUNT_WIDTH-1:0] q_depth_pkts;
   // counters in RAM: the snapshot of the element the CSR reads (docs/rtl.md "Telemetry")
   localparam int QSnapIdxW = $clog2(nicsched_regs_pkg::NUM_QUEUES_MAX);
   localparam int TSnapIdxW = $clog2(nicsched_regs_pkg::NUM_TENANTS_MAX);
@@ -151,10 +173,19 @@ module nicsched_top #(
   logic                       snap_load;
   logic [QSnapIdxW-1:0]       q_snap_idx;
   logic [TSnapIdxW-1:0]       t_snap_idx;
-  logic [63:0]                cr_tx_bytes, cr_tx_pkts, cr_rx_bytes, cr_rx_pkts;
-  logic [63:0]                q_enq_pkts, q_enq_bytes, q_tx_pkts, q_tx_bytes;
-  logic [63:0]                q_drop_pkts, q_drop_bytes, q_lat_sum, q_lat_count;
-  logic [31:0]                q_lat_max;
+  logic [nicsched_regs_pkg::CR_TX_BYTES_COUNT_WIDTH-1:0] cr_tx_bytes;
+  logic [nicsched_regs_pkg::CR_TX_PKTS_COUNT_WIDTH-1:0]  cr_tx_pkts;
+  logic [nicsched_regs_pkg::CR_RX_BYTES_COUNT_WIDTH-1:0] cr_rx_bytes;
+  logic [nicsched_regs_pkg::CR_RX_PKTS_COUNT_WIDTH-1:0]  cr_rx_pkts;
+  logic [nicsched_regs_pkg::Q_ENQ_PKTS_COUNT_WIDTH-1:0]  q_enq_pkts;
+  logic [nicsched_regs_pkg::Q_ENQ_BYTES_COUNT_WIDTH-1:0] q_enq_bytes;
+  logic [nicsched_regs_pkg::Q_TX_PKTS_COUNT_WIDTH-1:0]   q_tx_pkts;
+  logic [nicsched_regs_pkg::Q_TX_BYTES_COUNT_WIDTH-1:0]  q_tx_bytes;
+  logic [nicsched_regs_pkg::Q_DROP_PKTS_COUNT_WIDTH-1:0] q_drop_pkts;
+  logic [nicsched_regs_pkg::Q_DROP_BYTES_COUNT_WIDTH-1:0] q_drop_bytes;
+  logic [nicsched_regs_pkg::Q_LAT_SUM_COUNT_WIDTH-1:0]   q_lat_sum;
+  logic [nicsched_regs_pkg::Q_LAT_COUNT_COUNT_WIDTH-1:0] q_lat_count;
+  logic [nicsched_regs_pkg::Q_LAT_MAX_CYCLES_WIDTH-1:0]  q_lat_max;
 
   // datapath events
   logic [1:0]                 path_buf_drop;
@@ -392,6 +423,8 @@ module nicsched_top #(
   nicsched_shaper #(
     .NumTenants(NumTenants),
     .LenW      (LenW),
+    .RateW     (nicsched_regs_pkg::T_CTRL_RATE_BYTES_PER_KCYCLE_WIDTH),
+    .BurstW    (nicsched_regs_pkg::T_CTRL_BURST_BYTES_WIDTH),
     .ResetBytes(nicsched_regs_pkg::T_CTRL_BURST_BYTES_RESET)
   ) u_ctrl_shaper (
     .clk_i,
@@ -412,8 +445,8 @@ module nicsched_top #(
   logic [2*TagW-1:0]       claim_tag, done_tag;
   logic [2*QueueW-1:0]     claim_key;
   logic [NumTenants*BusyW-1:0] busy_tx, busy_rx;
-  logic [NumTenants*8-1:0] held;
-  logic [7:0]              held_total;
+  logic [NumTenants*nicsched_regs_pkg::CR_SLOTS_HELD_COUNT_WIDTH-1:0] held;
+  logic [nicsched_regs_pkg::CRYPTO_BUSY_SLOTS_WIDTH-1:0]              held_total;
   logic [2*NumTenants-1:0] crypto_wait;
   logic [2*NumTenants-1:0] crypto_want;
 
@@ -491,7 +524,7 @@ module nicsched_top #(
       .enable_i       ((d == 0) ? cfg_enable : 1'b1),
       .mode_i         ((d == 0) ? cfg_mode : nicsched_regs_pkg::CTRL_ARB_MODE_DWRR),
       .t_enable_i     ((d == 0) ? t_enable : {NumTenants{1'b1}}),
-      .t_prio_i       ((d == 0) ? t_prio : {(2*NumTenants){1'b0}}),
+      .t_prio_i       ((d == 0) ? t_prio : '0),
       .t_quantum_i    (t_quantum),
       .qlimit_i       (qlimit),
       .conform_i      ((d == 0) ? conform : {NumTenants{1'b1}}),
