@@ -29,12 +29,16 @@
 //   the clock that writes the beat and admits or drops the frame starts from those flops
 //   (length, queue, drop reason), so the admission (length against the queue's limit)
 //   is not in series with the byte count and the ingress logic before it.
-// - Admission depth: every queue compares its own bytes + the stage's length with its
-//   limit in parallel (one carry chain from flops: the three operands reduced to two
-//   first), and the admission selects one bit; the byte and frame counters take both
-//   next values (with and without the enqueue) from flops and select by the admission.
-//   A queue never holds more than its limit (below 2^LimitW), so its byte counter is
-//   LimitW bits wide (q_bytes_o zero-extends it).
+// - Admission depth: the input stage also registers the frame's length plus the one's
+//   complement of its queue's limit (in_over_q: len + ~limit, the limit selected by the
+//   beat's queue), so the admission is one two-operand carry chain from flops per queue,
+//   bytes + in_over_q >= 2^LimitW (bytes + len > limit), and the admission selects one
+//   bit; the byte and frame counters take both next values (with and without the
+//   enqueue) from flops and select by the admission. A frame is therefore judged by the
+//   limit in force when its last beat entered the stage, one clock before the admission:
+//   a COMMIT that changes the limit in between applies from the next frame. A queue never
+//   holds more than the limit it was admitted under (below 2^LimitW), so its byte counter
+//   is LimitW bits wide (q_bytes_o zero-extends it).
 // Timing: a frame whose tlast is accepted at edge t is admitted at edge t+1 (ev_*_o in
 // clock t+1) and is a valid head from edge t+2; after a dequeue at edge t the queue's
 // next head (if any) is valid from edge t+1.
@@ -146,6 +150,12 @@ module nicsched_queues #(
   nicsched_pkg::ingress_meta_t in_user_q;
   logic [LenW:0]               in_len_q;              // frame length up to this beat (extra bit: too long)
   logic [NumQueues-1:0]        in_qoh_q, in_qoh_d;    // its queue, one-hot (0: tenant >= NumTenants)
+  // that length + ~(its queue's limit), LimitW + 1 bits (read only at the frame's last beat
+  // and when it is not too long); the limit itself is kept for the assertions only
+  logic [LimitW:0]             in_over_q, in_over_d;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [LimitW-1:0]           in_limit_q, in_limit_d;
+  /* verilator lint_on UNUSEDSIGNAL */
   logic [DataWidth-1:0]        in_data_q;
 
   logic [NumQueues-1:0]       hv_q, hv_d;    // head valid
@@ -210,10 +220,21 @@ module nicsched_queues #(
 
   always_comb begin
     logic [nicsched_pkg::TENANT_W:0] idx;
+    logic [LimitW-1:0] a, b, c, s, cy;
     idx = {s_axis_tuser.tenant, s_axis_tuser.cls};
+    in_limit_d = '0;
     for (int q = 0; q < NumQueues; q++) begin
       in_qoh_d[q] = (32'(idx) == q);
+      in_limit_d  = in_limit_d | ({LimitW{in_qoh_d[q]}} & qlimit_i[q*LimitW +: LimitW]);
     end
+    // the frame's length so far (acc_len_d's sum without its sticky bit) + ~limit: the
+    // three operands reduced to a sum and a carry word (one LUT a bit), then one carry chain
+    a         = acc_mid_q ? LimitW'(acc_len_q[LenW-1:0]) : '0;
+    b         = LimitW'(s_axis_tcount);
+    c         = ~in_limit_d;
+    s         = a ^ b ^ c;
+    cy        = (a & b) | (a & c) | (b & c);
+    in_over_d = {1'b0, s} + {cy, 1'b0};
   end
 
   always_comb begin
@@ -223,20 +244,14 @@ module nicsched_queues #(
     frame_len   = in_len_q;
     eq_full     = {in_user_q.tenant, in_user_q.cls};
     eq_q        = eq_full[QueueW-1:0];
-    // every queue's compare from flops, then one bit selected (0 beyond the queues)
+    // every queue's compare from flops, then one bit selected (0 beyond the queues):
+    // bytes + len > limit  <=>  bytes + (len + ~limit) >= 2^LimitW, the stage's in_over_q
+    // (meaningful for the frame's own queue only, the one the admission selects)
     for (int q = 0; q < NumQueues; q++) begin
-      // bytes + len > limit  <=>  bytes + len + ~limit >= 2^LimitW: the three operands
-      // reduced to a sum and a carry word (one LUT a bit), then one carry chain
-      logic [LimitW-1:0] a, b, c, s, cy;
       /* verilator lint_off UNUSEDSIGNAL */
       logic [LimitW+1:0] total;  // only its bits of 2^LimitW and above are read
       /* verilator lint_on UNUSEDSIGNAL */
-      a     = bytes_q[q*LimitW +: LimitW];
-      b     = {{(LimitW-LenW){1'b0}}, frame_len[LenW-1:0]};
-      c     = ~qlimit_i[q*LimitW +: LimitW];
-      s     = a ^ b ^ c;
-      cy    = (a & b) | (a & c) | (b & c);
-      total = {2'b0, s} + {1'b0, cy, 1'b0};
+      total     = (LimitW+2)'(bytes_q[q*LimitW +: LimitW]) + (LimitW+2)'(in_over_q);
       q_over[q] = total[LimitW+1:LimitW] != 2'b00;
     end
     // per queue: the queue from its registered one-hot (none for a tenant beyond
@@ -476,6 +491,8 @@ module nicsched_queues #(
       in_user_q    <= '0;
       in_len_q     <= '0;
       in_qoh_q     <= '0;
+      in_over_q    <= '0;
+      in_limit_q   <= '0;
       byp_q        <= 1'b0;
       byp_val_q    <= '0;
       hv_q         <= '0;
@@ -501,6 +518,8 @@ module nicsched_queues #(
       in_user_q    <= s_axis_tuser;
       in_len_q     <= acc_len_d;
       in_qoh_q     <= in_qoh_d;
+      in_over_q    <= in_over_d;
+      in_limit_q   <= in_limit_d;
       byp_q        <= byp_d;
       byp_val_q    <= nx_wdata;
       hv_q         <= hv_d;
@@ -579,10 +598,11 @@ module nicsched_queues #(
                                     (cnt_q[q*CntW +: CntW] > ONE_FRAME))
     `NICSCHED_ASSERT(SecondNotRefilling_A, !(sv_q[q] && refill_oh_q[q]))
     // an enqueue never takes a queue past its limit, so its bytes fit LimitW bits: the
-    // admission's compare taken as the wide sum it replaces
-    `NICSCHED_ASSERT(OverIsWideSum_A, q_over[q] ==
+    // admission's compare of the frame's queue (a beat in the stage, the frame not too
+    // long) taken as the wide sum it replaces, with the limit the stage took
+    `NICSCHED_ASSERT(OverIsWideSum_A, !beat || !in_qoh_q[q] || frame_len[LenW] || q_over[q] ==
                      (33'(bytes_q[q*LimitW +: LimitW]) + 33'(frame_len[LenW-1:0]) >
-                      33'(qlimit_i[q*LimitW +: LimitW])))
+                      33'(in_limit_q)))
   end
 
 endmodule

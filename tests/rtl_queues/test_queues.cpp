@@ -521,3 +521,64 @@ TEST_CASE("a frame's head is valid two clocks after its tlast into the queues") 
     }
   });
 }
+
+TEST_CASE("a frame is judged by the limit in force when its tlast entered the queues") {
+  // The input stage takes the frame's length plus its queue's limit (docs/rtl.md, "Admission
+  // from flops"), so a limit changed in the clock between a frame's tlast and its admission
+  // applies from the next frame on. Raised there: the frame is dropped as the old limit says;
+  // lowered there: it is taken as the old limit says. The bench's model keeps the old limit
+  // until the frame's outcome, so its check of every outcome pins the rule.
+  run_case("queues_limit_at_tlast", [](const std::string& trace) {
+    QueuesBench<Vqueues_t8_w512, 8, 512, 65536> b(trace, bfm::StallPattern::none(), bfm::StallPattern::none(), 29);
+    b.reader_enabled = false;
+    for (unsigned q = 0; q < 16; ++q) b.set_limit(q, 1000);
+    const Meta q5{2, 1, 0, 0};  // queue 5
+    std::uint64_t id = 0;
+    for (; id < 15; ++id) b.push(id, q5, 64);
+    for (unsigned i = 0; i < 200; ++i) b.tick();
+    check(get_bits(b.tb->q_bytes_o, 5 * 32, 32) == 960, "queue 5 should hold 960 bytes");
+    // next_limit is written to qlimit_i right after the edge that takes the next tlast, so
+    // it is the limit of the whole clock that admits that frame
+    std::uint64_t next_limit = 0;
+    bool armed = false, at_edge = false, written = false;
+    // (after the bench's own sample and drive, which check every outcome against the
+    // model's limit: the old one until the outcome of the frame in question)
+    b.tb.on_sample([&](std::uint64_t) {
+      const bool tlast = b.tb->s_axis_tvalid && b.tb->s_axis_tready && b.tb->s_axis_tlast;
+      const bool outcome = b.tb->ev_valid_o != 0;
+      if (outcome && written) {
+        b.model.limit[5] = next_limit;  // from the next frame on
+        written = false;
+      }
+      if (tlast && armed) {
+        armed = false;
+        at_edge = true;
+      }
+    });
+    b.tb.on_drive([&] {
+      if (at_edge) {
+        set_bits(b.tb->qlimit_i, 5 * 24, 24, next_limit);
+        at_edge = false;
+        written = true;
+      }
+    });
+    auto frame_with_limit_change = [&](std::uint64_t limit, std::uint64_t want_bytes, const char* what) {
+      next_limit = limit;
+      armed = true;
+      b.push(id++, q5, 64);
+      for (unsigned i = 0; i < 40; ++i) b.tick();
+      check(!armed && !at_edge && !written, fmt::format("{}: the limit was never changed", what));
+      check(get_bits(b.tb->q_bytes_o, 5 * 32, 32) == want_bytes,
+            fmt::format("{}: queue 5 holds {} bytes, not {}", what, get_bits(b.tb->q_bytes_o, 5 * 32, 32), want_bytes));
+    };
+    frame_with_limit_change(2000, 960, "limit raised to 2000 after the tlast of a frame past 1000");
+    check(b.outcomes[Outcome::drop_limit] == 1, "the frame past the old limit is dropped");
+    b.push(id++, q5, 64);  // the raised limit holds for the next frame: 1024 <= 2000
+    for (unsigned i = 0; i < 40; ++i) b.tick();
+    check(get_bits(b.tb->q_bytes_o, 5 * 32, 32) == 1024, "the next frame is taken under the raised limit");
+    frame_with_limit_change(1000, 1088, "limit lowered to 1000 after the tlast of a frame within 2000");
+    b.reader_enabled = true;
+    b.run_until_drained(10000);
+    check(b.delivered == 17, fmt::format("{} frames left, 17 were taken", b.delivered));
+  });
+}
