@@ -220,13 +220,24 @@ module nicsched_queues #(
 
   always_comb begin
     logic [nicsched_pkg::TENANT_W:0] idx;
+    logic [(1 << QueueW)*LimitW-1:0] lim;  // every queue's limit, 0 beyond the queues
     logic [LimitW-1:0] a, b, c, s, cy;
     idx = {s_axis_tuser.tenant, s_axis_tuser.cls};
-    in_limit_d = '0;
     for (int q = 0; q < NumQueues; q++) begin
       in_qoh_d[q] = (32'(idx) == q);
-      in_limit_d  = in_limit_d | ({LimitW{in_qoh_d[q]}} & qlimit_i[q*LimitW +: LimitW]);
     end
+    // the beat's queue's limit, selected by the queue number's bits from the top one down
+    // (a balanced tree of 2:1 selects: a LUT and MUXF7/MUXF8 at 16 queues, not a compare
+    // per queue and an OR over them); a tenant beyond NumTenants has no queue (in_qoh_d
+    // is 0) and its value is not read
+    lim = '0;
+    lim[NumQueues*LimitW-1:0] = qlimit_i;
+    for (int k = QueueW - 1; k >= 0; k--) begin
+      for (int e = 0; e < (1 << k); e++) begin
+        lim[e*LimitW +: LimitW] = idx[k] ? lim[(e + (1 << k))*LimitW +: LimitW] : lim[e*LimitW +: LimitW];
+      end
+    end
+    in_limit_d = lim[LimitW-1:0];
     // the frame's length so far (acc_len_d's sum without its sticky bit) + ~limit: the
     // three operands reduced to a sum and a carry word (one LUT a bit), then one carry chain
     a         = acc_mid_q ? LimitW'(acc_len_q[LenW-1:0]) : '0;
