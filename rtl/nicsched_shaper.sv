@@ -61,7 +61,7 @@ module nicsched_shaper #(
       tok  = tok_q[i*TokW +: TokW];
       rate = TokW'(rate_i[i*RateW +: RateW]);
       cap  = TokW'({burst_i[i*BurstW +: BurstW], 10'b0});
-      len  = {{(TokW-LenW-10){1'b0}}, consume_len_i[i*LenW +: LenW], 10'b0};
+      len  = TokW'({consume_len_i[i*LenW +: LenW], 10'b0});
       take = consume_i[i];
       // tok + rate > cap  <=>  tok + rate + ~cap >= 0 (~cap = -cap - 1), in CmpW bits
       ca   = {tok[TokW-1], tok};

@@ -132,8 +132,11 @@ struct QueuesBench {
 
   void set_limit(unsigned q, std::uint64_t bytes) {
     model.limit[q] = bytes;
-    set_bits(tb->qlimit_i, q * 24, 24, bytes);
+    write_rtl_limit(q, bytes);
   }
+
+  // the RTL's limit alone (the model's stays as it is)
+  void write_rtl_limit(unsigned q, std::uint64_t bytes) { set_bits(tb->qlimit_i, q * 24, 24, bytes); }
 
   void push(std::uint64_t id, Meta m, unsigned len) {
     SentFrame f{id, m, frame_bytes(id, len)};
@@ -557,7 +560,7 @@ TEST_CASE("a frame is judged by the limit in force when its tlast entered the qu
     });
     b.tb.on_drive([&] {
       if (at_edge) {
-        set_bits(b.tb->qlimit_i, 5 * 24, 24, next_limit);
+        b.write_rtl_limit(5, next_limit);
         at_edge = false;
         written = true;
       }
