@@ -8,6 +8,8 @@
 // - A pushed entry is the head from the next clock when the FIFO was empty (or held one
 //   entry that is popped in the same clock): one clock from push to head_o, no bypass.
 // - count_o is a flop: the caller's credit rules read it without logic of the FIFO's.
+//   count_next_o is the count after this clock's pop and push (count_o of the next clock),
+//   for a caller that registers a rule on the count a clock ahead.
 // - The caller must not push into a full FIFO unless it pops in the same clock, and must
 //   not pop an empty one (NoOverflow_A, NoUnderflow_A); nothing is checked or dropped.
 `default_nettype none
@@ -27,7 +29,8 @@ module nicsched_desc_fifo #(
   // read side
   input  wire logic              pop_i,    // head_o leaves at this edge
   output logic      [Width-1:0]  head_o,   // oldest entry (a flop)
-  output logic      [CountW-1:0] count_o   // entries held (a flop)
+  output logic      [CountW-1:0] count_o,      // entries held (a flop)
+  output logic      [CountW-1:0] count_next_o  // entries held from the next clock
 );
   if (Width < 1 || Depth < 1) begin : gen_bad_params
     $error("nicsched_desc_fifo %m: Width and Depth must be at least 1");
@@ -59,7 +62,8 @@ module nicsched_desc_fifo #(
   end
 
   assign head_o  = mem_q[Width-1:0];
-  assign count_o = count_q;
+  assign count_o      = count_q;
+  assign count_next_o = count_d;
 
   `NICSCHED_ASSERT(NoOverflow_A, !push_i || kept < DEPTH)
   `NICSCHED_ASSERT(NoUnderflow_A, !pop_i || count_q != '0)

@@ -23,10 +23,12 @@
 //   clock it was granted, conformed, was enabled and held a frame beyond the granted one
 //   (the clock is not handed to the level below; with the FIFO ahead of the egress that
 //   would let a lower level take every other decision). The hold and the levels are those
-//   of the decision's clock (t-1 for the mask in t), registered per pair of tenants, so the
-//   mask in t is the grant flop ANDed with flops.
+//   of the decision's clock (t-1 for the mask in t): at the edge that loads the grant flop,
+//   the decision's tenant selects its pairs' holds into one flop per tenant (blocked_q:
+//   in flight, or below the tenant in flight).
 // Eligibility in clock t, term by term, and why each is right for a claim or dequeue in
-// t+1 although only the "below" term is registered:
+// t+1 although only the "below" term is of t-1 (blocked_q and the FIFO credit plain_ok_q
+// are flops, but each is the rule on this clock's values, made a clock ahead):
 //   head valid (a queue flop), conform (the shaper's flops: one LUT), the crypto op of the
 //   head, inflight (the grant flop), the FIFO credit (its count and the grant flops) and
 //   can_claim_i (the pool's flops) are all of clock t, as before: nothing between t-1 and
@@ -206,31 +208,38 @@ module nicsched_path #(
   );
 
   // eligibility (the rules of the registered grant: see the header)
+  // The terms that the grant in flight decides (its tenant is masked, the tenants below it
+  // are masked, a plain grant executing takes a FIFO credit) are each one flop, made at the
+  // edge that loads the grant flop from the decision and from what was ready before it:
+  // blocked_q[t] (t in flight, or below the tenant in flight) and plain_ok_q (the FIFO's
+  // credit for a plain head). So a head's eligibility is one LUT of flops (its queue's
+  // valid and crypto op, the shaper, the crypto pool, blocked_q, plain_ok_q), not the
+  // grant flop's AND-OR over every tenant pair and the FIFO count in front of the pick.
+  // The rules are those of clock t exactly (BlockedIsRule_A, PlainOkIsCredit_A): each
+  // flop is the rule evaluated on the next values of the flops it reads.
   localparam int FifoDepth = 3;
   localparam logic [1:0] FIFO_DEPTH = 2'(FifoDepth);
-  logic [1:0] fifo_cnt;
+  logic [1:0] fifo_cnt, fifo_cnt_next;
   logic       exec_plain;  // a plain grant executes this clock
+  logic       plain_ok_q, plain_ok_d;
   assign exec_plain = gq_valid_q && !gq_crypto_q;
-  // entries + exec_plain < FIFO_DEPTH (count_o <= FIFO_DEPTH), as compares for equality: the
-  // add and compare mapped to a carry chain at the head of the grant path (the 8-tenant
-  // core's gq_crypto_q at fdbc3ab)
-  assign plain_ok   = (fifo_cnt != FIFO_DEPTH) && !(exec_plain && fifo_cnt == FIFO_DEPTH - 2'd1);
+  assign plain_ok   = plain_ok_q;
   // Strict priority across the masked clock: tenant t is below the tenant in flight u when,
   // in the clock u was granted (the clock before this one), u conformed, was enabled and
-  // held a frame beyond the one granted (sp_hold) and t's level was below u's. That clock's
-  // part is registered per pair (hold_below_q[t][u]), so `below` is an AND-OR of the one-hot
-  // grant flop with flops (two LUT levels), not u's hold from this clock's heads and
-  // shaper ahead of it. sp_hold of this clock is taken for every u (the pick is not known
-  // yet); only the granted u's row is ever used, in the next clock.
+  // held a frame beyond the one granted (sp_hold) and t's level was below u's. sp_hold of
+  // this clock is taken for every u beside the pick (hold_below_d[t][u]), and the pick's
+  // tenant selects its column into blocked_d.
   logic [NumTenants-1:0] sp_hold;  // u would block the levels below it while in flight
-  logic [NumTenants-1:0] below;    // tenants of a level below the one in flight
+  logic [NumTenants-1:0] blocked_q, blocked_d;  // in flight, or below the tenant in flight
+  logic [NumTenants-1:0] grant_t;  // the decision's tenant, one-hot (in flight next clock)
   logic                  sp_mode;
-  logic [NumTenants*NumTenants-1:0] hold_below_q, hold_below_d;  // [t*N + u]: t waits while u is in flight
+  logic [NumTenants*NumTenants-1:0] hold_below_d;  // [t*N + u]: t waits while u is in flight
   always_comb begin
     sp_mode = (mode_i == nicsched_regs_pkg::CTRL_ARB_MODE_SP ||
                mode_i == nicsched_regs_pkg::CTRL_ARB_MODE_SP_DWRR);
     for (int u = 0; u < NumTenants; u++) begin
       inflight[u] = gq_onehot_q[2*u] || gq_onehot_q[2*u+1];
+      grant_t[u]  = arb_valid && (arb_onehot[2*u] || arb_onehot[2*u+1]);
       // frames of the tenant, the one a grant would take included: at least two
       // (from the queues' head registers, not their counts: see head_second_o)
       sp_hold[u]  = sp_mode && conform_i[u] && t_enable_i[u] &&
@@ -238,18 +247,24 @@ module nicsched_path #(
                      (head_valid[2*u] && head_valid[2*u+1]));
     end
     for (int t = 0; t < NumTenants; t++) begin
-      below[t] = 1'b0;
+      blocked_d[t] = grant_t[t];
       for (int u = 0; u < NumTenants; u++) begin
         hold_below_d[t*NumTenants + u] = sp_hold[u] && (t_prio_i[t*2 +: 2] > t_prio_i[u*2 +: 2]);
-        below[t] = below[t] || (inflight[u] && hold_below_q[t*NumTenants + u]);
+        blocked_d[t] = blocked_d[t] || (grant_t[u] && hold_below_d[t*NumTenants + u]);
       end
     end
+    // the credit of the next clock: entries then + a plain grant executing then < depth
+    // (compares for equality: the add and compare mapped to a carry chain)
+    plain_ok_d = (fifo_cnt_next != FIFO_DEPTH) &&
+                 !(arb_valid && ((arb_onehot & ~q_crypto) != '0) && fifo_cnt_next == FIFO_DEPTH - 2'd1);
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      hold_below_q <= '0;
+      blocked_q  <= '0;
+      plain_ok_q <= 1'b1;  // the FIFO is empty, nothing executes
     end else begin
-      hold_below_q <= hold_below_d;
+      blocked_q  <= blocked_d;
+      plain_ok_q <= plain_ok_d;
     end
   end
   always_comb begin
@@ -258,7 +273,7 @@ module nicsched_path #(
     for (int q = 0; q < NumQueues; q++) begin
       q_crypto[q]  = (head_op[q*2 +: 2] != 2'd0);
       q_backlog[q] = head_valid[q];  // a frame queued (the queues' HeadValid_A)
-      q_elig[q]    = head_valid[q] && conform_i[q/2] && !inflight[q/2] && !below[q/2] &&
+      q_elig[q]    = head_valid[q] && conform_i[q/2] && !blocked_q[q/2] &&
                      (q_crypto[q] ? can_claim_i[q/2] : plain_ok);
       if (head_valid[q] && q_crypto[q] && !can_claim_i[q/2]) begin
         crypto_wait_o[q/2] = 1'b1;
@@ -269,6 +284,30 @@ module nicsched_path #(
       end
     end
   end
+`ifndef SYNTHESIS
+  // the rules the flops stand for, from the grant flop and the FIFO count of this clock
+  // (hold_below_q: the pairs' holds of the clock before, for the assertion only)
+  logic [NumTenants*NumTenants-1:0] hold_below_q;
+  logic [NumTenants-1:0]            below;  // tenants of a level below the one in flight
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      hold_below_q <= '0;
+    end else begin
+      hold_below_q <= hold_below_d;
+    end
+  end
+  always_comb begin
+    for (int t = 0; t < NumTenants; t++) begin
+      below[t] = 1'b0;
+      for (int u = 0; u < NumTenants; u++) begin
+        below[t] = below[t] || (inflight[u] && hold_below_q[t*NumTenants + u]);
+      end
+    end
+  end
+  `NICSCHED_ASSERT(BlockedIsRule_A, blocked_q == (inflight | below))
+  `NICSCHED_ASSERT(PlainOkIsCredit_A,
+                   plain_ok_q == ((fifo_cnt != FIFO_DEPTH) && !(exec_plain && fifo_cnt == FIFO_DEPTH - 2'd1)))
+`endif
 
   nicsched_arbiter #(
     .NumTenants(NumTenants),
@@ -392,8 +431,9 @@ module nicsched_path #(
     .push_i (fifo_push),
     .data_i (exec_desc),
     .pop_i  (fifo_pop),
-    .head_o (fifo_head),
-    .count_o(fifo_cnt)
+    .head_o      (fifo_head),
+    .count_o     (fifo_cnt),
+    .count_next_o(fifo_cnt_next)
   );
 
   nicsched_egress #(

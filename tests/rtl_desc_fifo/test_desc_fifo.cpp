@@ -53,6 +53,11 @@ struct FifoBench {
     tb->pop_i = pop ? 1 : 0;
     tb->push_i = push ? 1 : 0;
     put(tb->data_i, data);
+    tb->eval();
+    const auto next = get_bits(tb->count_next_o, 0, 32);
+    const auto want = model.size() - (pop ? 1 : 0) + (push ? 1 : 0);
+    check(next == want, fmt::format("cycle {}: count_next_o {} but {} entries after this clock's pop {} and push {}",
+                                    tb.cycle(), next, want, pop, push));
     tb.tick();
     if (pop) model.pop_front();
     if (push) model.push_back(data);
