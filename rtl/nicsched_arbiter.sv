@@ -328,63 +328,83 @@ module nicsched_arbiter #(
     logic [FifoGroup*FifoGroup-1:0] lo_first;  // [i*G + j], i < j: queue i beats j (group g)
     logic [TsW-1:0]                ts_i, ts_j;
     logic                          take_r, beaten;
-    for (int q = 0; q < FifoLeaves; q++) begin
-      if (q < NumQueues) begin
-        lv[q] = enable_i && t_enable_i[q/2] && q_elig_i[q];
-        lw[q] = q_ts_i[q*TsW +: TsW] > now_i;
-        lk[q*FifoKeyW +: FifoKeyW] = {lw[q], ~q_ts_i[q*TsW +: TsW]};
-      end else begin
-        lv[q] = 1'b0;
-        lw[q] = 1'b0;
-        lk[q*FifoKeyW +: FifoKeyW] = '0;
-      end
-    end
-    for (int g = 0; g < FifoGroups; g++) begin
-      // one compare per pair: i < j, the lower queue i is at least as old as j
-      lo_first = '0;
-      for (int i = 0; i < FifoGroup; i++) begin
-        for (int j = i + 1; j < FifoGroup; j++) begin
-          ts_i = (g*FifoGroup + i < NumQueues) ? q_ts_i[(g*FifoGroup + i)*TsW +: TsW] : '0;
-          ts_j = (g*FifoGroup + j < NumQueues) ? q_ts_i[(g*FifoGroup + j)*TsW +: TsW] : '0;
-          lo_first[i*FifoGroup + j] =
-              (lw[g*FifoGroup + i] && !lw[g*FifoGroup + j]) ||
-              ((lw[g*FifoGroup + i] == lw[g*FifoGroup + j]) && (ts_i <= ts_j));
+    // Only FIFO mode reads the pick (the grant selects it by the mode), so the compares
+    // are made only then: the same logic once synthesised (the mode selects either way),
+    // and a simulator skips them in the other modes.
+    lv         = '0;
+    lw         = '0;
+    lk         = '0;
+    win        = '0;
+    nv         = '0;
+    nk         = '0;
+    ni         = '0;
+    lo_first   = '0;
+    ts_i       = '0;
+    ts_j       = '0;
+    take_r     = 1'b0;
+    beaten     = 1'b0;
+    fifo_found = 1'b0;
+    fifo_pick  = '0;
+    fifo_oh    = '0;
+    if (fifo_mode) begin
+      for (int q = 0; q < FifoLeaves; q++) begin
+        if (q < NumQueues) begin
+          lv[q] = enable_i && t_enable_i[q/2] && q_elig_i[q];
+          lw[q] = q_ts_i[q*TsW +: TsW] > now_i;
+          lk[q*FifoKeyW +: FifoKeyW] = {lw[q], ~q_ts_i[q*TsW +: TsW]};
+        end else begin
+          lv[q] = 1'b0;
+          lw[q] = 1'b0;
+          lk[q*FifoKeyW +: FifoKeyW] = '0;
         end
       end
-      for (int i = 0; i < FifoGroup; i++) begin
-        beaten = 1'b0;
-        for (int j = 0; j < FifoGroup; j++) begin
-          if (j < i) begin
-            beaten = beaten || (lv[g*FifoGroup + j] && lo_first[j*FifoGroup + i]);
-          end else if (j > i) begin
-            beaten = beaten || (lv[g*FifoGroup + j] && !lo_first[i*FifoGroup + j]);
+      for (int g = 0; g < FifoGroups; g++) begin
+        // one compare per pair: i < j, the lower queue i is at least as old as j
+        lo_first = '0;
+        for (int i = 0; i < FifoGroup; i++) begin
+          for (int j = i + 1; j < FifoGroup; j++) begin
+            ts_i = (g*FifoGroup + i < NumQueues) ? q_ts_i[(g*FifoGroup + i)*TsW +: TsW] : '0;
+            ts_j = (g*FifoGroup + j < NumQueues) ? q_ts_i[(g*FifoGroup + j)*TsW +: TsW] : '0;
+            lo_first[i*FifoGroup + j] =
+                (lw[g*FifoGroup + i] && !lw[g*FifoGroup + j]) ||
+                ((lw[g*FifoGroup + i] == lw[g*FifoGroup + j]) && (ts_i <= ts_j));
           end
         end
-        win[g*FifoGroup + i] = lv[g*FifoGroup + i] && !beaten;
+        for (int i = 0; i < FifoGroup; i++) begin
+          beaten = 1'b0;
+          for (int j = 0; j < FifoGroup; j++) begin
+            if (j < i) begin
+              beaten = beaten || (lv[g*FifoGroup + j] && lo_first[j*FifoGroup + i]);
+            end else if (j > i) begin
+              beaten = beaten || (lv[g*FifoGroup + j] && !lo_first[i*FifoGroup + j]);
+            end
+          end
+          win[g*FifoGroup + i] = lv[g*FifoGroup + i] && !beaten;
+        end
+        // the group's winner as a tree leaf: an AND-OR of the one-hot win (at most one)
+        nv[FifoGroups-1+g] = (win[g*FifoGroup +: FifoGroup] != '0);
+        nk[(FifoGroups-1+g)*FifoKeyW +: FifoKeyW] = '0;
+        ni[(FifoGroups-1+g)*QueueW +: QueueW]     = '0;
+        for (int i = 0; i < FifoGroup; i++) begin
+          nk[(FifoGroups-1+g)*FifoKeyW +: FifoKeyW] = nk[(FifoGroups-1+g)*FifoKeyW +: FifoKeyW] |
+              (lk[(g*FifoGroup + i)*FifoKeyW +: FifoKeyW] & {FifoKeyW{win[g*FifoGroup + i]}});
+          ni[(FifoGroups-1+g)*QueueW +: QueueW] = ni[(FifoGroups-1+g)*QueueW +: QueueW] |
+              (QueueW'(g*FifoGroup + i) & {QueueW{win[g*FifoGroup + i]}});
+        end
       end
-      // the group's winner as a tree leaf: an AND-OR of the one-hot win (at most one)
-      nv[FifoGroups-1+g] = (win[g*FifoGroup +: FifoGroup] != '0);
-      nk[(FifoGroups-1+g)*FifoKeyW +: FifoKeyW] = '0;
-      ni[(FifoGroups-1+g)*QueueW +: QueueW]     = '0;
-      for (int i = 0; i < FifoGroup; i++) begin
-        nk[(FifoGroups-1+g)*FifoKeyW +: FifoKeyW] = nk[(FifoGroups-1+g)*FifoKeyW +: FifoKeyW] |
-            (lk[(g*FifoGroup + i)*FifoKeyW +: FifoKeyW] & {FifoKeyW{win[g*FifoGroup + i]}});
-        ni[(FifoGroups-1+g)*QueueW +: QueueW] = ni[(FifoGroups-1+g)*QueueW +: QueueW] |
-            (QueueW'(g*FifoGroup + i) & {QueueW{win[g*FifoGroup + i]}});
+      for (int n = FifoGroups - 2; n >= 0; n--) begin
+        take_r = nv[2*n+2] &&
+                 (!nv[2*n+1] || nk[(2*n+2)*FifoKeyW +: FifoKeyW] > nk[(2*n+1)*FifoKeyW +: FifoKeyW]);
+        nv[n] = nv[2*n+1] || nv[2*n+2];
+        nk[n*FifoKeyW +: FifoKeyW] = take_r ? nk[(2*n+2)*FifoKeyW +: FifoKeyW] : nk[(2*n+1)*FifoKeyW +: FifoKeyW];
+        ni[n*QueueW +: QueueW]     = take_r ? ni[(2*n+2)*QueueW +: QueueW] : ni[(2*n+1)*QueueW +: QueueW];
       end
-    end
-    for (int n = FifoGroups - 2; n >= 0; n--) begin
-      take_r = nv[2*n+2] &&
-               (!nv[2*n+1] || nk[(2*n+2)*FifoKeyW +: FifoKeyW] > nk[(2*n+1)*FifoKeyW +: FifoKeyW]);
-      nv[n] = nv[2*n+1] || nv[2*n+2];
-      nk[n*FifoKeyW +: FifoKeyW] = take_r ? nk[(2*n+2)*FifoKeyW +: FifoKeyW] : nk[(2*n+1)*FifoKeyW +: FifoKeyW];
-      ni[n*QueueW +: QueueW]     = take_r ? ni[(2*n+2)*QueueW +: QueueW] : ni[(2*n+1)*QueueW +: QueueW];
-    end
-    fifo_found = nv[0];
-    fifo_pick  = ni[0 +: QueueW];
-    // one-hot: the group's winner, in the group the tree chose (one group: no choice)
-    for (int q = 0; q < NumQueues; q++) begin
-      fifo_oh[q] = win[q] && ((fifo_pick >> FifoGroupW) == QueueW'(q / FifoGroup));
+      fifo_found = nv[0];
+      fifo_pick  = ni[0 +: QueueW];
+      // one-hot: the group's winner, in the group the tree chose (one group: no choice)
+      for (int q = 0; q < NumQueues; q++) begin
+        fifo_oh[q] = win[q] && ((fifo_pick >> FifoGroupW) == QueueW'(q / FifoGroup));
+      end
     end
   end
 
