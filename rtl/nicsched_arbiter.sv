@@ -348,14 +348,10 @@ module nicsched_arbiter #(
     fifo_oh    = '0;
     if (fifo_mode) begin
       for (int q = 0; q < FifoLeaves; q++) begin
-        if (q < NumQueues) begin
+        if (q < NumQueues) begin  // (leaves beyond the queues stay cleared)
           lv[q] = enable_i && t_enable_i[q/2] && q_elig_i[q];
           lw[q] = q_ts_i[q*TsW +: TsW] > now_i;
           lk[q*FifoKeyW +: FifoKeyW] = {lw[q], ~q_ts_i[q*TsW +: TsW]};
-        end else begin
-          lv[q] = 1'b0;
-          lw[q] = 1'b0;
-          lk[q*FifoKeyW +: FifoKeyW] = '0;
         end
       end
       for (int g = 0; g < FifoGroups; g++) begin

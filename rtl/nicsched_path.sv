@@ -153,8 +153,8 @@ module nicsched_path #(
   logic [QueueW-1:0]          eg_queue;
   logic [1:0]                 eg_op;
   logic [TsW-1:0]             eg_ts;
-  logic                       plain_ok;
   logic                       arb_valid, arb_ctrl;
+  logic                       arb_crypto;   // the decision takes a crypto head
   logic [QueueW-1:0]          arb_queue;
   logic [NumQueues-1:0]       arb_onehot;
   // the grant in flight: decided last clock, executed in this one
@@ -223,7 +223,6 @@ module nicsched_path #(
   logic       exec_plain;  // a plain grant executes this clock
   logic       plain_ok_q, plain_ok_d;
   assign exec_plain = gq_valid_q && !gq_crypto_q;
-  assign plain_ok   = plain_ok_q;
   // Strict priority across the masked clock: tenant t is below the tenant in flight u when,
   // in the clock u was granted (the clock before this one), u conformed, was enabled and
   // held a frame beyond the one granted (sp_hold) and t's level was below u's. sp_hold of
@@ -255,8 +254,9 @@ module nicsched_path #(
     end
     // the credit of the next clock: entries then + a plain grant executing then < depth
     // (compares for equality: the add and compare mapped to a carry chain)
+    arb_crypto = arb_valid && ((arb_onehot & q_crypto) != '0);
     plain_ok_d = (fifo_cnt_next != FIFO_DEPTH) &&
-                 !(arb_valid && ((arb_onehot & ~q_crypto) != '0) && fifo_cnt_next == FIFO_DEPTH - 2'd1);
+                 !(arb_valid && !arb_crypto && fifo_cnt_next == FIFO_DEPTH - 2'd1);
   end
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -274,7 +274,7 @@ module nicsched_path #(
       q_crypto[q]  = (head_op[q*2 +: 2] != 2'd0);
       q_backlog[q] = head_valid[q];  // a frame queued (the queues' HeadValid_A)
       q_elig[q]    = head_valid[q] && conform_i[q/2] && !blocked_q[q/2] &&
-                     (q_crypto[q] ? can_claim_i[q/2] : plain_ok);
+                     (q_crypto[q] ? can_claim_i[q/2] : plain_ok_q);
       if (head_valid[q] && q_crypto[q] && !can_claim_i[q/2]) begin
         crypto_wait_o[q/2] = 1'b1;
       end
@@ -347,7 +347,7 @@ module nicsched_path #(
       gq_queue_q  <= arb_queue;
       gq_onehot_q <= arb_valid ? arb_onehot : '0;
       gq_ctrl_q   <= arb_valid && arb_ctrl;
-      gq_crypto_q <= arb_valid && ((arb_onehot & q_crypto) != '0);
+      gq_crypto_q <= arb_crypto;
     end
   end
   assign deq_queue    = gq_queue_q;
